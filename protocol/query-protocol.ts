@@ -1,0 +1,118 @@
+/**
+ * Types that cross the wire between the query service and its clients
+ * (SPEC.md sections 2 and 6, DESIGN.md "Wire decisions").
+ *
+ * Types only: the widget imports them with `import type`, so no validator or
+ * server code reaches its bundle. Optional fields are omitted, never `null`.
+ */
+
+/** Body of both query endpoints (SPEC.md 2.1). */
+export interface QueryRequest {
+  /** The question in plain language, 1..2000 characters after trimming. */
+  question: string;
+  /** Passages to retrieve before answering, 1..20; the service chooses when omitted. */
+  top_k?: number;
+  /** Reserved for per-call tuning; unknown keys are ignored. */
+  options?: Record<string, unknown>;
+  /** Accepted and ignored: the endpoints hold no conversation. */
+  conversation_id?: string;
+}
+
+/** How an answer was produced (SPEC.md 2.2). */
+export type Provenance = 'generated' | 'abstained' | 'qa_shortcut';
+
+/**
+ * Opaque locator of a cited passage (SPEC.md 2.3). Clients must not parse
+ * `ref`; they pass the object back unchanged when reporting a problem.
+ */
+export interface SourceSpan {
+  ref: string;
+}
+
+/** What an answer was drawn from (SPEC.md 2.3). */
+export interface Citation {
+  /** The `[n]` marker used inside the answer text. */
+  index: number;
+  /** Stable, readable document identifier, e.g. `fs.md`. */
+  doc_id: string;
+  /** Knowledge base the passage belongs to. */
+  kb_id: string;
+  source_span: SourceSpan;
+  /** The quoted passage: only in streamed `citations` frames, only when quotable. */
+  text?: string;
+}
+
+/** Response of the JSON endpoint (SPEC.md 2.2). */
+export interface QueryResponse {
+  /** The grounded answer with `[n]` markers, or the refusal message when abstained. */
+  answer: string;
+  citations: Citation[];
+  provenance: Provenance;
+  abstained: boolean;
+}
+
+/** Stream frames (SPEC.md 6): `type` always equals the SSE event name. */
+export interface TokenFrame {
+  type: 'token';
+  text: string;
+}
+export interface CitationsFrame {
+  type: 'citations';
+  citations: Citation[];
+}
+export interface AbstainFrame {
+  type: 'abstain';
+  answer: string;
+}
+export interface ResetFrame {
+  type: 'reset';
+}
+export interface SuggestionsFrame {
+  type: 'suggestions';
+  questions: string[];
+}
+export interface DoneFrame {
+  type: 'done';
+  abstained: boolean;
+}
+/** Codes of a stream `error` frame (DESIGN.md "Wire decisions"). */
+export type StreamErrorCode = 'generation_failed' | 'upstream_unavailable' | 'timeout' | 'internal';
+export interface ErrorFrame {
+  type: 'error';
+  code: StreamErrorCode;
+  message: string;
+}
+
+export type StreamFrame =
+  | TokenFrame
+  | CitationsFrame
+  | AbstainFrame
+  | ResetFrame
+  | SuggestionsFrame
+  | DoneFrame
+  | ErrorFrame;
+
+/** Codes of refused requests (DESIGN.md "Wire decisions"). */
+export type ProblemCode =
+  | 'invalid_request'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'missing_token'
+  | 'invalid_token'
+  | 'token_expired'
+  | 'token_revoked'
+  | 'origin_not_allowed'
+  | 'kb_mismatch'
+  | 'not_found'
+  | 'rate_limited'
+  | 'internal'
+  | 'unavailable';
+
+/** RFC 9457 problem details body of every refused request. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ProblemCode;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { problem } from './problem.ts';
+
+/**
+ * Validation of the query request body, the same for both endpoints
+ * (SPEC.md 2.1, DESIGN.md "Wire decisions": `question` 1..2000 characters
+ * after trimming, `top_k` an integer 1..20, `options` an object,
+ * `conversation_id` a string, unknown top-level fields ignored).
+ */
+
+/** Longest question, in characters after trimming. */
+export const MAX_QUESTION_CHARACTERS = 2000;
+/** Largest `top_k` a request may ask for. */
+export const MAX_TOP_K = 20;
+/** Largest request body, in bytes (16 KiB). */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const querySchema = z.object({
+  question: z
+    .string({ error: 'Field "question" must be a string' })
+    .trim()
+    .min(1, { error: 'Field "question" must not be empty' })
+    .max(MAX_QUESTION_CHARACTERS, {
+      error: `Field "question" must be at most ${MAX_QUESTION_CHARACTERS} characters`,
+    }),
+  top_k: z
+    .number({ error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
+    .int({ error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
+    .min(1, { error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
+    .max(MAX_TOP_K, { error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
+    .optional(),
+  options: z.record(z.string(), z.unknown(), { error: 'Field "options" must be an object' }).optional(),
+  conversation_id: z.string({ error: 'Field "conversation_id" must be a string' }).optional(),
+});
+
+/** A validated query. */
+export interface ValidQuery {
+  question: string;
+  topK: number | undefined;
+}
+
+/**
+ * @param body the parsed JSON body (any value)
+ * @returns the question (trimmed) and top-k
+ * @throws a 400 `invalid_request` problem saying which field was wrong
+ */
+export function parseQueryBody(body: unknown): ValidQuery {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw problem(400, 'invalid_request', 'The request body must be a JSON object with a "question" field');
+  }
+  if (!('question' in body) && 'query' in body) {
+    throw problem(400, 'invalid_request', 'The field is named "question", not "query"');
+  }
+  if (!('question' in body)) {
+    throw problem(400, 'invalid_request', 'Field "question" is required');
+  }
+  const parsed = querySchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'body');
+    const value = JSON.stringify((body as Record<string, unknown>)[field]);
+    const shown = value === undefined ? '' : `, got ${value.length > 40 ? `${value.slice(0, 40)}…` : value}`;
+    throw problem(400, 'invalid_request', `${issue?.message ?? 'The request body is invalid'}${field === 'question' ? '' : shown}`);
+  }
+  return { question: parsed.data.question, topK: parsed.data.top_k };
+}

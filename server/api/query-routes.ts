@@ -1,0 +1,97 @@
+import { Router, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import { parseQueryBody } from './query-body.ts';
+import { openEventStream } from './sse-writer.ts';
+import type { WidgetLocals } from './widget-auth.ts';
+import { toWireCitations } from './wire-citations.ts';
+import type { QueryResponse, StreamErrorCode, StreamFrame } from '../../protocol/query-protocol.ts';
+import { collectAnswer, type AnswerEvent } from '../engine/answer-events.ts';
+import type { AnswerEngine } from '../engine/answer-engine.ts';
+import type { SourceSpanCodec } from '../engine/source-span.ts';
+import { StoreUnavailableError } from '../store/store.ts';
+
+/**
+ * The two endpoints of SPEC.md section 4, relative to
+ * `/kb-api/api/v1/kb/:kbId/widget`. Authentication and body validation have
+ * run before these handlers (app.ts), so a refusal is always an ordinary
+ * HTTP response; once a stream is open, failures become one `error` frame.
+ */
+export interface QueryRouteDeps {
+  engine: AnswerEngine;
+  codec: SourceSpanCodec;
+  logger: Logger;
+}
+
+export function queryRoutes(deps: QueryRouteDeps): Router {
+  const router = Router({ mergeParams: true });
+  router.post('/query', (request, response) => answerAsJson(deps, request, response));
+  router.post('/query/stream', (request, response) => answerAsStream(deps, request, response));
+  return router;
+}
+
+async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
+  const query = parseQueryBody(request.body);
+  const { grant } = response.locals as WidgetLocals;
+  const abort = new AbortController();
+  response.on('close', () => abort.abort());
+  const collected = await collectAnswer(
+    deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal }),
+  );
+  const body: QueryResponse = {
+    answer: collected.answer,
+    citations: toWireCitations(collected.citations, deps.codec, false),
+    provenance: collected.provenance,
+    abstained: collected.abstained,
+  };
+  response.json(body);
+}
+
+async function answerAsStream(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
+  const query = parseQueryBody(request.body);
+  const { grant } = response.locals as WidgetLocals;
+  const stream = openEventStream(response);
+  const events = deps.engine.answer({
+    question: query.question,
+    reach: grant.reach,
+    topK: query.topK,
+    signal: stream.signal,
+  });
+  try {
+    for await (const event of events) {
+      if (event.type === 'done') {
+        await stream.finish({ type: 'done', abstained: event.abstained });
+        return;
+      }
+      if (!(await stream.send(toFrame(deps, event)))) return;
+    }
+    if (!stream.closed) {
+      await stream.finish({ type: 'error', code: 'internal', message: 'The answer ended unexpectedly' });
+    }
+  } catch (error) {
+    const code: StreamErrorCode = error instanceof StoreUnavailableError ? 'upstream_unavailable' : 'generation_failed';
+    deps.logger.error({ err: error, kbId: grant.token.kbId }, 'answer stream failed');
+    await stream.finish({
+      type: 'error',
+      code,
+      message:
+        code === 'upstream_unavailable'
+          ? 'The knowledge base became unavailable while answering; try again shortly'
+          : 'Generating the answer failed part-way',
+    });
+  }
+}
+
+function toFrame(deps: QueryRouteDeps, event: Exclude<AnswerEvent, { type: 'done' }>): StreamFrame {
+  switch (event.type) {
+    case 'citations':
+      return { type: 'citations', citations: toWireCitations(event.citations, deps.codec, true) };
+    case 'token':
+      return { type: 'token', text: event.text };
+    case 'reset':
+      return { type: 'reset' };
+    case 'abstain':
+      return { type: 'abstain', answer: event.answer };
+    case 'suggestions':
+      return { type: 'suggestions', questions: event.questions };
+  }
+}

@@ -1,0 +1,212 @@
+import type { ServerResponse } from 'node:http';
+import type { DoneFrame, ErrorFrame, StreamFrame } from '../../protocol/query-protocol.ts';
+
+/**
+ * Server-sent events writing for the streaming endpoint (DESIGN.md "Wire
+ * decisions", SPEC.md 6; format from the HTML Standard, "Server-sent events",
+ * section 9.2). Modelled on vercel/ai `write-to-server-response.ts`: headers
+ * first, `drain` for backpressure, and the response always ended.
+ */
+
+/** Default interval of the `: ping` comment heartbeat, in milliseconds (DESIGN.md: every 15 s while idle). */
+export const HEARTBEAT_MILLISECONDS = 15_000;
+
+/** A comment line (HTML SSE: a line starting with `:` is ignored by clients) that keeps proxies from timing out. */
+const HEARTBEAT = ': ping\n\n';
+
+/** An open event stream on one HTTP response. */
+export interface EventStream {
+  /**
+   * Writes one frame as `event: <type>\ndata: <json>\n\n`; resolves once
+   * written or buffered below the high-water mark (waits for 'drain' when
+   * write() returns false); resolves false (never throws) when the client has
+   * gone or the stream has already ended. A terminal frame (`done`, `error`)
+   * is handed to {@link EventStream.finish}.
+   *
+   * @returns true when the frame was written, false when it was dropped
+   */
+  send(frame: StreamFrame): Promise<boolean>;
+  /**
+   * Writes the terminal frame (done or error) and ends the response; a second
+   * terminal frame or any frame after it is ignored (exactly one terminal
+   * frame). Resolves when the response has been flushed to the connection or
+   * the connection has closed; never rejects.
+   */
+  finish(frame: DoneFrame | ErrorFrame): Promise<void>;
+  /** Aborted when the client disconnects (response 'close' before finish) - pass it to the work producing frames so it stops. */
+  readonly signal: AbortSignal;
+  /** True once a terminal frame was written or the connection has gone: nothing more will be written. */
+  readonly closed: boolean;
+}
+
+/** Options of {@link openEventStream}. */
+export interface EventStreamOptions {
+  /** Idle time before a `: ping` comment is written, in milliseconds; default {@link HEARTBEAT_MILLISECONDS}. */
+  heartbeatMilliseconds?: number;
+}
+
+/**
+ * Encodes one frame as an SSE event: `event: <type>\ndata: <json>\n\n`
+ * (HTML Standard 9.2.5/9.2.6). The JSON carries `type` equal to the event
+ * name. `JSON.stringify` escapes CR and LF inside strings, so the data is
+ * always one line and no field text can end the event or start another
+ * field; U+2028/U+2029, which it leaves raw, are not SSE line breaks.
+ *
+ * @returns the event text, to be written as UTF-8
+ */
+export function encodeFrame(frame: StreamFrame): string {
+  return `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`;
+}
+
+/**
+ * Opens an event stream on a response that has not been written to yet.
+ *
+ * Sets status 200 and the headers `Content-Type: text/event-stream;
+ * charset=utf-8`, `Cache-Control: no-cache, no-transform`,
+ * `X-Accel-Buffering: no` (nginx must not buffer) and, for HTTP/1.1,
+ * `Connection: keep-alive`; headers already set on the response (CORS,
+ * `Vary`) are kept. The headers are flushed at once so the client sees the
+ * stream open before the first frame. A `: ping` comment is written whenever
+ * nothing was written for `heartbeatMilliseconds`. The stream stops writing
+ * and aborts {@link EventStream.signal} when the response or its socket
+ * closes before the stream finished; its timer is cleared on finish and on
+ * close. The signal's reason is an `Error` saying the client closed the
+ * stream. An `error` event of the response (a write to a dead connection)
+ * is handled as a close, not rethrown.
+ *
+ * @param response a fresh response (Express's `response` is one)
+ * @throws Error when the response's headers were already sent
+ * @throws RangeError when `heartbeatMilliseconds` is not a positive finite number
+ */
+export function openEventStream(response: ServerResponse, options: EventStreamOptions = {}): EventStream {
+  if (response.headersSent) {
+    throw new Error('Response headers were already sent; an event stream needs a fresh response');
+  }
+  const heartbeatMilliseconds = options.heartbeatMilliseconds ?? HEARTBEAT_MILLISECONDS;
+  if (!Number.isFinite(heartbeatMilliseconds) || heartbeatMilliseconds <= 0) {
+    throw new RangeError(`Heartbeat interval ${heartbeatMilliseconds} ms is not a positive number of milliseconds`);
+  }
+  const controller = new AbortController();
+  const request = response.req;
+  const socket = request.socket;
+
+  let finished = false;
+  let gone = false;
+  let lastWriteAt = performance.now();
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let drained: Promise<boolean> | undefined;
+  let resolveDrained: ((written: boolean) => void) | undefined;
+  let completed: Promise<void> | undefined;
+
+  const writable = () => !gone && !response.writableEnded && !response.destroyed;
+
+  const stopHeartbeat = () => {
+    if (heartbeatTimer !== undefined) clearTimeout(heartbeatTimer);
+    heartbeatTimer = undefined;
+  };
+
+  const release = (written: boolean) => {
+    const resolve = resolveDrained;
+    drained = undefined;
+    resolveDrained = undefined;
+    resolve?.(written);
+  };
+
+  /** 'drain' (buffer below the high-water mark) and 'finish' (all flushed) both let waiting sends go on. */
+  const onDrain = () => release(true);
+
+  const onClose = () => {
+    if (gone) return;
+    gone = true;
+    stopHeartbeat();
+    response.off('drain', onDrain);
+    response.off('finish', onDrain);
+    socket.off('close', onClose);
+    if (!response.writableFinished) {
+      controller.abort(new Error('The client closed the event stream before it finished'));
+    }
+    release(false);
+  };
+
+  /** Writes raw text; returns a promise that resolves once the buffer is below the high-water mark. */
+  const write = (text: string): Promise<boolean> => {
+    if (!writable()) return Promise.resolve(false);
+    lastWriteAt = performance.now();
+    if (response.write(text)) return Promise.resolve(true);
+    drained ??= new Promise<boolean>((resolve) => {
+      resolveDrained = resolve;
+    });
+    return drained;
+  };
+
+  const scheduleHeartbeat = (delay: number) => {
+    heartbeatTimer = setTimeout(() => {
+      heartbeatTimer = undefined;
+      if (finished || !writable()) return;
+      const idle = performance.now() - lastWriteAt;
+      if (idle >= heartbeatMilliseconds && drained === undefined) {
+        void write(HEARTBEAT);
+        scheduleHeartbeat(heartbeatMilliseconds);
+      } else {
+        scheduleHeartbeat(Math.max(1, heartbeatMilliseconds - idle));
+      }
+    }, delay);
+    heartbeatTimer.unref();
+  };
+
+  const finish = (frame: DoneFrame | ErrorFrame): Promise<void> => {
+    if (finished) return completed ?? Promise.resolve();
+    finished = true;
+    stopHeartbeat();
+    if (!writable()) {
+      completed = Promise.resolve();
+      return completed;
+    }
+    completed = new Promise<void>((resolve) => {
+      const done = () => {
+        response.off('finish', done);
+        response.off('close', done);
+        resolve();
+      };
+      response.once('finish', done);
+      response.once('close', done);
+      response.end(encodeFrame(frame));
+    });
+    return completed;
+  };
+
+  response.statusCode = 200;
+  response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+  response.setHeader('Cache-Control', 'no-cache, no-transform');
+  response.setHeader('X-Accel-Buffering', 'no');
+  if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1) {
+    response.setHeader('Connection', 'keep-alive');
+  }
+  response.on('drain', onDrain);
+  response.once('finish', onDrain);
+  response.once('close', onClose);
+  response.on('error', onClose);
+  socket.once('close', onClose);
+  if (response.destroyed || socket.destroyed) {
+    onClose();
+  } else {
+    response.flushHeaders();
+    scheduleHeartbeat(heartbeatMilliseconds);
+  }
+
+  return {
+    send(frame) {
+      if (frame.type === 'done' || frame.type === 'error') {
+        if (finished || !writable()) return Promise.resolve(false);
+        return finish(frame).then(() => response.writableFinished);
+      }
+      if (finished) return Promise.resolve(false);
+      return write(encodeFrame(frame));
+    },
+    finish,
+    signal: controller.signal,
+    get closed() {
+      return finished || !writable();
+    },
+  };
+}

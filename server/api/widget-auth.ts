@@ -1,0 +1,51 @@
+import type { Request, RequestHandler } from 'express';
+import { problem } from './problem.ts';
+import { checkWidgetRequest, type WidgetGrant } from '../auth/token-check.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * Middleware that authenticates a widget request before any answer work or
+ * stream begins (SPEC.md 4.3 and 5): reads the token from
+ * `Authorization: Bearer` or `X-Widget-Token`, runs the token check, and on
+ * success leaves the grant in `response.locals.grant`. Refusals are 401
+ * problems with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750
+ * section 3) or 403 problems.
+ */
+
+/** Where the grant of a passed check is kept for the route. */
+export interface WidgetLocals {
+  grant: WidgetGrant;
+}
+
+/**
+ * @returns the token a request presents: the Bearer credential if
+ *   `Authorization` uses that scheme, else `X-Widget-Token`
+ */
+export function presentedToken(request: Request): string | undefined {
+  const authorization = request.get('authorization');
+  const bearer = authorization ? /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
+  return bearer ?? request.get('x-widget-token')?.trim();
+}
+
+export function widgetAuth(store: Store, now: () => number): RequestHandler {
+  return async (request, response, next) => {
+    const result = await checkWidgetRequest(store, {
+      token: presentedToken(request),
+      kbId: String(request.params.kbId),
+      origin: request.get('origin'),
+      now: now(),
+    });
+    if (!result.ok) {
+      const isAuthentication = result.code !== 'kb_mismatch' && result.code !== 'origin_not_allowed';
+      const headers: Record<string, string> = {};
+      if (isAuthentication) {
+        headers['WWW-Authenticate'] =
+          result.code === 'missing_token' ? 'Bearer' : `Bearer error="invalid_token", error_description="${result.detail.replace(/"/g, "'")}"`;
+      }
+      throw problem(isAuthentication ? 401 : 403, result.code, result.detail, headers);
+    }
+    (response.locals as WidgetLocals).grant = result;
+    void store.recordTokenUse(result.token.id, now()).catch(() => undefined);
+    next();
+  };
+}

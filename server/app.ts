@@ -1,0 +1,100 @@
+import express, { type Express } from 'express';
+import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import { problem, problemHandler } from './api/problem.ts';
+import { MAX_BODY_BYTES } from './api/query-body.ts';
+import { queryRoutes } from './api/query-routes.ts';
+import { presentedToken, widgetAuth } from './api/widget-auth.ts';
+import { widgetCors } from './api/widget-cors.ts';
+import { hashToken } from './auth/widget-tokens.ts';
+import type { AnswerEngine } from './engine/answer-engine.ts';
+import type { SourceSpanCodec } from './engine/source-span.ts';
+import type { Store } from './store/store.ts';
+
+/** Everything the app needs, passed explicitly so tests can build their own. */
+export interface AppDeps {
+  store: Store;
+  engine: AnswerEngine;
+  codec: SourceSpanCodec;
+  logger: Logger;
+  /** Clock in epoch milliseconds. */
+  now: () => number;
+  rateLimitPerIp: number;
+  rateLimitPerToken: number;
+  /** Number of trusted reverse proxies (Express `trust proxy`). */
+  trustedProxies: number;
+}
+
+/** Base path of the widget endpoints (SPEC.md 4). */
+export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
+
+/**
+ * Builds the Express app. Reads top to bottom as a request's path: health,
+ * CORS, media type, body parser with a size limit, per-IP limit, token
+ * check, per-token limit, routes, JSON 404, one error handler last.
+ */
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustedProxies);
+  app.set('json replacer', omitNull);
+
+  app.get('/healthz', async (_request, response) => {
+    await deps.store.getOrCreateSetting('health', () => 'ok');
+    response.json({ status: 'ok' });
+  });
+
+  app.use('/kb-api', widgetCors());
+  app.use('/kb-api', (request, _response, next) => {
+    if (request.method === 'POST' && !request.is('application/json')) {
+      const given = request.get('content-type') ?? 'none';
+      throw problem(415, 'unsupported_media_type', `Send the body as application/json, not "${given}"`);
+    }
+    next();
+  });
+  app.use('/kb-api', express.json({ limit: MAX_BODY_BYTES, strict: false }));
+  app.use(
+    '/kb-api',
+    rateLimit({
+      ...limitOptions(deps.rateLimitPerIp, 'client'),
+    }),
+  );
+  app.use(
+    WIDGET_API_PATH,
+    widgetAuth(deps.store, deps.now),
+    rateLimit({
+      ...limitOptions(deps.rateLimitPerToken, 'token'),
+      keyGenerator: (request) => hashToken(presentedToken(request) ?? ''),
+    }),
+    queryRoutes({ engine: deps.engine, codec: deps.codec, logger: deps.logger }),
+  );
+
+  app.use((request) => {
+    throw problem(404, 'not_found', `No endpoint at ${request.method} ${request.path}`);
+  });
+  app.use(problemHandler(deps.logger));
+  return app;
+}
+
+function limitOptions(limit: number, what: 'client' | 'token'): Partial<RateLimitOptions> {
+  return {
+    windowMs: 60_000,
+    limit,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (request, _response, next) => {
+      const resetTime = (request as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
+      next(
+        problem(429, 'rate_limited', `Too many requests from this ${what}: at most ${limit} a minute; retry in ${seconds} s`, {
+          'Retry-After': String(seconds),
+        }),
+      );
+    },
+  };
+}
+
+/** JSON replacer that drops `null` values: fields with no value are omitted (SPEC.md 2). */
+function omitNull(_key: string, value: unknown): unknown {
+  return value === null ? undefined : value;
+}

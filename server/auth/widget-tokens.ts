@@ -1,0 +1,112 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { formatAllowedOrigin, parseAllowedOrigin } from './origins.ts';
+import type { Store, TokenRecord, Visibility } from '../store/store.ts';
+import { VISIBILITIES } from '../store/store.ts';
+
+/**
+ * Widget tokens (SPEC.md section 5, DESIGN.md "Tokens and origins"): opaque,
+ * high-entropy, prefixed `kbw_`, shown once at issue and stored only as a
+ * SHA-256 hash, bound to one knowledge base and a list of allowed origins.
+ */
+
+/** Recognisable prefix of every widget token (lets secret scanners find leaked ones). */
+export const TOKEN_PREFIX = 'kbw_';
+/** Default lifetime (SPEC.md 5.5 and 8). */
+export const DEFAULT_TOKEN_TTL_MINUTES = 60;
+/** Default scope: public documents only (DESIGN.md "Access rules"). */
+export const DEFAULT_TOKEN_SCOPE: readonly Visibility[] = ['public'];
+/** Random bytes per token: 256 bits, far beyond guessing. */
+const TOKEN_BYTES = 32;
+
+/** Why an issue request was refused. */
+export class TokenIssueError extends Error {
+  override name = 'TokenIssueError';
+  /** `forbidden`: the issuer lacks update permission; `invalid`: a bad lifetime, origin or scope. */
+  readonly reason: 'forbidden' | 'invalid';
+  constructor(reason: 'forbidden' | 'invalid', message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/** @returns the SHA-256 (hex) under which a token is stored and looked up */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface IssueTokenInput {
+  kbId: string;
+  issuerId: string;
+  /** Exact origins or `https://*.example.com` patterns; empty = server-only. */
+  allowedOrigins: readonly string[];
+  /** Lifetime in minutes, 1..cap; default {@link DEFAULT_TOKEN_TTL_MINUTES} (or the cap if lower). */
+  ttlMinutes?: number;
+  /** Visibilities to reach; default {@link DEFAULT_TOKEN_SCOPE}. */
+  scope?: readonly Visibility[];
+}
+
+export interface IssueTokenSettings {
+  /** Platform cap on a token's lifetime, in minutes. */
+  ttlCapMinutes: number;
+  now: number;
+}
+
+/**
+ * Issues a token. The issuer must have update permission (`editor` or
+ * `owner`) on the knowledge base now; a lifetime above the cap is refused,
+ * never silently shortened.
+ *
+ * @returns the secret token (shown once) and the stored record
+ * @throws TokenIssueError
+ */
+export async function issueToken(
+  store: Store,
+  input: IssueTokenInput,
+  settings: IssueTokenSettings,
+): Promise<{ token: string; record: TokenRecord }> {
+  const role = await store.getRole(input.kbId, input.issuerId);
+  if (role !== 'editor' && role !== 'owner') {
+    throw new TokenIssueError(
+      'forbidden',
+      `Issuing a token needs update permission (editor or owner) on knowledge base "${input.kbId}"`,
+    );
+  }
+  const ttlMinutes = input.ttlMinutes ?? Math.min(DEFAULT_TOKEN_TTL_MINUTES, settings.ttlCapMinutes);
+  if (!Number.isInteger(ttlMinutes) || ttlMinutes < 1) {
+    throw new TokenIssueError('invalid', `Token lifetime must be a whole number of minutes of at least 1, got ${ttlMinutes}`);
+  }
+  if (ttlMinutes > settings.ttlCapMinutes) {
+    throw new TokenIssueError(
+      'invalid',
+      `Token lifetime of ${ttlMinutes} minutes exceeds the platform cap of ${settings.ttlCapMinutes} minutes`,
+    );
+  }
+  const allowedOrigins = input.allowedOrigins.map((value) => {
+    const parsed = parseAllowedOrigin(value);
+    if (!parsed) {
+      throw new TokenIssueError(
+        'invalid',
+        `Allowed origin "${value}" is not an origin like https://shop.example.com or https://*.example.com`,
+      );
+    }
+    return formatAllowedOrigin(parsed);
+  });
+  const scope = [...new Set(input.scope ?? DEFAULT_TOKEN_SCOPE)];
+  const unknown = scope.find((visibility) => !VISIBILITIES.includes(visibility));
+  if (unknown !== undefined || scope.length === 0) {
+    throw new TokenIssueError('invalid', `Scope must list some of ${VISIBILITIES.join(', ')}, got "${scope.join(',')}"`);
+  }
+  const token = TOKEN_PREFIX + randomBytes(TOKEN_BYTES).toString('base64url');
+  const record: TokenRecord = {
+    id: `tok_${randomBytes(9).toString('base64url')}`,
+    kbId: input.kbId,
+    issuerId: input.issuerId,
+    tokenHash: hashToken(token),
+    allowedOrigins: [...new Set(allowedOrigins)],
+    scope,
+    createdAt: settings.now,
+    expiresAt: settings.now + ttlMinutes * 60_000,
+  };
+  await store.insertToken(record);
+  return { token, record };
+}

@@ -1,0 +1,34 @@
+import { CommanderError } from 'commander';
+import { CliError, createCli } from './program.ts';
+import { loadConfig } from '../config.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
+import { openStore } from '../store/open-store.ts';
+
+/**
+ * Entry of `npm run kb -- <command>`: reads the environment (like
+ * server/main.ts, the only other reader of `process.env`) and runs the CLI.
+ */
+try {
+  const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
+  const program = createCli({
+    openStore: () => openStore({ dataDir: config.dataDir, retrievalThreads: 0 }),
+    tokenTtlCapMinutes: config.tokenTtlCapMinutes,
+    ownerEmail: config.ownerEmail,
+    abstentionThreshold: config.abstentionThreshold,
+    now: Date.now,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+  program.exitOverride();
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode;
+  } else if (error instanceof CliError) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

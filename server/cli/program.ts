@@ -1,0 +1,381 @@
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { collectAnswer } from '../engine/answer-events.ts';
+import { createAnswerEngine } from '../engine/answer-engine.ts';
+import { readableVisibilities } from '../engine/reach.ts';
+import { issueToken } from '../auth/widget-tokens.ts';
+import { parseFaqFile } from '../ingest/faq-file.ts';
+import { ingestPaths } from '../ingest/ingest-files.ts';
+import { createProgressBar } from '../progress-bar.ts';
+import { ROLES, VISIBILITIES, type Role, type Store, type User, type Visibility } from '../store/store.ts';
+
+/** What the CLI needs, passed in so tests can run commands in-process. */
+export interface CliDeps {
+  /** Opens the store (lazily, once per command). */
+  openStore: () => Store;
+  /** Platform cap on token lifetimes, minutes. */
+  tokenTtlCapMinutes: number;
+  /** Email used when `--as` is not given. */
+  ownerEmail: string;
+  abstentionThreshold: number;
+  now: () => number;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** A failure the user can fix: printed as `error: message`, exit status 1. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+const positiveInteger = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError(`"${value}" is not a whole number of at least 1`);
+  return parsed;
+};
+
+/**
+ * Builds the `kb` command line (README, "Command line"). Each action opens
+ * the store, does its work and closes it.
+ */
+export function createCli(deps: CliDeps): Command {
+  const program = new Command('kb')
+    .description('Manage kb-widget knowledge bases, documents and widget tokens')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: deps.stdout, writeErr: deps.stderr });
+
+  const withStore =
+    <A extends unknown[]>(action: (store: Store, ...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      const store = deps.openStore();
+      try {
+        await action(store, ...args);
+      } finally {
+        await store.close();
+      }
+    };
+  const print = (line = ''): void => deps.stdout(`${line}\n`);
+
+  program
+    .command('ingest')
+    .description('Ingest markdown, HTML and plain-text files or folders into a knowledge base')
+    .argument('<paths...>', 'files or folders')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .addOption(new Option('--visibility <visibility>', 'who may read the documents').choices(VISIBILITIES).default('public'))
+    .option('--reader <email...>', 'readers of restricted documents', [])
+    .option('--not-quotable', 'never quote these documents in citations')
+    .action(
+      withStore(async (store, paths: string[], options: { kb: string; visibility: Visibility; reader: string[]; notQuotable?: boolean }) => {
+        await requireKnowledgeBase(store, options.kb);
+        const readers = await Promise.all(options.reader.map((email) => requireUser(store, email)));
+        const progress = createProgressBar(`Ingesting into ${options.kb}`);
+        const report = await ingestPaths(store, {
+          kbId: options.kb,
+          paths,
+          visibility: options.visibility,
+          readers: readers.map((user) => user.id),
+          quotable: !options.notQuotable,
+          onProgress: (step) => progress.update(step),
+        }).finally(() => progress.stop());
+        for (const failure of report.failed) deps.stderr(`skipped ${failure.path}: ${failure.reason}\n`);
+        print(
+          `${options.kb}: ${report.created.length} created, ${report.updated.length} updated, ` +
+            `${report.unchanged.length} unchanged, ${report.removed.length} removed, ${report.failed.length} failed`,
+        );
+        if (report.failed.length > 0) process.exitCode = 1;
+      }),
+    );
+
+  const faq = program.command('faq').description('Curated question/answer pairs (qa_shortcut)');
+  faq
+    .command('import')
+    .description('Replace the curated pairs of a knowledge base with those of a JSON or YAML file')
+    .argument('<file>', 'JSON or YAML file of pairs')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, file: string, options: { kb: string }) => {
+        await requireKnowledgeBase(store, options.kb);
+        const text = await readFile(file, 'utf8').catch(() => {
+          throw new CliError(`Cannot read "${file}"`);
+        });
+        let pairs;
+        try {
+          pairs = parseFaqFile(text, file);
+        } catch (error) {
+          throw new CliError((error as Error).message);
+        }
+        for (const [position, pair] of pairs.entries()) {
+          for (const source of pair.sources) {
+            if (!(await store.getDocument(options.kb, source.docId))) {
+              throw new CliError(`Pair ${position + 1} cites "${source.docId}", which is not in knowledge base "${options.kb}"`);
+            }
+          }
+        }
+        await store.replaceFaq(options.kb, pairs);
+        print(`${options.kb}: ${pairs.length} curated pairs imported`);
+      }),
+    );
+  faq
+    .command('list')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, options: { kb: string }) => {
+        for (const pair of await store.listFaq(options.kb)) print(`${pair.question}\n  ${pair.answer}`);
+      }),
+    );
+
+  const token = program.command('token').description('Widget tokens');
+  token
+    .command('issue')
+    .description('Issue a widget token; the token is the last line of the output')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .option('--origin <origin...>', 'allowed site origins (https://shop.example.com, https://*.example.com)', [])
+    .option('--ttl-minutes <minutes>', 'lifetime in minutes (default 60, never above the platform cap)', positiveInteger)
+    .addOption(new Option('--scope <visibility...>', 'visibilities the token may reach').choices(VISIBILITIES).default(['public']))
+    .option('--as <email>', 'issuer (needs editor or owner role); default: the workspace owner')
+    .action(
+      withStore(
+        async (store, options: { kb: string; origin: string[]; ttlMinutes?: number; scope: Visibility[]; as?: string }) => {
+          await requireKnowledgeBase(store, options.kb);
+          const issuer = await requireUser(store, options.as ?? deps.ownerEmail);
+          try {
+            const issued = await issueToken(
+              store,
+              {
+                kbId: options.kb,
+                issuerId: issuer.id,
+                allowedOrigins: options.origin,
+                scope: options.scope,
+                ...(options.ttlMinutes === undefined ? {} : { ttlMinutes: options.ttlMinutes }),
+              },
+              { ttlCapMinutes: deps.tokenTtlCapMinutes, now: deps.now() },
+            );
+            deps.stderr(
+              `Issued ${issued.record.id} for ${options.kb} by ${issuer.email}, expires ${new Date(issued.record.expiresAt).toISOString()}, ` +
+                `origins: ${issued.record.allowedOrigins.join(' ') || '(server only)'}\n`,
+            );
+            print(issued.token);
+          } catch (error) {
+            throw new CliError((error as Error).message);
+          }
+        },
+      ),
+    );
+  token
+    .command('list')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, options: { kb: string }) => {
+        await requireKnowledgeBase(store, options.kb);
+        const now = deps.now();
+        const users = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
+        print(['id', 'status', 'issuer', 'expires', 'last used', 'scope', 'origins'].join('\t'));
+        for (const record of await store.listTokens(options.kb)) {
+          const status = record.revokedAt !== undefined ? 'revoked' : now >= record.expiresAt ? 'expired' : 'active';
+          print(
+            [
+              record.id,
+              status,
+              users.get(record.issuerId) ?? record.issuerId,
+              new Date(record.expiresAt).toISOString(),
+              record.lastUsedAt === undefined ? '-' : new Date(record.lastUsedAt).toISOString(),
+              record.scope.join(','),
+              record.allowedOrigins.join(' ') || '(server only)',
+            ].join('\t'),
+          );
+        }
+      }),
+    );
+  token
+    .command('revoke')
+    .argument('<token-id>', 'the tok_... id shown by token issue and token list')
+    .action(
+      withStore(async (store, id: string) => {
+        if (!(await store.revokeToken(id, deps.now()))) throw new CliError(`No token with id "${id}"`);
+        print(`${id} revoked`);
+      }),
+    );
+
+  const user = program.command('user').description('Workspace users');
+  user
+    .command('add')
+    .argument('<email>')
+    .option('--name <name>', 'display name')
+    .action(
+      withStore(async (store, email: string, options: { name?: string }) => {
+        if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError(`"${email}" is not an email address`);
+        if (await store.findUserByEmail(email)) throw new CliError(`A user with email "${email}" already exists`);
+        const created = await store.createUser({ email, name: options.name ?? email.split('@')[0]! });
+        print(`${created.email} added (${created.id})`);
+      }),
+    );
+  user.command('list').action(
+    withStore(async (store) => {
+      for (const listed of await store.listUsers()) print(`${listed.email}\t${listed.name}\t${listed.id}`);
+    }),
+  );
+  user
+    .command('remove')
+    .argument('<email>')
+    .action(
+      withStore(async (store, email: string) => {
+        const found = await requireUser(store, email);
+        await store.removeUser(found.id);
+        print(`${found.email} removed; tokens they issued no longer work`);
+      }),
+    );
+
+  const knowledgeBase = program.command('knowledge-base').alias('kbs').description('Knowledge bases');
+  knowledgeBase
+    .command('create')
+    .argument('<id>', 'lower-case letters, digits and dashes')
+    .option('--name <name>', 'display name')
+    .option('--owner <email>', 'its first owner; default: the workspace owner')
+    .action(
+      withStore(async (store, id: string, options: { name?: string; owner?: string }) => {
+        if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(id)) {
+          throw new CliError(`Knowledge base id "${id}" must be lower-case letters, digits and dashes (at most 63)`);
+        }
+        if (await store.getKnowledgeBase(id)) throw new CliError(`Knowledge base "${id}" already exists`);
+        const owner = await requireUser(store, options.owner ?? deps.ownerEmail);
+        await store.createKnowledgeBase({ id, name: options.name ?? id });
+        await store.setRole(id, owner.id, 'owner');
+        print(`${id} created, owned by ${owner.email}`);
+      }),
+    );
+  knowledgeBase.command('list').action(
+    withStore(async (store) => {
+      for (const listed of await store.listKnowledgeBases()) {
+        print(`${listed.id}\t${listed.name}\t${(await store.listDocuments(listed.id)).length} documents`);
+      }
+    }),
+  );
+
+  const member = program.command('member').description('Roles on a knowledge base');
+  member
+    .command('set')
+    .argument('<email>')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .addOption(new Option('--role <role>', 'role').choices(ROLES).makeOptionMandatory())
+    .action(
+      withStore(async (store, email: string, options: { kb: string; role: Role }) => {
+        await requireKnowledgeBase(store, options.kb);
+        const found = await requireUser(store, email);
+        await store.setRole(options.kb, found.id, options.role);
+        print(`${found.email} is ${options.role} of ${options.kb}`);
+      }),
+    );
+  member
+    .command('remove')
+    .argument('<email>')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, email: string, options: { kb: string }) => {
+        const found = await requireUser(store, email);
+        await store.removeRole(options.kb, found.id);
+        print(`${found.email} is no longer a member of ${options.kb}`);
+      }),
+    );
+  member
+    .command('list')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, options: { kb: string }) => {
+        for (const listed of await store.listMembers(options.kb)) print(`${listed.email}\t${listed.role}`);
+      }),
+    );
+
+  const doc = program.command('doc').description('Documents of a knowledge base');
+  doc
+    .command('list')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, options: { kb: string }) => {
+        await requireKnowledgeBase(store, options.kb);
+        for (const listed of await store.listDocuments(options.kb)) {
+          print(`${listed.docId}\t${listed.visibility}${listed.quotable ? '' : ' (not quotable)'}\t${listed.chunkCount} passages\t${listed.title}`);
+        }
+      }),
+    );
+  doc
+    .command('set')
+    .description('Change who may read a document')
+    .argument('<doc-id>')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .addOption(new Option('--visibility <visibility>').choices(VISIBILITIES).makeOptionMandatory())
+    .option('--reader <email...>', 'readers when restricted', [])
+    .option('--not-quotable', 'never quote it in citations')
+    .action(
+      withStore(async (store, docId: string, options: { kb: string; visibility: Visibility; reader: string[]; notQuotable?: boolean }) => {
+        const readers = await Promise.all(options.reader.map((email) => requireUser(store, email)));
+        if (!(await store.getDocument(options.kb, docId))) throw new CliError(`No document "${docId}" in "${options.kb}"`);
+        await store.setDocumentAccess(options.kb, docId, {
+          visibility: options.visibility,
+          readers: readers.map((reader) => reader.id),
+          quotable: !options.notQuotable,
+        });
+        print(`${docId} is ${options.visibility}`);
+      }),
+    );
+  doc
+    .command('remove')
+    .argument('<doc-id>')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .action(
+      withStore(async (store, docId: string, options: { kb: string }) => {
+        if (!(await store.removeDocument(options.kb, docId))) throw new CliError(`No document "${docId}" in "${options.kb}"`);
+        print(`${docId} removed`);
+      }),
+    );
+
+  program
+    .command('ask')
+    .description('Ask a question with the reach of a workspace user (default: the owner)')
+    .argument('<question>')
+    .requiredOption('--kb <id>', 'knowledge base id')
+    .option('--as <email>', 'whose reach to use')
+    .option('--json', 'print the answer as the JSON endpoint would, with the evidence of each citation')
+    .action(
+      withStore(async (store, question: string, options: { kb: string; as?: string; json?: boolean }) => {
+        await requireKnowledgeBase(store, options.kb);
+        const asker = await requireUser(store, options.as ?? deps.ownerEmail);
+        const role = await store.getRole(options.kb, asker.id);
+        const engine = createAnswerEngine({ store, abstentionThreshold: deps.abstentionThreshold });
+        const answer = await collectAnswer(
+          engine.answer({ question, reach: { kbId: options.kb, userId: asker.id, visibilities: readableVisibilities(role) } }),
+        );
+        if (options.json) {
+          const citations = answer.citations.map((citation) => ({
+            index: citation.index,
+            doc_id: citation.passage.docId,
+            heading_path: citation.passage.headingPath,
+          }));
+          print(JSON.stringify({ ...answer, citations }, null, 2));
+          return;
+        }
+        print(answer.answer);
+        for (const citation of answer.citations) {
+          print(`[${citation.index}] ${citation.passage.docId} > ${citation.passage.headingPath.slice(1).join(' > ')}`);
+        }
+        if (answer.suggestions.length > 0) print(`\nYou could also ask:\n${answer.suggestions.map((entry) => `  ${entry}`).join('\n')}`);
+      }),
+    );
+
+  program.command('migrate').description('Create or upgrade the database schema').action(
+    withStore(async () => {
+      print('schema is up to date');
+    }),
+  );
+
+  return program;
+}
+
+async function requireKnowledgeBase(store: Store, id: string): Promise<void> {
+  if (!(await store.getKnowledgeBase(id))) throw new CliError(`No knowledge base "${id}"`);
+}
+
+async function requireUser(store: Store, email: string): Promise<User> {
+  const found = await store.findUserByEmail(email);
+  if (!found) throw new CliError(`No user with email "${email}"`);
+  return found;
+}

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration from environment variables (README, "Configuration"). Only
+ * the entry points (`server/main.ts`, `server/cli/main.ts`) pass
+ * `process.env` here; everything else receives a {@link Config}.
+ */
+export interface Config {
+  /** TCP port of the API server. */
+  port: number;
+  /** Interface to listen on; undefined = all interfaces. */
+  host: string | undefined;
+  /** Folder of the embedded store. */
+  dataDir: string;
+  /** Platform cap on a widget token's lifetime, minutes. */
+  tokenTtlCapMinutes: number;
+  /** Evidence score (0..1) below which the service abstains. */
+  abstentionThreshold: number;
+  /** Worker threads running retrieval (0 = on the main thread). */
+  retrievalThreads: number;
+  /** Requests a minute allowed per client IP on the widget endpoints. */
+  rateLimitPerIp: number;
+  /** Requests a minute allowed per widget token. */
+  rateLimitPerToken: number;
+  /** Proxies in front of the server whose X-Forwarded-For is trusted (Express `trust proxy`). */
+  trustedProxies: number;
+  /** Email of the owner created on first run. */
+  ownerEmail: string;
+  /** pino log level. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+const schema = z.object({
+  PORT: integer(8787, 0, 65535),
+  HOST: z.string().min(1).optional(),
+  KB_DATA_DIR: z.string().min(1).default('.data'),
+  KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
+  KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
+  KB_RETRIEVAL_THREADS: integer(2, 0, 64),
+  KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
+  KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
+  KB_TRUSTED_PROXIES: integer(0, 0, 32),
+  KB_OWNER_EMAIL: z.string().email().default('owner@example.com'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/**
+ * @param env the environment (`process.env`)
+ * @param defaults values the caller prefers where the environment says nothing
+ * @throws Error listing every invalid variable with its value
+ */
+export function loadConfig(env: Record<string, string | undefined>, defaults: { abstentionThreshold: number }): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+    });
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: resolve(values.KB_DATA_DIR),
+    tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
+    abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,
+    retrievalThreads: values.KB_RETRIEVAL_THREADS,
+    rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
+    rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,
+    trustedProxies: values.KB_TRUSTED_PROXIES,
+    ownerEmail: values.KB_OWNER_EMAIL.toLowerCase(),
+    logLevel: values.LOG_LEVEL,
+  };
+}

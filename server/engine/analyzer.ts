@@ -1,0 +1,62 @@
+import { stemmer } from 'stemmer';
+import { STOP_WORDS } from './stop-words.ts';
+
+/**
+ * The one text analyzer of the engine, used for documents at ingest and for
+ * questions at query time, by every storage backend (DESIGN.md "Storage").
+ *
+ * Steps, after Lucene's `EnglishAnalyzer`: Unicode NFKC, lower case,
+ * possessive `'s` removed, split on anything that is not a letter or a digit,
+ * stop words dropped ({@link STOP_WORDS}), Porter stemming (M. F. Porter,
+ * "An algorithm for suffix stripping", 1980, via the `stemmer` package).
+ * Tokens longer than {@link MAX_TOKEN_LENGTH} characters are dropped.
+ */
+
+/** Longest token kept, in characters: longer runs are hashes or base64, not words. */
+export const MAX_TOKEN_LENGTH = 40;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const POSSESSIVE = /['\u2019]s\b/gu;
+
+/**
+ * Splits text into lower-cased word tokens, before stop words and stemming.
+ *
+ * @param text any text, markdown or plain
+ * @returns tokens in order of appearance, duplicates kept
+ */
+export function tokenize(text: string): string[] {
+  const normalized = text.normalize('NFKC').toLowerCase().replace(POSSESSIVE, '');
+  const tokens: string[] = [];
+  for (const match of normalized.matchAll(WORD)) {
+    const token = match[0];
+    if (token.length <= MAX_TOKEN_LENGTH) tokens.push(token);
+  }
+  return tokens;
+}
+
+/**
+ * Analyzes text into index terms: tokens without stop words, stemmed.
+ *
+ * @param text any text
+ * @returns terms in order of appearance, duplicates kept (so their count is the term frequency)
+ */
+export function analyze(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of tokenize(text)) {
+    if (STOP_WORDS.has(token)) continue;
+    terms.push(stemmer(token));
+  }
+  return terms;
+}
+
+/**
+ * Counts term frequencies.
+ *
+ * @param terms analyzed terms, e.g. from {@link analyze}
+ * @returns term -> number of occurrences
+ */
+export function termFrequencies(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,145 @@
+import { analyze } from './analyzer.ts';
+import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
+import { splitSentences, type Sentence } from './sentences.ts';
+import { inverseDocumentFrequency } from '../store/bm25.ts';
+import type { ScoredPassage, SearchResult } from '../store/store.ts';
+
+/**
+ * The `extractive` answerer (DESIGN.md "The engine"): offline and
+ * deterministic. It picks the best-supported sentences of the retrieved
+ * passages and composes a short answer with `[n]` citation markers.
+ *
+ * A sentence's support is the IDF-weighted share of the question's terms it
+ * contains, with terms found only in its passage's heading path counted at
+ * {@link HEADING_CONTEXT_WEIGHT}, plus a small prior for its passage's BM25
+ * rank. The best sentence is taken, then up to {@link MAX_SENTENCES} - 1 more
+ * while each adds question terms not yet covered.
+ */
+
+/** Most sentences an answer quotes. */
+export const MAX_SENTENCES = 3;
+/** Passages (best BM25 first) whose sentences are considered. */
+export const CANDIDATE_PASSAGES = 5;
+/** Share of a term's weight earned when it appears only in the passage's headings. */
+export const HEADING_CONTEXT_WEIGHT = 0.5;
+/** Weight of the passage's BM25 score (relative to the best passage) in a sentence's support. */
+const RANK_PRIOR = 0.15;
+/** Smallest share of the question's weight a further sentence must add to be quoted. */
+const MIN_GAIN = 0.1;
+
+/** A composed answer. */
+export interface ExtractiveAnswer {
+  /** Answer text with `[n]` markers; `n` is 1-based into `cited`. */
+  text: string;
+  /** The passages cited, in marker order. */
+  cited: ScoredPassage[];
+  /** Evidence score in 0..1 (engine/evidence.ts). */
+  evidence: number;
+  features: EvidenceFeatures;
+}
+
+interface Candidate {
+  sentence: Sentence;
+  passage: ScoredPassage;
+  passageRank: number;
+  terms: Set<string>;
+  support: number;
+}
+
+/**
+ * @param questionTerms analyzed, distinct question terms
+ * @param search the retrieval result (passages best first, term statistics)
+ * @returns the answer, or undefined when no passage has a quotable sentence
+ */
+export function composeExtractiveAnswer(
+  questionTerms: readonly string[],
+  search: SearchResult,
+): ExtractiveAnswer | undefined {
+  const weights = new Map<string, number>();
+  for (const term of questionTerms) {
+    weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
+  }
+  const totalWeight = sum([...weights.values()]);
+  const passages = search.passages.slice(0, CANDIDATE_PASSAGES);
+  const best = passages[0];
+  if (!best || totalWeight === 0) return undefined;
+
+  const weightOf = (terms: Iterable<string>): number => {
+    let total = 0;
+    for (const term of terms) total += weights.get(term) ?? 0;
+    return total;
+  };
+  const candidates: Candidate[] = [];
+  const passageCoverages: number[] = [];
+  passages.forEach((passage, passageRank) => {
+    const headingTerms = new Set(analyze(passage.headingPath.join(' ')).filter((term) => weights.has(term)));
+    const passageTerms = new Set(analyze(passage.text).filter((term) => weights.has(term)));
+    passageCoverages.push(weightOf(new Set([...headingTerms, ...passageTerms])) / totalWeight);
+    for (const sentence of splitSentences(passage.text)) {
+      const terms = new Set(analyze(sentence.text).filter((term) => weights.has(term)));
+      const headingOnly = [...headingTerms].filter((term) => !terms.has(term));
+      const coverage = (weightOf(terms) + HEADING_CONTEXT_WEIGHT * weightOf(headingOnly)) / totalWeight;
+      const support = coverage + RANK_PRIOR * (passage.score / best.score) - (sentence.text.length < 25 ? 0.1 : 0);
+      candidates.push({ sentence, passage, passageRank, terms, support });
+    }
+  });
+  if (candidates.length === 0) return undefined;
+
+  const selected = selectSentences(candidates, weights, totalWeight);
+  const covered = new Set(selected.flatMap((candidate) => [...candidate.terms]));
+  const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
+  const features: EvidenceFeatures = {
+    passageCoverage: Math.max(...passageCoverages),
+    sentenceCoverage: weightOf(covered) / totalWeight,
+    unknownShare: unknownWeight / totalWeight,
+  };
+  const { text, cited } = compose(selected);
+  return { text, cited, evidence: evidenceScore(features), features };
+}
+
+function selectSentences(candidates: Candidate[], weights: Map<string, number>, totalWeight: number): Candidate[] {
+  const ranked = [...candidates].sort(
+    (left, right) =>
+      right.support - left.support ||
+      left.passageRank - right.passageRank ||
+      left.sentence.position - right.sentence.position,
+  );
+  const first = ranked[0]!;
+  const selected = [first];
+  const covered = new Set(first.terms);
+  for (const candidate of ranked.slice(1)) {
+    if (selected.length >= MAX_SENTENCES) break;
+    const gain = sum([...candidate.terms].filter((term) => !covered.has(term)).map((term) => weights.get(term) ?? 0));
+    if (gain / totalWeight < MIN_GAIN) continue;
+    selected.push(candidate);
+    for (const term of candidate.terms) covered.add(term);
+  }
+  return selected.sort(
+    (left, right) => left.passageRank - right.passageRank || left.sentence.position - right.sentence.position,
+  );
+}
+
+/** Joins the sentences, placing one `[n]` marker after each run of sentences from one passage. */
+function compose(selected: Candidate[]): { text: string; cited: ScoredPassage[] } {
+  const cited: ScoredPassage[] = [];
+  const parts: string[] = [];
+  selected.forEach((candidate, position) => {
+    let index = cited.findIndex((passage) => passage.chunkId === candidate.passage.chunkId) + 1;
+    if (index === 0) index = cited.push(candidate.passage);
+    const next = selected[position + 1];
+    const endsRun = !next || next.passage.chunkId !== candidate.passage.chunkId;
+    parts.push(endsRun ? withMarker(candidate.sentence.text, index) : candidate.sentence.text);
+  });
+  return { text: parts.join(' '), cited };
+}
+
+/** Puts ` [n]` before the sentence's closing punctuation, or after the sentence when it has none. */
+function withMarker(sentence: string, index: number): string {
+  const match = /([.?!:;]+)$/.exec(sentence);
+  if (!match) return `${sentence} [${index}]`;
+  return `${sentence.slice(0, match.index)} [${index}]${match[1]}`;
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}

@@ -1,0 +1,76 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { createAnswerEngine } from './engine/answer-engine.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
+import { createSourceSpanCodec } from './engine/source-span.ts';
+import { createLogger } from './logger.ts';
+import { createProgressBar } from './progress-bar.ts';
+import { DEMO_KB_ID, seedDemo } from './seed.ts';
+import { openStore } from './store/open-store.ts';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * `npm start`: opens (or creates) the store, seeds the demo knowledge base on
+ * first run, and serves the API. The only module besides the CLI entry that
+ * reads `process.env`.
+ */
+const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
+const logger = createLogger(config.logLevel);
+const started = Date.now();
+const store = openStore({ dataDir: config.dataDir, retrievalThreads: config.retrievalThreads });
+
+const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
+const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
+progress.stop();
+for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page skipped');
+
+const secret = await store.getOrCreateSetting('source_span_secret', () => randomBytes(32).toString('hex'));
+const app = createApp({
+  store,
+  engine: createAnswerEngine({ store, abstentionThreshold: config.abstentionThreshold }),
+  codec: createSourceSpanCodec(secret),
+  logger,
+  now: Date.now,
+  rateLimitPerIp: config.rateLimitPerIp,
+  rateLimitPerToken: config.rateLimitPerToken,
+  trustedProxies: config.trustedProxies,
+});
+const server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
+await once(server, 'listening');
+const { port } = server.address() as AddressInfo;
+const baseUrl = `http://localhost:${port}`;
+
+const changed = seed.report.created.length + seed.report.updated.length;
+process.stdout.write(
+  [
+    '',
+    `kb-widget is serving ${baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    `  data: ${config.dataDir}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
+    `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
+    '',
+    'Get a widget token (in another terminal):',
+    `  npm run --silent kb -- token issue --kb ${DEMO_KB_ID} --origin http://localhost:5173`,
+    'Ask a question:',
+    `  curl -s ${baseUrl}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget/query \\`,
+    '    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
+    `    -d '{"question":"How do I create a directory with its missing parents?"}'`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  server.closeIdleConnections();
+  const closed = new Promise((resolve) => server.close(resolve));
+  setTimeout(() => server.closeAllConnections(), 5_000).unref();
+  await closed;
+  await store.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,102 @@
+/**
+ * Versioned schema of the embedded SQLite store. Each migration runs once, in
+ * a transaction, recorded in `schema_migrations`. The tables and columns are
+ * the ones the PostgreSQL backend uses too (integer ids, epoch-millisecond
+ * times, JSON arrays as text), so the queries translate one to one.
+ */
+export const SQLITE_MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE knowledge_bases (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE memberships (
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  role TEXT NOT NULL CHECK (role IN ('reader', 'editor', 'owner')),
+  PRIMARY KEY (kb_id, user_id)
+);
+CREATE TABLE documents (
+  id INTEGER PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  doc_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  visibility TEXT NOT NULL CHECK (visibility IN ('public', 'workspace', 'restricted')),
+  quotable INTEGER NOT NULL,
+  content_hash TEXT NOT NULL,
+  source_root TEXT,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (kb_id, doc_id)
+);
+CREATE TABLE document_readers (
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (document_id, user_id)
+);
+CREATE TABLE chunks (
+  id INTEGER PRIMARY KEY,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  kb_id TEXT NOT NULL,
+  ordinal INTEGER NOT NULL,
+  heading_path TEXT NOT NULL,
+  text TEXT NOT NULL,
+  body_length INTEGER NOT NULL,
+  heading_length INTEGER NOT NULL
+);
+CREATE INDEX chunks_document ON chunks (document_id, ordinal);
+CREATE INDEX chunks_kb ON chunks (kb_id);
+CREATE TABLE postings (
+  kb_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  tf_body INTEGER NOT NULL,
+  tf_heading INTEGER NOT NULL,
+  body_length INTEGER NOT NULL,
+  heading_length INTEGER NOT NULL,
+  PRIMARY KEY (kb_id, term, chunk_id)
+) WITHOUT ROWID;
+CREATE INDEX postings_chunk ON postings (chunk_id);
+CREATE TABLE index_stats (
+  kb_id TEXT PRIMARY KEY REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  chunk_count INTEGER NOT NULL,
+  body_length_sum INTEGER NOT NULL,
+  heading_length_sum INTEGER NOT NULL
+);
+CREATE TABLE faq_pairs (
+  id INTEGER PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  question TEXT NOT NULL,
+  answer TEXT NOT NULL,
+  sources TEXT NOT NULL
+);
+CREATE INDEX faq_pairs_kb ON faq_pairs (kb_id, ordinal);
+CREATE TABLE tokens (
+  id TEXT PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  issuer_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  token_hash TEXT NOT NULL UNIQUE,
+  allowed_origins TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  last_used_at INTEGER
+);
+CREATE INDEX tokens_kb ON tokens (kb_id, created_at);
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`,
+  },
+];

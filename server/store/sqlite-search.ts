@@ -1,0 +1,125 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { SearchQuery, SearchResult } from './store.ts';
+import { BM25_B, BM25_K1, HEADING_WEIGHT } from './bm25.ts';
+
+/**
+ * BM25 top-k in SQLite over the `postings` table (store/bm25.ts for the
+ * formula), with the caller's reach applied inside the query: candidates are
+ * scored and sorted in a subquery, then kept only when their document's
+ * visibility is in the reach and, for `restricted` documents, the reach's
+ * user is a listed reader (DESIGN.md "Storage": score, sort, then `EXISTS`,
+ * then `LIMIT`). Ties are broken by chunk id so the order is total.
+ *
+ * `CROSS JOIN` fixes SQLite's loop order (query terms outside, postings
+ * inside), so only the postings of the question's terms are read; left to
+ * itself the planner scanned every posting of the knowledge base.
+ */
+export const SQLITE_SEARCH_SQL = `
+WITH query_terms AS (SELECT DISTINCT value AS term FROM json_each(@terms)),
+stats AS (
+  SELECT chunk_count AS n,
+         CAST(body_length_sum + @headingWeight * heading_length_sum AS REAL) / MAX(chunk_count, 1) AS average_length
+  FROM index_stats WHERE kb_id = @kbId
+),
+frequencies AS (
+  SELECT q.term, COUNT(*) AS df
+  FROM query_terms q CROSS JOIN postings p
+  WHERE p.kb_id = @kbId AND p.term = q.term
+  GROUP BY q.term
+),
+weights AS (
+  SELECT f.term, ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5)) AS idf, stats.average_length
+  FROM frequencies f CROSS JOIN stats
+),
+scored AS (
+  SELECT p.chunk_id,
+         SUM(w.idf * (p.tf_body + @headingWeight * p.tf_heading) * (@k1 + 1)
+             / ((p.tf_body + @headingWeight * p.tf_heading)
+                + @k1 * (1 - @b + @b * (p.body_length + @headingWeight * p.heading_length) / w.average_length))) AS score
+  FROM weights w CROSS JOIN postings p
+  WHERE p.kb_id = @kbId AND p.term = w.term
+  GROUP BY p.chunk_id
+  ORDER BY score DESC, p.chunk_id ASC
+)
+SELECT s.chunk_id AS chunkId, s.score AS score, c.heading_path AS headingPath, c.text AS text,
+       d.doc_id AS docId, d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
+FROM scored s
+JOIN chunks c ON c.id = s.chunk_id
+JOIN documents d ON d.id = c.document_id
+WHERE d.visibility IN (SELECT value FROM json_each(@visibilities))
+  AND (d.visibility <> 'restricted'
+       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))
+ORDER BY s.score DESC, s.chunk_id ASC
+LIMIT @topK
+`;
+
+interface SearchRow {
+  chunkId: number;
+  score: number;
+  headingPath: string;
+  text: string;
+  docId: string;
+  title: string;
+  quotable: number;
+  contentHash: string;
+}
+
+/** Passage count and per-term document frequencies of one knowledge base. */
+const SQLITE_TERM_STATS_SQL = `
+SELECT q.value AS term,
+       (SELECT COUNT(*) FROM postings p WHERE p.kb_id = @kbId AND p.term = q.value) AS df
+FROM (SELECT DISTINCT value FROM json_each(@terms)) q
+`;
+const SQLITE_PASSAGE_COUNT_SQL = 'SELECT chunk_count AS n FROM index_stats WHERE kb_id = ?';
+
+/** A prepared search bound to one connection. */
+export interface PreparedSearch {
+  run(query: SearchQuery): SearchResult;
+}
+
+/**
+ * Prepares {@link SQLITE_SEARCH_SQL} on a connection.
+ *
+ * @param database an open better-sqlite3 connection (read-only is enough)
+ */
+export function prepareSearch(database: Database): PreparedSearch {
+  const statement: Statement<Record<string, unknown>, SearchRow> = database.prepare(SQLITE_SEARCH_SQL);
+  const termStats: Statement<Record<string, unknown>, { term: string; df: number }> =
+    database.prepare(SQLITE_TERM_STATS_SQL);
+  const passageCount: Statement<[string], { n: number }> = database.prepare(SQLITE_PASSAGE_COUNT_SQL);
+  return {
+    run(query) {
+      const documentFrequencies: Record<string, number> = {};
+      const terms = JSON.stringify(query.terms);
+      for (const row of termStats.all({ kbId: query.reach.kbId, terms })) documentFrequencies[row.term] = row.df;
+      const result: SearchResult = {
+        passages: [],
+        passageCount: passageCount.get(query.reach.kbId)?.n ?? 0,
+        documentFrequencies,
+      };
+      if (query.terms.length === 0 || query.reach.visibilities.length === 0) return result;
+      const rows = statement.all({
+        terms,
+        kbId: query.reach.kbId,
+        userId: query.reach.userId,
+        visibilities: JSON.stringify(query.reach.visibilities),
+        topK: query.topK,
+        k1: BM25_K1,
+        b: BM25_B,
+        headingWeight: HEADING_WEIGHT,
+      });
+      result.passages = rows.map((row) => ({
+        chunkId: row.chunkId,
+        kbId: query.reach.kbId,
+        docId: row.docId,
+        title: row.title,
+        headingPath: JSON.parse(row.headingPath) as string[],
+        text: row.text,
+        quotable: row.quotable === 1,
+        contentHash: row.contentHash,
+        score: row.score,
+      }));
+      return result;
+    },
+  };
+}

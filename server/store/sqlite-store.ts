@@ -1,0 +1,627 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { Piscina } from 'piscina';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { prepareSearch, type PreparedSearch } from './sqlite-search.ts';
+import type { RetrievalTask } from './retrieval-worker.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  StoreUnavailableError,
+  type DocumentInput,
+  type DocumentRecord,
+  type FaqPair,
+  type KnowledgeBase,
+  type Membership,
+  type PutOutcome,
+  type Reach,
+  type Role,
+  type ScoredPassage,
+  type SearchQuery,
+  type SearchResult,
+  type Store,
+  type TokenRecord,
+  type User,
+  type Visibility,
+} from './store.ts';
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Database file path; its folder is created when missing. */
+  path: string;
+  /**
+   * Worker threads running searches, each with its own read connection.
+   * 0 runs searches on the calling thread (for the CLI and short-lived tools).
+   */
+  retrievalThreads: number;
+  /** Clock in epoch milliseconds; injectable for tests. */
+  now?: () => number;
+}
+
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './retrieval-worker.ts' : './retrieval-worker.js', import.meta.url);
+
+interface DocumentRow {
+  id: number;
+  kb_id: string;
+  doc_id: string;
+  title: string;
+  visibility: Visibility;
+  quotable: number;
+  content_hash: string;
+  source_root: string | null;
+  updated_at: number;
+  chunk_count: number;
+  readers: string | null;
+}
+
+interface TokenRow {
+  id: string;
+  kb_id: string;
+  issuer_id: string;
+  token_hash: string;
+  allowed_origins: string;
+  scope: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+interface PassageRow {
+  chunk_id: number;
+  heading_path: string;
+  text: string;
+  doc_id: string;
+  title: string;
+  quotable: number;
+  content_hash: string;
+}
+
+/**
+ * Opens (creating when needed) the embedded store: SQLite through
+ * better-sqlite3 in WAL mode, so the CLI can write while a server reads.
+ * Migrations are applied in a transaction at open.
+ *
+ * @throws StoreUnavailableError when the file cannot be opened
+ */
+export function openSqliteStore(options: SqliteStoreOptions): Store {
+  mkdirSync(dirname(options.path), { recursive: true });
+  let database: Database;
+  try {
+    database = new BetterSqlite3(options.path);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    migrate(database);
+  } catch (error) {
+    throw new StoreUnavailableError(`Cannot open the database at "${options.path}": ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  return new SqliteStore(database, options);
+}
+
+function migrate(database: Database): void {
+  database.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(
+    database.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((row) => row.version),
+  );
+  for (const migration of SQLITE_MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    database.transaction(() => {
+      database.exec(migration.sql);
+      database.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, Date.now());
+    }).immediate();
+  }
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}
+
+function toDocument(row: DocumentRow): DocumentRecord {
+  const record: DocumentRecord = {
+    kbId: row.kb_id,
+    docId: row.doc_id,
+    title: row.title,
+    visibility: row.visibility,
+    readers: row.readers ? (JSON.parse(row.readers) as string[]).sort() : [],
+    quotable: row.quotable === 1,
+    contentHash: row.content_hash,
+    chunkCount: row.chunk_count,
+    updatedAt: row.updated_at,
+  };
+  if (row.source_root !== null) record.sourceRoot = row.source_root;
+  return record;
+}
+
+function toToken(row: TokenRow): TokenRecord {
+  const token: TokenRecord = {
+    id: row.id,
+    kbId: row.kb_id,
+    issuerId: row.issuer_id,
+    tokenHash: row.token_hash,
+    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
+    scope: JSON.parse(row.scope) as Visibility[],
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+  if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
+  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
+  return token;
+}
+
+function toPassage(kbId: string, row: PassageRow, score: number): ScoredPassage {
+  return {
+    chunkId: row.chunk_id,
+    kbId,
+    docId: row.doc_id,
+    title: row.title,
+    headingPath: JSON.parse(row.heading_path) as string[],
+    text: row.text,
+    quotable: row.quotable === 1,
+    contentHash: row.content_hash,
+    score,
+  };
+}
+
+const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
+  (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id) AS chunk_count,
+  (SELECT json_group_array(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
+
+/** Reach filter shared by the passage queries (same rule as the search SQL). */
+const REACH_FILTER = `d.kb_id = @kbId
+  AND d.visibility IN (SELECT value FROM json_each(@visibilities))
+  AND (d.visibility <> 'restricted'
+       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))`;
+
+class SqliteStore implements Store {
+  readonly #database: Database;
+  readonly #path: string;
+  readonly #now: () => number;
+  readonly #pool: Piscina | undefined;
+  readonly #localSearch: PreparedSearch;
+
+  constructor(database: Database, options: SqliteStoreOptions) {
+    this.#database = database;
+    this.#path = options.path;
+    this.#now = options.now ?? Date.now;
+    this.#localSearch = prepareSearch(database);
+    if (options.retrievalThreads > 0) {
+      this.#pool = new Piscina({
+        filename: WORKER_URL.href,
+        minThreads: options.retrievalThreads,
+        maxThreads: options.retrievalThreads,
+        execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      });
+    }
+  }
+
+  /** Runs a synchronous database call, translating driver failures into store errors. */
+  #call<T>(work: () => T): Promise<T> {
+    try {
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(translateError(error));
+    }
+  }
+
+  createUser(input: { email: string; name: string }): Promise<User> {
+    return this.#call(() => {
+      const user: User = { id: newId('usr'), email: input.email.trim().toLowerCase(), name: input.name, createdAt: this.#now() };
+      this.#database
+        .prepare('INSERT INTO users (id, email, name, created_at) VALUES (@id, @email, @name, @createdAt)')
+        .run(user);
+      return user;
+    });
+  }
+
+  getUser(id: string): Promise<User | undefined> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE id = ?')
+        .get(id),
+    );
+  }
+
+  findUserByEmail(email: string): Promise<User | undefined> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE email = ?')
+        .get(email.trim().toLowerCase()),
+    );
+  }
+
+  listUsers(): Promise<User[]> {
+    return this.#call(() =>
+      this.#database.prepare<[], User>('SELECT id, email, name, created_at AS createdAt FROM users ORDER BY email').all(),
+    );
+  }
+
+  removeUser(id: string): Promise<void> {
+    return this.#call(() => {
+      this.#database.prepare('DELETE FROM users WHERE id = ?').run(id);
+    });
+  }
+
+  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase> {
+    return this.#call(() => {
+      const knowledgeBase: KnowledgeBase = { id: input.id, name: input.name, createdAt: this.#now() };
+      this.#database.transaction(() => {
+        this.#database
+          .prepare('INSERT INTO knowledge_bases (id, name, created_at) VALUES (@id, @name, @createdAt)')
+          .run(knowledgeBase);
+        this.#database
+          .prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 0, 0, 0)')
+          .run(input.id);
+      })();
+      return knowledgeBase;
+    });
+  }
+
+  getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases WHERE id = ?')
+        .get(id),
+    );
+  }
+
+  listKnowledgeBases(): Promise<KnowledgeBase[]> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases ORDER BY id')
+        .all(),
+    );
+  }
+
+  setRole(kbId: string, userId: string, role: Role): Promise<void> {
+    return this.#call(() => {
+      this.#requireKnowledgeBase(kbId);
+      if (!this.#database.prepare('SELECT 1 FROM users WHERE id = ?').get(userId)) {
+        throw new NotFoundError(`User "${userId}" does not exist`);
+      }
+      this.#database
+        .prepare(
+          `INSERT INTO memberships (kb_id, user_id, role) VALUES (?, ?, ?)
+           ON CONFLICT (kb_id, user_id) DO UPDATE SET role = excluded.role`,
+        )
+        .run(kbId, userId, role);
+    });
+  }
+
+  removeRole(kbId: string, userId: string): Promise<void> {
+    return this.#call(() => {
+      this.#database.prepare('DELETE FROM memberships WHERE kb_id = ? AND user_id = ?').run(kbId, userId);
+    });
+  }
+
+  getRole(kbId: string, userId: string): Promise<Role | undefined> {
+    return this.#call(
+      () =>
+        this.#database
+          .prepare<[string, string], { role: Role }>('SELECT role FROM memberships WHERE kb_id = ? AND user_id = ?')
+          .get(kbId, userId)?.role,
+    );
+  }
+
+  listMembers(kbId: string): Promise<(Membership & { email: string })[]> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], Membership & { email: string }>(
+          `SELECT m.kb_id AS kbId, m.user_id AS userId, m.role AS role, u.email AS email
+           FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.kb_id = ? ORDER BY u.email`,
+        )
+        .all(kbId),
+    );
+  }
+
+  putDocument(input: DocumentInput): Promise<PutOutcome> {
+    return this.#call(() =>
+      this.#database
+        .transaction((): PutOutcome => {
+          this.#requireKnowledgeBase(input.kbId);
+          const existing = this.#database
+            .prepare<[string, string], { id: number; content_hash: string }>(
+              'SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?',
+            )
+            .get(input.kbId, input.docId);
+          if (existing?.content_hash === input.contentHash) return 'unchanged';
+          if (existing) this.#deleteDocument(input.kbId, existing.id);
+          this.#insertDocument(input);
+          return existing ? 'updated' : 'created';
+        })
+        .immediate(),
+    );
+  }
+
+  #insertDocument(input: DocumentInput): void {
+    const database = this.#database;
+    const documentId = database
+      .prepare(
+        `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, source_root, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        input.kbId,
+        input.docId,
+        input.title,
+        input.visibility,
+        input.quotable ? 1 : 0,
+        input.contentHash,
+        input.sourceRoot ?? null,
+        this.#now(),
+      ).lastInsertRowid;
+    this.#insertReaders(Number(documentId), input.readers);
+    const insertChunk = database.prepare(
+      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertPosting = database.prepare(
+      `INSERT INTO postings (kb_id, term, chunk_id, tf_body, tf_heading, body_length, heading_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let bodyLengthSum = 0;
+    let headingLengthSum = 0;
+    input.chunks.forEach((chunk, ordinal) => {
+      const chunkId = insertChunk.run(
+        documentId,
+        input.kbId,
+        ordinal,
+        JSON.stringify(chunk.headingPath),
+        chunk.text,
+        chunk.bodyLength,
+        chunk.headingLength,
+      ).lastInsertRowid;
+      const terms = new Set([...chunk.bodyTerms.keys(), ...chunk.headingTerms.keys()]);
+      for (const term of terms) {
+        insertPosting.run(
+          input.kbId,
+          term,
+          chunkId,
+          chunk.bodyTerms.get(term) ?? 0,
+          chunk.headingTerms.get(term) ?? 0,
+          chunk.bodyLength,
+          chunk.headingLength,
+        );
+      }
+      bodyLengthSum += chunk.bodyLength;
+      headingLengthSum += chunk.headingLength;
+    });
+    this.#adjustStats(input.kbId, input.chunks.length, bodyLengthSum, headingLengthSum);
+  }
+
+  #insertReaders(documentId: number, readers: readonly string[]): void {
+    const insertReader = this.#database.prepare('INSERT INTO document_readers (document_id, user_id) VALUES (?, ?)');
+    for (const userId of new Set(readers)) insertReader.run(documentId, userId);
+  }
+
+  #deleteDocument(kbId: string, documentId: number): void {
+    const totals = this.#database
+      .prepare<[number], { count: number; body: number | null; heading: number | null }>(
+        'SELECT COUNT(*) AS count, SUM(body_length) AS body, SUM(heading_length) AS heading FROM chunks WHERE document_id = ?',
+      )
+      .get(documentId);
+    this.#database.prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
+    this.#database.prepare('DELETE FROM documents WHERE id = ?').run(documentId);
+    if (totals) this.#adjustStats(kbId, -totals.count, -(totals.body ?? 0), -(totals.heading ?? 0));
+  }
+
+  #adjustStats(kbId: string, chunks: number, bodyLength: number, headingLength: number): void {
+    this.#database
+      .prepare(
+        `UPDATE index_stats SET chunk_count = chunk_count + ?, body_length_sum = body_length_sum + ?,
+           heading_length_sum = heading_length_sum + ? WHERE kb_id = ?`,
+      )
+      .run(chunks, bodyLength, headingLength, kbId);
+  }
+
+  #requireKnowledgeBase(kbId: string): void {
+    if (!this.#database.prepare('SELECT 1 FROM knowledge_bases WHERE id = ?').get(kbId)) {
+      throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
+    }
+  }
+
+  getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined> {
+    return this.#call(() => {
+      const row = this.#database
+        .prepare<[string, string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? AND d.doc_id = ?`)
+        .get(kbId, docId);
+      return row && toDocument(row);
+    });
+  }
+
+  listDocuments(kbId: string): Promise<DocumentRecord[]> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? ORDER BY d.doc_id`)
+        .all(kbId)
+        .map(toDocument),
+    );
+  }
+
+  setDocumentAccess(
+    kbId: string,
+    docId: string,
+    access: { visibility: Visibility; readers: string[]; quotable: boolean },
+  ): Promise<void> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          const row = this.#database
+            .prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
+            .get(kbId, docId);
+          if (!row) throw new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
+          this.#database
+            .prepare('UPDATE documents SET visibility = ?, quotable = ?, updated_at = ? WHERE id = ?')
+            .run(access.visibility, access.quotable ? 1 : 0, this.#now(), row.id);
+          this.#database.prepare('DELETE FROM document_readers WHERE document_id = ?').run(row.id);
+          this.#insertReaders(row.id, access.readers);
+        })
+        .immediate(),
+    );
+  }
+
+  removeDocument(kbId: string, docId: string): Promise<boolean> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          const row = this.#database
+            .prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
+            .get(kbId, docId);
+          if (!row) return false;
+          this.#deleteDocument(kbId, row.id);
+          return true;
+        })
+        .immediate(),
+    );
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    if (!this.#pool) return this.#call(() => this.#localSearch.run(query));
+    if (!this.#database.open) throw new StoreUnavailableError('The database is closed');
+    const task: RetrievalTask = { databasePath: this.#path, query };
+    try {
+      return (await this.#pool.run(task)) as SearchResult;
+    } catch (error) {
+      throw translateError(error);
+    }
+  }
+
+  passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
+    return this.#call(() => {
+      const rows = this.#database
+        .prepare<Record<string, unknown>, PassageRow>(
+          `SELECT c.id AS chunk_id, c.heading_path, c.text, d.doc_id, d.title, d.quotable, d.content_hash
+           FROM chunks c JOIN documents d ON d.id = c.document_id
+           WHERE d.doc_id = @docId AND ${REACH_FILTER}
+             AND (@heading IS NULL OR EXISTS (SELECT 1 FROM json_each(c.heading_path) h WHERE h.value = @heading))
+           ORDER BY c.ordinal`,
+        )
+        .all({
+          docId,
+          heading: heading ?? null,
+          kbId: reach.kbId,
+          userId: reach.userId,
+          visibilities: JSON.stringify(reach.visibilities),
+        });
+      return rows.map((row) => toPassage(reach.kbId, row, 0));
+    });
+  }
+
+  replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          this.#requireKnowledgeBase(kbId);
+          this.#database.prepare('DELETE FROM faq_pairs WHERE kb_id = ?').run(kbId);
+          const insert = this.#database.prepare(
+            'INSERT INTO faq_pairs (kb_id, ordinal, question, answer, sources) VALUES (?, ?, ?, ?, ?)',
+          );
+          pairs.forEach((pair, ordinal) =>
+            insert.run(kbId, ordinal, pair.question, pair.answer, JSON.stringify(pair.sources)),
+          );
+        })
+        .immediate(),
+    );
+  }
+
+  listFaq(kbId: string): Promise<FaqPair[]> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], { question: string; answer: string; sources: string }>(
+          'SELECT question, answer, sources FROM faq_pairs WHERE kb_id = ? ORDER BY ordinal',
+        )
+        .all(kbId)
+        .map((row) => ({
+          question: row.question,
+          answer: row.answer,
+          sources: JSON.parse(row.sources) as FaqPair['sources'],
+        })),
+    );
+  }
+
+  insertToken(token: TokenRecord): Promise<void> {
+    return this.#call(() => {
+      this.#database
+        .prepare(
+          `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          token.id,
+          token.kbId,
+          token.issuerId,
+          token.tokenHash,
+          JSON.stringify(token.allowedOrigins),
+          JSON.stringify(token.scope),
+          token.createdAt,
+          token.expiresAt,
+          token.revokedAt ?? null,
+          token.lastUsedAt ?? null,
+        );
+    });
+  }
+
+  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+    return this.#call(() => {
+      const row = this.#database.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?').get(tokenHash);
+      return row && toToken(row);
+    });
+  }
+
+  listTokens(kbId: string): Promise<TokenRecord[]> {
+    return this.#call(() =>
+      this.#database
+        .prepare<[string], TokenRow>('SELECT * FROM tokens WHERE kb_id = ? ORDER BY created_at, id')
+        .all(kbId)
+        .map(toToken),
+    );
+  }
+
+  revokeToken(id: string, at: number): Promise<boolean> {
+    return this.#call(() => {
+      const exists = this.#database.prepare('SELECT 1 FROM tokens WHERE id = ?').get(id);
+      if (!exists) return false;
+      this.#database.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+      return true;
+    });
+  }
+
+  recordTokenUse(id: string, at: number): Promise<void> {
+    return this.#call(() => {
+      this.#database.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
+    });
+  }
+
+  getOrCreateSetting(key: string, create: () => string): Promise<string> {
+    return this.#call(() => {
+      this.#database.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, create());
+      return this.#database.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)!.value;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#pool?.destroy();
+    if (this.#database.open) this.#database.close();
+  }
+}
+
+function translateError(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(String(error));
+  if (error instanceof NotFoundError || error instanceof ConflictError || error instanceof StoreUnavailableError) {
+    return error;
+  }
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT_UNIQUE')) {
+    return new ConflictError(error.message, { cause: error });
+  }
+  if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ConflictError(error.message, { cause: error });
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN' || /connection is not open/.test(error.message)) {
+    return new StoreUnavailableError(error.message, { cause: error });
+  }
+  return error;
+}

@@ -1,0 +1,233 @@
+/**
+ * The storage interface of kb-widget: workspace records, documents and their
+ * passages, the BM25 index, curated answers and widget tokens.
+ *
+ * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
+ * and, later, PostgreSQL. Every method is async so either can implement it.
+ * Times are milliseconds since the Unix epoch. The store knows nothing of
+ * HTTP: it throws {@link StoreUnavailableError} when its database cannot be
+ * reached and {@link ConflictError} / {@link NotFoundError} for record rules.
+ */
+
+/** Per-knowledge-base role. `editor` and `owner` have update permission. */
+export type Role = 'reader' | 'editor' | 'owner';
+export const ROLES: readonly Role[] = ['reader', 'editor', 'owner'];
+
+/** Who may read a document (DESIGN.md "Access rules"). */
+export type Visibility = 'public' | 'workspace' | 'restricted';
+export const VISIBILITIES: readonly Visibility[] = ['public', 'workspace', 'restricted'];
+
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface KnowledgeBase {
+  /** Readable slug, e.g. `node-docs`. */
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface Membership {
+  kbId: string;
+  userId: string;
+  role: Role;
+}
+
+/** A document as listed, without its passages. */
+export interface DocumentRecord {
+  kbId: string;
+  /** Stable readable id: path relative to the ingested folder, e.g. `fs.md`. */
+  docId: string;
+  title: string;
+  visibility: Visibility;
+  /** Ids of the users who may read it when `visibility` is `restricted`. */
+  readers: string[];
+  /** Whether its passages may be quoted in citation frames. */
+  quotable: boolean;
+  /** SHA-256 (hex) of the source bytes and ingest options: unchanged hash = nothing to do. */
+  contentHash: string;
+  /** Absolute folder it was ingested from, for pruning removed files; absent for single files. */
+  sourceRoot?: string;
+  chunkCount: number;
+  updatedAt: number;
+}
+
+/** One passage of a document, analyzed and ready to index. */
+export interface ChunkInput {
+  /** Headings from the page title down to the passage's section. */
+  headingPath: string[];
+  /** The passage text (light markdown: inline code, fenced code blocks, list items). */
+  text: string;
+  /** Term frequencies of the analyzed text. */
+  bodyTerms: Map<string, number>;
+  /** Term frequencies of the analyzed heading path. */
+  headingTerms: Map<string, number>;
+  /** Number of analyzed terms in the text. */
+  bodyLength: number;
+  /** Number of analyzed terms in the heading path. */
+  headingLength: number;
+}
+
+export interface DocumentInput {
+  kbId: string;
+  docId: string;
+  title: string;
+  visibility: Visibility;
+  readers: string[];
+  quotable: boolean;
+  contentHash: string;
+  sourceRoot?: string;
+  chunks: ChunkInput[];
+}
+
+/** Outcome of {@link Store.putDocument}. */
+export type PutOutcome = 'created' | 'updated' | 'unchanged';
+
+/**
+ * What one question may reach: documents of one knowledge base whose
+ * visibility is listed, and, for `restricted` ones, only those that list
+ * `userId` among their readers. Callers compute `visibilities` from the
+ * user's role and the token's scope (engine/reach.ts).
+ */
+export interface Reach {
+  kbId: string;
+  userId: string;
+  visibilities: readonly Visibility[];
+}
+
+/** A retrieved passage with its BM25 score. */
+export interface ScoredPassage {
+  chunkId: number;
+  kbId: string;
+  docId: string;
+  title: string;
+  headingPath: string[];
+  text: string;
+  quotable: boolean;
+  /** Hash of the document version the passage belongs to. */
+  contentHash: string;
+  /** BM25 score (unbounded, > 0). */
+  score: number;
+}
+
+/** What a search returns: the passages and the statistics the answerer weighs terms with. */
+export interface SearchResult {
+  /** Best first, at most `topK`, all inside the reach. */
+  passages: ScoredPassage[];
+  /** Passages in the whole knowledge base (N of the IDF). */
+  passageCount: number;
+  /** Query term -> passages of the knowledge base containing it (0 when absent). */
+  documentFrequencies: Record<string, number>;
+}
+
+/** Parameters of the BM25 ranking (see store/bm25.ts). */
+export interface SearchQuery {
+  reach: Reach;
+  /** Analyzed, distinct query terms. */
+  terms: string[];
+  /** Passages to return, best first. */
+  topK: number;
+}
+
+/** A curated question/answer pair (`qa_shortcut`). */
+export interface FaqPair {
+  question: string;
+  answer: string;
+  /** Documents (and optionally a heading inside them) the answer cites. */
+  sources: { docId: string; heading?: string }[];
+}
+
+export interface TokenRecord {
+  /** Public identifier, e.g. `tok_...`, used to list and revoke. */
+  id: string;
+  kbId: string;
+  issuerId: string;
+  /** SHA-256 (hex) of the secret token; the secret itself is never stored. */
+  tokenHash: string;
+  /** Normalized allowed origins and `*.` patterns; empty = server-only. */
+  allowedOrigins: string[];
+  /** Visibilities the token may reach, intersected with what its issuer can read. */
+  scope: Visibility[];
+  createdAt: number;
+  expiresAt: number;
+  revokedAt?: number;
+  lastUsedAt?: number;
+}
+
+export interface Store {
+  createUser(input: { email: string; name: string }): Promise<User>;
+  getUser(id: string): Promise<User | undefined>;
+  findUserByEmail(email: string): Promise<User | undefined>;
+  listUsers(): Promise<User[]>;
+  /** Deletes a user, their memberships and reader grants. */
+  removeUser(id: string): Promise<void>;
+
+  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase>;
+  getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined>;
+  listKnowledgeBases(): Promise<KnowledgeBase[]>;
+
+  /** Grants or changes a role. Throws NotFoundError for an unknown KB or user. */
+  setRole(kbId: string, userId: string, role: Role): Promise<void>;
+  removeRole(kbId: string, userId: string): Promise<void>;
+  getRole(kbId: string, userId: string): Promise<Role | undefined>;
+  listMembers(kbId: string): Promise<(Membership & { email: string })[]>;
+
+  /**
+   * Creates or replaces a document and its passages in one transaction, or
+   * does nothing when a document with the same id and content hash exists.
+   */
+  putDocument(input: DocumentInput): Promise<PutOutcome>;
+  getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined>;
+  listDocuments(kbId: string): Promise<DocumentRecord[]>;
+  /** Changes who may read a document. Throws NotFoundError. */
+  setDocumentAccess(
+    kbId: string,
+    docId: string,
+    access: { visibility: Visibility; readers: string[]; quotable: boolean },
+  ): Promise<void>;
+  /** Removes a document and its passages; returns whether it existed. */
+  removeDocument(kbId: string, docId: string): Promise<boolean>;
+
+  /** BM25 top-k over the passages inside the reach (filtered in the query itself). */
+  search(query: SearchQuery): Promise<SearchResult>;
+  /**
+   * The passages of one document inside the reach, in document order,
+   * optionally only those whose heading path contains `heading`.
+   */
+  passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]>;
+
+  /** Replaces the curated pairs of a KB in one transaction. */
+  replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void>;
+  listFaq(kbId: string): Promise<FaqPair[]>;
+
+  insertToken(token: TokenRecord): Promise<void>;
+  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined>;
+  listTokens(kbId: string): Promise<TokenRecord[]>;
+  /** Marks a token revoked at `at`; returns false when no such token exists. */
+  revokeToken(id: string, at: number): Promise<boolean>;
+  recordTokenUse(id: string, at: number): Promise<void>;
+
+  /** Returns the named setting, creating it with `create()` on first use (atomic). */
+  getOrCreateSetting(key: string, create: () => string): Promise<string>;
+
+  close(): Promise<void>;
+}
+
+/** The database cannot be reached or is closed: a retryable condition. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+/** A record the operation needs does not exist. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
+/** The operation would break a uniqueness rule (e.g. a second user with one email). */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+}
