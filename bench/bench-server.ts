@@ -1,12 +1,13 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
 import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
-import { createAnswerEngine } from '../server/engine/answer-engine.ts';
 import { createSourceSpanCodec } from '../server/engine/source-span.ts';
-import { openStore } from '../server/store/open-store.ts';
+import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 
 /**
  * The process under load in `npm run bench`: the real app on the store in
@@ -15,10 +16,12 @@ import { openStore } from '../server/store/open-store.ts';
  * event-loop delay over IPC, so the load generator's own work is not counted.
  */
 const dataDir = process.argv[2]!;
-const store = openStore({ dataDir, retrievalThreads: 2 });
+const location = embeddedStoreLocation(dataDir);
+const store = openStore(location);
+const engine = createPooledAnswerEngine({ location, abstentionThreshold: 0.5, threads: Math.max(1, availableParallelism() - 1) });
 const app = createApp({
   store,
-  engine: createAnswerEngine({ store }),
+  engine,
   codec: createSourceSpanCodec('bench-secret-0123456789abcdef0123456789'),
   logger: pino({ level: 'silent' }),
   now: Date.now,
@@ -61,7 +64,7 @@ process.on('message', (message: { type: string }) => {
     baselineServer.closeAllConnections();
     appServer.close();
     baselineServer.close();
-    void store.close().then(() => process.exit(0));
+    void Promise.all([engine.close(), store.close()]).then(() => process.exit(0));
   }
 });
 process.send!({

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
-import { openStore } from '../server/store/open-store.ts';
+import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
 
 /**
  * `npm run bench`: the figures of the query service on the bundled Node.js
@@ -52,7 +52,7 @@ try {
   let started = performance.now();
   for (const name of files) createHash('sha256').update(await readFile(join(DEMO_CORPUS_PATH, name))).digest('hex');
   const readAndHash = performance.now() - started;
-  const store = openStore({ dataDir, retrievalThreads: 0 });
+  const store = openStore(embeddedStoreLocation(dataDir));
   started = performance.now();
   const seed = await seedDemo(store, { ownerEmail: 'owner@example.com' });
   const ingest = performance.now() - started;
@@ -70,6 +70,14 @@ try {
   const baselineBase = `http://127.0.0.1:${ready.baselinePort}`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const requests = QUESTIONS.map((question) => ({ method: 'POST' as const, body: JSON.stringify({ question }) }));
+
+  // One client at a time: the latency of a single question, without queueing.
+  const appSingle = await sequentialTimes(`${appBase}/query`, headers);
+  const baselineSingle = await sequentialTimes(`${baselineBase}/query`, headers);
+  rows.push(
+    { figure: 'JSON p50, one client', value: quantile(appSingle, 0.5), baseline: quantile(baselineSingle, 0.5), unit: 'ms' },
+    { figure: 'JSON p95, one client', value: quantile(appSingle, 0.95), baseline: quantile(baselineSingle, 0.95), unit: 'ms' },
+  );
 
   // Warm-up, then JSON load on the baseline and on the service.
   await load(`${baselineBase}/query`, headers, requests, 2);
@@ -116,6 +124,18 @@ function load(
 /** autocannon reports p90 and p97.5; p95 is interpolated between them. */
 function percentile95(result: autocannon.Result): number {
   return result.latency.p90 + ((95 - 90) / (97.5 - 90)) * (result.latency.p97_5 - result.latency.p90);
+}
+
+async function sequentialTimes(url: string, headers: Record<string, string>): Promise<number[]> {
+  const times: number[] = [];
+  for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample += 1) {
+    const question = QUESTIONS[sample % QUESTIONS.length]!;
+    const started = performance.now();
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ question }) });
+    await response.json();
+    times.push(performance.now() - started);
+  }
+  return times;
 }
 
 async function firstFrameTimes(url: string, headers: Record<string, string>): Promise<number[]> {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -17,8 +18,8 @@ export interface Config {
   tokenTtlCapMinutes: number;
   /** Evidence score (0..1) below which the service abstains. */
   abstentionThreshold: number;
-  /** Worker threads running retrieval (0 = on the main thread). */
-  retrievalThreads: number;
+  /** Worker threads computing answers (retrieval and sentence selection), >= 1; default: one fewer than the CPUs, so the main thread keeps a core. */
+  answerThreads: number;
   /** Requests a minute allowed per client IP on the widget endpoints. */
   rateLimitPerIp: number;
   /** Requests a minute allowed per widget token. */
@@ -40,7 +41,7 @@ const schema = z.object({
   KB_DATA_DIR: z.string().min(1).default('.data'),
   KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
-  KB_RETRIEVAL_THREADS: integer(2, 0, 64),
+  KB_ANSWER_THREADS: integer(Math.max(1, availableParallelism() - 1), 1, 64),
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
   KB_TRUSTED_PROXIES: integer(0, 0, 32),
@@ -70,7 +71,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     dataDir: resolve(values.KB_DATA_DIR),
     tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,
-    retrievalThreads: values.KB_RETRIEVAL_THREADS,
+    answerThreads: values.KB_ANSWER_THREADS,
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,
     trustedProxies: values.KB_TRUSTED_PROXIES,

@@ -2,13 +2,13 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { createAnswerEngine } from './engine/answer-engine.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
 import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { DEMO_KB_ID, seedDemo } from './seed.ts';
-import { openStore } from './store/open-store.ts';
+import { embeddedStoreLocation, openStore } from './store/open-store.ts';
+import { createPooledAnswerEngine } from './engine/answer-pool.ts';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -19,7 +19,8 @@ import { randomBytes } from 'node:crypto';
 const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
 const logger = createLogger(config.logLevel);
 const started = Date.now();
-const store = openStore({ dataDir: config.dataDir, retrievalThreads: config.retrievalThreads });
+const location = embeddedStoreLocation(config.dataDir);
+const store = openStore(location);
 
 const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
 const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
@@ -27,9 +28,14 @@ progress.stop();
 for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page skipped');
 
 const secret = await store.getOrCreateSetting('source_span_secret', () => randomBytes(32).toString('hex'));
+const engine = createPooledAnswerEngine({
+  location,
+  abstentionThreshold: config.abstentionThreshold,
+  threads: config.answerThreads,
+});
 const app = createApp({
   store,
-  engine: createAnswerEngine({ store, abstentionThreshold: config.abstentionThreshold }),
+  engine,
   codec: createSourceSpanCodec(secret),
   logger,
   now: Date.now,
@@ -69,6 +75,7 @@ async function shutdown(signal: string): Promise<void> {
   const closed = new Promise((resolve) => server.close(resolve));
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
+  await engine.close();
   await store.close();
   process.exit(0);
 }

@@ -33,7 +33,9 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   const query = parseQueryBody(request.body);
   const { grant } = response.locals as WidgetLocals;
   const abort = new AbortController();
-  response.on('close', () => abort.abort());
+  response.on('close', () => {
+    if (!response.writableFinished) abort.abort();
+  });
   const collected = await collectAnswer(
     deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal }),
   );

@@ -27,7 +27,20 @@ export function presentedToken(request: Request): string | undefined {
   return bearer ?? request.get('x-widget-token')?.trim();
 }
 
+/**
+ * How often a token's "last used" time is written, in milliseconds: once a
+ * minute is precise enough for the token list and keeps a write off every request.
+ */
+export const LAST_USED_PRECISION_MILLISECONDS = 60_000;
+
 export function widgetAuth(store: Store, now: () => number): RequestHandler {
+  const recorded = new Map<string, number>();
+  const recordUse = (tokenId: string, at: number): void => {
+    if ((recorded.get(tokenId) ?? -Infinity) + LAST_USED_PRECISION_MILLISECONDS > at) return;
+    if (recorded.size >= 10_000) recorded.clear();
+    recorded.set(tokenId, at);
+    void store.recordTokenUse(tokenId, at).catch(() => recorded.delete(tokenId));
+  };
   return async (request, response, next) => {
     const result = await checkWidgetRequest(store, {
       token: presentedToken(request),
@@ -45,7 +58,7 @@ export function widgetAuth(store: Store, now: () => number): RequestHandler {
       throw problem(isAuthentication ? 401 : 403, result.code, result.detail, headers);
     }
     (response.locals as WidgetLocals).grant = result;
-    void store.recordTokenUse(result.token.id, now()).catch(() => undefined);
+    recordUse(result.token.id, now());
     next();
   };
 }

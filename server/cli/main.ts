@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import { CliError, createCli } from './program.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
-import { openStore } from '../store/open-store.ts';
+import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
 
 /**
  * Entry of `npm run kb -- <command>`: reads the environment (like
@@ -11,7 +11,7 @@ import { openStore } from '../store/open-store.ts';
 try {
   const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
   const program = createCli({
-    openStore: () => openStore({ dataDir: config.dataDir, retrievalThreads: 0 }),
+    openStore: () => openStore(embeddedStoreLocation(config.dataDir)),
     tokenTtlCapMinutes: config.tokenTtlCapMinutes,
     ownerEmail: config.ownerEmail,
     abstentionThreshold: config.abstentionThreshold,

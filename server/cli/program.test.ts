@@ -13,7 +13,7 @@ let clock: number;
 /** Runs one CLI command against the test's store; the store is opened and closed per command, as in real use. */
 async function run(...args: string[]): Promise<void> {
   const program = createCli({
-    openStore: () => openSqliteStore({ path: join(folder, 'kb.sqlite'), retrievalThreads: 0, now: () => clock }),
+    openStore: () => openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => clock }),
     tokenTtlCapMinutes: 120,
     ownerEmail: 'owner@example.com',
     abstentionThreshold: 0.5,

@@ -355,7 +355,7 @@ export function createCli(deps: CliDeps): Command {
         }
         print(answer.answer);
         for (const citation of answer.citations) {
-          print(`[${citation.index}] ${citation.passage.docId} > ${citation.passage.headingPath.slice(1).join(' > ')}`);
+          print(`[${citation.index}] ${citation.passage.docId} > ${citation.passage.headingPath.join(' > ')}`);
         }
         if (answer.suggestions.length > 0) print(`\nYou could also ask:\n${answer.suggestions.map((entry) => `  ${entry}`).join('\n')}`);
       }),

@@ -16,6 +16,24 @@ import { STOP_WORDS } from './stop-words.ts';
 export const MAX_TOKEN_LENGTH = 40;
 
 const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Memo of Porter stems: stemming is the analyzer's main cost and natural
+ * text repeats a small vocabulary. Cleared when it reaches
+ * {@link STEM_CACHE_LIMIT} entries, so memory stays bounded.
+ */
+const stemCache = new Map<string, string>();
+const STEM_CACHE_LIMIT = 100_000;
+
+function stem(token: string): string {
+  let stemmed = stemCache.get(token);
+  if (stemmed === undefined) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemmed = stemmer(token);
+    stemCache.set(token, stemmed);
+  }
+  return stemmed;
+}
 const POSSESSIVE = /['\u2019]s\b/gu;
 
 /**
@@ -44,7 +62,7 @@ export function analyze(text: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(text)) {
     if (STOP_WORDS.has(token)) continue;
-    terms.push(stemmer(token));
+    terms.push(stem(token));
   }
   return terms;
 }

@@ -13,7 +13,8 @@ import type { ScoredPassage, SearchResult } from '../store/store.ts';
  * contains, with terms found only in its passage's heading path counted at
  * {@link HEADING_CONTEXT_WEIGHT}, plus a small prior for its passage's BM25
  * rank. The best sentence is taken, then up to {@link MAX_SENTENCES} - 1 more
- * while each adds question terms not yet covered.
+ * while each adds question terms not yet covered, is nearly as well supported,
+ * and comes from the same passage or one ranked nearly as high.
  */
 
 /** Most sentences an answer quotes. */
@@ -26,6 +27,20 @@ export const HEADING_CONTEXT_WEIGHT = 0.5;
 const RANK_PRIOR = 0.15;
 /** Smallest share of the question's weight a further sentence must add to be quoted. */
 const MIN_GAIN = 0.1;
+/** A further sentence needs at least this share of the first sentence's support (0.8 from another passage). */
+const MIN_RELATIVE_SUPPORT = 0.6;
+const MIN_RELATIVE_SUPPORT_ELSEWHERE = 0.8;
+/**
+ * Support lost by sentences that read badly out of context: very short ones,
+ * ones ending in a colon (they introduce code or a list that is not quoted),
+ * and ones opening with a pronoun that points at a sentence not quoted.
+ */
+const SHORT_PENALTY = 0.1;
+const COLON_PENALTY = 0.1;
+const DANGLING_PRONOUN_PENALTY = 0.05;
+const DANGLING_PRONOUN = /^(It|This|That|These|Those|They|Its|Their)\b/;
+/** A further sentence from another passage needs a BM25 score at least this share of the best passage's. */
+const MIN_RELATIVE_PASSAGE_SCORE = 0.75;
 
 /** A composed answer. */
 export interface ExtractiveAnswer {
@@ -79,7 +94,12 @@ export function composeExtractiveAnswer(
       const terms = new Set(analyze(sentence.text).filter((term) => weights.has(term)));
       const headingOnly = [...headingTerms].filter((term) => !terms.has(term));
       const coverage = (weightOf(terms) + HEADING_CONTEXT_WEIGHT * weightOf(headingOnly)) / totalWeight;
-      const support = coverage + RANK_PRIOR * (passage.score / best.score) - (sentence.text.length < 25 ? 0.1 : 0);
+      const support =
+        coverage +
+        RANK_PRIOR * (passage.score / best.score) -
+        (sentence.text.length < 25 ? SHORT_PENALTY : 0) -
+        (sentence.text.endsWith(':') ? COLON_PENALTY : 0) -
+        (DANGLING_PRONOUN.test(sentence.text) ? DANGLING_PRONOUN_PENALTY : 0);
       candidates.push({ sentence, passage, passageRank, terms, support });
     }
   });
@@ -109,6 +129,15 @@ function selectSentences(candidates: Candidate[], weights: Map<string, number>, 
   const covered = new Set(first.terms);
   for (const candidate of ranked.slice(1)) {
     if (selected.length >= MAX_SENTENCES) break;
+    if (candidate.support < MIN_RELATIVE_SUPPORT * first.support) break;
+    const samePassage = candidate.passage.chunkId === first.passage.chunkId;
+    if (
+      !samePassage &&
+      (candidate.passage.score < MIN_RELATIVE_PASSAGE_SCORE * first.passage.score ||
+        candidate.support < MIN_RELATIVE_SUPPORT_ELSEWHERE * first.support)
+    ) {
+      continue;
+    }
     const gain = sum([...candidate.terms].filter((term) => !covered.has(term)).map((term) => weights.get(term) ?? 0));
     if (gain / totalWeight < MIN_GAIN) continue;
     selected.push(candidate);

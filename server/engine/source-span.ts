@@ -29,6 +29,8 @@ export interface SourceSpanCodec {
 }
 
 const IV_BYTES = 12;
+/** Spans kept ready: encoding is deterministic, so a cached span is exactly the one computed. */
+const SPAN_CACHE_LIMIT = 10_000;
 const TAG_BYTES = 16;
 
 /**
@@ -38,15 +40,22 @@ const TAG_BYTES = 16;
 export function createSourceSpanCodec(secret: string): SourceSpanCodec {
   const encryptionKey = createHmac('sha256', secret).update('source-span/encrypt').digest();
   const ivKey = createHmac('sha256', secret).update('source-span/iv').digest();
+  const encoded = new Map<string, SourceSpan>();
   return {
     encode(locator) {
+      const key = `${locator.kbId}\u0000${locator.docId}\u0000${locator.chunkId}\u0000${locator.version}`;
+      const cached = encoded.get(key);
+      if (cached) return { ref: cached.ref };
       const plaintext = Buffer.from(
         JSON.stringify([locator.kbId, locator.docId, locator.chunkId, locator.version.slice(0, 16)]),
       );
       const iv = createHmac('sha256', ivKey).update(plaintext).digest().subarray(0, IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-      return { ref: Buffer.concat([iv, ciphertext, cipher.getAuthTag()]).toString('base64url') };
+      const span = { ref: Buffer.concat([iv, ciphertext, cipher.getAuthTag()]).toString('base64url') };
+      if (encoded.size >= SPAN_CACHE_LIMIT) encoded.clear();
+      encoded.set(key, span);
+      return { ref: span.ref };
     },
     decode(span) {
       if (typeof span !== 'object' || span === null) return undefined;

@@ -28,7 +28,8 @@ const pairSchema = z.object({
     .array(z.object({ doc_id: z.string().min(1), heading: z.string().min(1).optional() }))
     .default([]),
 });
-const fileSchema = z.union([z.object({ pairs: z.array(pairSchema) }), z.array(pairSchema)]);
+const pairsSchema = z.array(pairSchema);
+const fileSchema = z.object({ pairs: pairsSchema });
 
 /**
  * @param text the file's content
@@ -36,13 +37,16 @@ const fileSchema = z.union([z.object({ pairs: z.array(pairSchema) }), z.array(pa
  * @throws Error saying which pair and field is wrong
  */
 export function parseFaqFile(text: string, fileName: string): FaqPair[] {
+  const syntax = extname(fileName).toLowerCase() === '.json' ? 'JSON' : 'YAML';
   let data: unknown;
   try {
-    data = extname(fileName).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+    data = syntax === 'JSON' ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new Error(`"${fileName}" is not valid ${extname(fileName) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+    throw new Error(`"${fileName}" is not valid ${syntax}: ${(error as Error).message}`);
   }
-  const parsed = fileSchema.safeParse(data);
+  // An array and an object are told apart here rather than by a zod union, so
+  // an error names the pair and field (a union reports only "Invalid input").
+  const parsed = Array.isArray(data) ? pairsSchema.safeParse(data) : fileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`"${fileName}": ${issue?.path.join('.') || 'file'}: ${issue?.message ?? 'invalid'}`);

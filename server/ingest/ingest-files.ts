@@ -55,8 +55,15 @@ interface SourceFile {
  *   supported file, before anything is written
  */
 export async function ingestPaths(store: Store, options: IngestOptions): Promise<IngestReport> {
-  const files = await collectSourceFiles(options.paths);
+  const { files, folders, duplicates } = await collectSourceFiles(options.paths);
   const report: IngestReport = { created: [], updated: [], unchanged: [], removed: [], failed: [] };
+  for (const duplicate of duplicates) {
+    report.failed.push({
+      docId: duplicate.docId,
+      path: duplicate.path,
+      reason: `Another file given in this ingest has the same document id "${duplicate.docId}"`,
+    });
+  }
   let done = 0;
   for (const file of files) {
     try {
@@ -68,7 +75,7 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
     done += 1;
     options.onProgress?.({ done, total: files.length, docId: file.docId });
   }
-  await pruneRemoved(store, options.kbId, files, report);
+  await pruneRemoved(store, options.kbId, folders, files, report);
   return report;
 }
 
@@ -120,8 +127,14 @@ async function ingestFile(
   return store.putDocument(file.root ? { ...input, sourceRoot: file.root } : input);
 }
 
-async function pruneRemoved(store: Store, kbId: string, files: SourceFile[], report: IngestReport): Promise<void> {
-  const roots = new Set(files.flatMap((file) => (file.root ? [file.root] : [])));
+async function pruneRemoved(
+  store: Store,
+  kbId: string,
+  folders: readonly string[],
+  files: readonly SourceFile[],
+  report: IngestReport,
+): Promise<void> {
+  const roots = new Set(folders);
   if (roots.size === 0) return;
   const present = new Set(files.map((file) => file.docId));
   for (const document of await store.listDocuments(kbId)) {
@@ -131,18 +144,29 @@ async function pruneRemoved(store: Store, kbId: string, files: SourceFile[], rep
   }
 }
 
+/** The files an ingest reads, the folders it syncs, and files whose document id was already taken. */
+export interface SourceFiles {
+  files: SourceFile[];
+  /** Absolute paths of the folders given (their removed files are pruned). */
+  folders: string[];
+  /** Later files whose document id repeats an earlier one's; they are not read. */
+  duplicates: SourceFile[];
+}
+
 /**
  * Expands paths into the supported files they name. A file's document id is
  * its name; a file inside a given folder gets its path relative to that
  * folder, with `/` separators (DESIGN.md: `doc_id` is stable and readable).
  */
-export async function collectSourceFiles(paths: readonly string[]): Promise<SourceFile[]> {
+export async function collectSourceFiles(paths: readonly string[]): Promise<SourceFiles> {
   const files: SourceFile[] = [];
+  const folders: string[] = [];
   for (const given of paths) {
     const path = resolve(given);
     const info = await stat(path).catch(() => undefined);
     if (!info) throw new Error(`Path "${given}" does not exist`);
     if (info.isDirectory()) {
+      folders.push(path);
       for (const found of await walk(path)) {
         files.push({ path: found, docId: relative(path, found).split(sep).join('/'), root: path });
       }
@@ -155,7 +179,14 @@ export async function collectSourceFiles(paths: readonly string[]): Promise<Sour
     }
   }
   const seen = new Set<string>();
-  return files.filter((file) => !seen.has(file.docId) && Boolean(seen.add(file.docId)));
+  const unique: SourceFile[] = [];
+  const duplicates: SourceFile[] = [];
+  for (const file of files) {
+    if (seen.has(file.docId)) duplicates.push(file);
+    else unique.push(file);
+    seen.add(file.docId);
+  }
+  return { files: unique, folders, duplicates };
 }
 
 async function walk(folder: string): Promise<string[]> {

@@ -31,6 +31,19 @@ export function inverseDocumentFrequency(documentCount: number, documentFrequenc
 }
 
 /**
+ * Average field-weighted passage length of a knowledge base (BM25's avgdl).
+ *
+ * @param passageCount passages in the knowledge base
+ * @param bodyLengthSum sum of the passages' text lengths, in terms
+ * @param headingLengthSum sum of the passages' heading-path lengths, in terms
+ * @returns average of `len_body + HEADING_WEIGHT * len_heading`; 1 for an empty knowledge base
+ */
+export function averageWeightedLength(passageCount: number, bodyLengthSum: number, headingLengthSum: number): number {
+  if (passageCount === 0) return 1;
+  return (bodyLengthSum + HEADING_WEIGHT * headingLengthSum) / passageCount;
+}
+
+/**
  * The BM25 contribution of one term to one passage (for tests and in-memory
  * scoring; the SQL backends compute the same expression).
  *

@@ -6,13 +6,23 @@ import type { Store } from './store.ts';
 export const DATABASE_FILE = 'kb.sqlite';
 
 /**
- * Opens the configured store: the embedded SQLite store under `dataDir`.
- * (A PostgreSQL backend selected by `DATABASE_URL` implements the same
- * interface in a later release.)
- *
- * @param retrievalThreads worker threads for searches; 0 for short-lived tools
+ * Where a store lives, as plain data: enough for another thread (an answer
+ * worker) to open its own connection to the same store. A PostgreSQL
+ * location selected by `DATABASE_URL` joins this union in a later release.
  */
-export function openStore(options: { dataDir: string; retrievalThreads: number; now?: () => number }): Store {
-  const sqliteOptions = { path: join(options.dataDir, DATABASE_FILE), retrievalThreads: options.retrievalThreads };
-  return openSqliteStore(options.now ? { ...sqliteOptions, now: options.now } : sqliteOptions);
+export type StoreLocation = { kind: 'sqlite'; path: string };
+
+/** @returns the location of the embedded store in a data folder */
+export function embeddedStoreLocation(dataDir: string): StoreLocation {
+  return { kind: 'sqlite', path: join(dataDir, DATABASE_FILE) };
+}
+
+/**
+ * Opens a connection to the store at `location`.
+ *
+ * @param now clock in epoch milliseconds (for record times); injectable for tests
+ * @throws StoreUnavailableError when it cannot be opened
+ */
+export function openStore(location: StoreLocation, now?: () => number): Store {
+  return openSqliteStore(now ? { path: location.path, now } : { path: location.path });
 }

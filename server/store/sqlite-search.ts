@@ -1,10 +1,11 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { SearchQuery, SearchResult } from './store.ts';
-import { BM25_B, BM25_K1, HEADING_WEIGHT } from './bm25.ts';
+import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 
 /**
  * BM25 top-k in SQLite over the `postings` table (store/bm25.ts for the
- * formula), with the caller's reach applied inside the query: candidates are
+ * formula; the IDF of each query term and the average passage length are
+ * computed once, in TypeScript, and passed in as `@weights` and `@averageLength`), with the caller's reach applied inside the query: candidates are
  * scored and sorted in a subquery, then kept only when their document's
  * visibility is in the reach and, for `restricted` documents, the reach's
  * user is a listed reader (DESIGN.md "Storage": score, sort, then `EXISTS`,
@@ -15,31 +16,15 @@ import { BM25_B, BM25_K1, HEADING_WEIGHT } from './bm25.ts';
  * itself the planner scanned every posting of the knowledge base.
  */
 export const SQLITE_SEARCH_SQL = `
-WITH query_terms AS (SELECT DISTINCT value AS term FROM json_each(@terms)),
-stats AS (
-  SELECT chunk_count AS n,
-         CAST(body_length_sum + @headingWeight * heading_length_sum AS REAL) / MAX(chunk_count, 1) AS average_length
-  FROM index_stats WHERE kb_id = @kbId
-),
-frequencies AS (
-  SELECT q.term, COUNT(*) AS df
-  FROM query_terms q CROSS JOIN postings p
-  WHERE p.kb_id = @kbId AND p.term = q.term
-  GROUP BY q.term
-),
-weights AS (
-  SELECT f.term, ln(1 + (stats.n - f.df + 0.5) / (f.df + 0.5)) AS idf, stats.average_length
-  FROM frequencies f CROSS JOIN stats
-),
+WITH weights AS (SELECT key AS term, value AS idf FROM json_each(@weights)),
 scored AS (
   SELECT p.chunk_id,
          SUM(w.idf * (p.tf_body + @headingWeight * p.tf_heading) * (@k1 + 1)
              / ((p.tf_body + @headingWeight * p.tf_heading)
-                + @k1 * (1 - @b + @b * (p.body_length + @headingWeight * p.heading_length) / w.average_length))) AS score
+                + @k1 * (1 - @b + @b * (p.body_length + @headingWeight * p.heading_length) / @averageLength))) AS score
   FROM weights w CROSS JOIN postings p
   WHERE p.kb_id = @kbId AND p.term = w.term
   GROUP BY p.chunk_id
-  ORDER BY score DESC, p.chunk_id ASC
 )
 SELECT s.chunk_id AS chunkId, s.score AS score, c.heading_path AS headingPath, c.text AS text,
        d.doc_id AS docId, d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
@@ -66,11 +51,11 @@ interface SearchRow {
 
 /** Passage count and per-term document frequencies of one knowledge base. */
 const SQLITE_TERM_STATS_SQL = `
-SELECT q.value AS term,
-       (SELECT COUNT(*) FROM postings p WHERE p.kb_id = @kbId AND p.term = q.value) AS df
-FROM (SELECT DISTINCT value FROM json_each(@terms)) q
+SELECT q.value AS term, (SELECT COUNT(*) FROM postings p WHERE p.kb_id = @kbId AND p.term = q.value) AS df
+FROM json_each(@terms) q
 `;
-const SQLITE_PASSAGE_COUNT_SQL = 'SELECT chunk_count AS n FROM index_stats WHERE kb_id = ?';
+const SQLITE_INDEX_STATS_SQL =
+  'SELECT chunk_count AS n, body_length_sum AS bodyLength, heading_length_sum AS headingLength FROM index_stats WHERE kb_id = ?';
 
 /** A prepared search bound to one connection. */
 export interface PreparedSearch {
@@ -86,20 +71,24 @@ export function prepareSearch(database: Database): PreparedSearch {
   const statement: Statement<Record<string, unknown>, SearchRow> = database.prepare(SQLITE_SEARCH_SQL);
   const termStats: Statement<Record<string, unknown>, { term: string; df: number }> =
     database.prepare(SQLITE_TERM_STATS_SQL);
-  const passageCount: Statement<[string], { n: number }> = database.prepare(SQLITE_PASSAGE_COUNT_SQL);
+  const indexStats: Statement<[string], { n: number; bodyLength: number; headingLength: number }> =
+    database.prepare(SQLITE_INDEX_STATS_SQL);
   return {
     run(query) {
       const documentFrequencies: Record<string, number> = {};
-      const terms = JSON.stringify(query.terms);
-      for (const row of termStats.all({ kbId: query.reach.kbId, terms })) documentFrequencies[row.term] = row.df;
-      const result: SearchResult = {
-        passages: [],
-        passageCount: passageCount.get(query.reach.kbId)?.n ?? 0,
-        documentFrequencies,
-      };
-      if (query.terms.length === 0 || query.reach.visibilities.length === 0) return result;
+      const stats = indexStats.get(query.reach.kbId);
+      const count = stats?.n ?? 0;
+      const weights: Record<string, number> = {};
+      const terms = JSON.stringify([...new Set(query.terms)]);
+      for (const row of termStats.all({ kbId: query.reach.kbId, terms })) {
+        documentFrequencies[row.term] = row.df;
+        if (row.df > 0) weights[row.term] = inverseDocumentFrequency(count, row.df);
+      }
+      const result: SearchResult = { passages: [], passageCount: count, documentFrequencies };
+      if (Object.keys(weights).length === 0 || query.reach.visibilities.length === 0) return result;
       const rows = statement.all({
-        terms,
+        weights: JSON.stringify(weights),
+        averageLength: stats ? averageWeightedLength(stats.n, stats.bodyLength, stats.headingLength) : 1,
         kbId: query.reach.kbId,
         userId: query.reach.userId,
         visibilities: JSON.stringify(query.reach.visibilities),

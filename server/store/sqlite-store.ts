@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { Piscina } from 'piscina';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { prepareSearch, type PreparedSearch } from './sqlite-search.ts';
-import type { RetrievalTask } from './retrieval-worker.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -31,16 +29,9 @@ import {
 export interface SqliteStoreOptions {
   /** Database file path; its folder is created when missing. */
   path: string;
-  /**
-   * Worker threads running searches, each with its own read connection.
-   * 0 runs searches on the calling thread (for the CLI and short-lived tools).
-   */
-  retrievalThreads: number;
   /** Clock in epoch milliseconds; injectable for tests. */
   now?: () => number;
 }
-
-const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './retrieval-worker.ts' : './retrieval-worker.js', import.meta.url);
 
 interface DocumentRow {
   id: number;
@@ -81,7 +72,9 @@ interface PassageRow {
 
 /**
  * Opens (creating when needed) the embedded store: SQLite through
- * better-sqlite3 in WAL mode, so the CLI can write while a server reads.
+ * better-sqlite3 in WAL mode, so the CLI and the answer workers can read
+ * while another connection writes. Calls are synchronous underneath: open
+ * one store per thread.
  * Migrations are applied in a transaction at open.
  *
  * @throws StoreUnavailableError when the file cannot be opened
@@ -180,24 +173,24 @@ const REACH_FILTER = `d.kb_id = @kbId
 
 class SqliteStore implements Store {
   readonly #database: Database;
-  readonly #path: string;
   readonly #now: () => number;
-  readonly #pool: Piscina | undefined;
-  readonly #localSearch: PreparedSearch;
+  readonly #search: PreparedSearch;
+  readonly #statements = new Map<string, Statement>();
 
   constructor(database: Database, options: SqliteStoreOptions) {
     this.#database = database;
-    this.#path = options.path;
     this.#now = options.now ?? Date.now;
-    this.#localSearch = prepareSearch(database);
-    if (options.retrievalThreads > 0) {
-      this.#pool = new Piscina({
-        filename: WORKER_URL.href,
-        minThreads: options.retrievalThreads,
-        maxThreads: options.retrievalThreads,
-        execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
-      });
+    this.#search = prepareSearch(database);
+  }
+
+  /** Prepares a statement once per connection and reuses it. */
+  #prepare<Parameters extends unknown[] | object = unknown[], Row = unknown>(sql: string): Statement<Parameters, Row> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#database.prepare(sql);
+      this.#statements.set(sql, statement);
     }
+    return statement as unknown as Statement<Parameters, Row>;
   }
 
   /** Runs a synchronous database call, translating driver failures into store errors. */
@@ -212,8 +205,7 @@ class SqliteStore implements Store {
   createUser(input: { email: string; name: string }): Promise<User> {
     return this.#call(() => {
       const user: User = { id: newId('usr'), email: input.email.trim().toLowerCase(), name: input.name, createdAt: this.#now() };
-      this.#database
-        .prepare('INSERT INTO users (id, email, name, created_at) VALUES (@id, @email, @name, @createdAt)')
+      this.#prepare('INSERT INTO users (id, email, name, created_at) VALUES (@id, @email, @name, @createdAt)')
         .run(user);
       return user;
     });
@@ -221,29 +213,27 @@ class SqliteStore implements Store {
 
   getUser(id: string): Promise<User | undefined> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE id = ?')
+      this.#prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE id = ?')
         .get(id),
     );
   }
 
   findUserByEmail(email: string): Promise<User | undefined> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE email = ?')
+      this.#prepare<[string], User>('SELECT id, email, name, created_at AS createdAt FROM users WHERE email = ?')
         .get(email.trim().toLowerCase()),
     );
   }
 
   listUsers(): Promise<User[]> {
     return this.#call(() =>
-      this.#database.prepare<[], User>('SELECT id, email, name, created_at AS createdAt FROM users ORDER BY email').all(),
+      this.#prepare<[], User>('SELECT id, email, name, created_at AS createdAt FROM users ORDER BY email').all(),
     );
   }
 
   removeUser(id: string): Promise<void> {
     return this.#call(() => {
-      this.#database.prepare('DELETE FROM users WHERE id = ?').run(id);
+      this.#prepare('DELETE FROM users WHERE id = ?').run(id);
     });
   }
 
@@ -251,11 +241,9 @@ class SqliteStore implements Store {
     return this.#call(() => {
       const knowledgeBase: KnowledgeBase = { id: input.id, name: input.name, createdAt: this.#now() };
       this.#database.transaction(() => {
-        this.#database
-          .prepare('INSERT INTO knowledge_bases (id, name, created_at) VALUES (@id, @name, @createdAt)')
+        this.#prepare('INSERT INTO knowledge_bases (id, name, created_at) VALUES (@id, @name, @createdAt)')
           .run(knowledgeBase);
-        this.#database
-          .prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 0, 0, 0)')
+        this.#prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 0, 0, 0)')
           .run(input.id);
       })();
       return knowledgeBase;
@@ -264,16 +252,14 @@ class SqliteStore implements Store {
 
   getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases WHERE id = ?')
+      this.#prepare<[string], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases WHERE id = ?')
         .get(id),
     );
   }
 
   listKnowledgeBases(): Promise<KnowledgeBase[]> {
     return this.#call(() =>
-      this.#database
-        .prepare<[], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases ORDER BY id')
+      this.#prepare<[], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases ORDER BY id')
         .all(),
     );
   }
@@ -281,11 +267,10 @@ class SqliteStore implements Store {
   setRole(kbId: string, userId: string, role: Role): Promise<void> {
     return this.#call(() => {
       this.#requireKnowledgeBase(kbId);
-      if (!this.#database.prepare('SELECT 1 FROM users WHERE id = ?').get(userId)) {
+      if (!this.#prepare('SELECT 1 FROM users WHERE id = ?').get(userId)) {
         throw new NotFoundError(`User "${userId}" does not exist`);
       }
-      this.#database
-        .prepare(
+      this.#prepare(
           `INSERT INTO memberships (kb_id, user_id, role) VALUES (?, ?, ?)
            ON CONFLICT (kb_id, user_id) DO UPDATE SET role = excluded.role`,
         )
@@ -295,23 +280,21 @@ class SqliteStore implements Store {
 
   removeRole(kbId: string, userId: string): Promise<void> {
     return this.#call(() => {
-      this.#database.prepare('DELETE FROM memberships WHERE kb_id = ? AND user_id = ?').run(kbId, userId);
+      this.#prepare('DELETE FROM memberships WHERE kb_id = ? AND user_id = ?').run(kbId, userId);
     });
   }
 
   getRole(kbId: string, userId: string): Promise<Role | undefined> {
     return this.#call(
       () =>
-        this.#database
-          .prepare<[string, string], { role: Role }>('SELECT role FROM memberships WHERE kb_id = ? AND user_id = ?')
+        this.#prepare<[string, string], { role: Role }>('SELECT role FROM memberships WHERE kb_id = ? AND user_id = ?')
           .get(kbId, userId)?.role,
     );
   }
 
   listMembers(kbId: string): Promise<(Membership & { email: string })[]> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], Membership & { email: string }>(
+      this.#prepare<[string], Membership & { email: string }>(
           `SELECT m.kb_id AS kbId, m.user_id AS userId, m.role AS role, u.email AS email
            FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.kb_id = ? ORDER BY u.email`,
         )
@@ -324,8 +307,7 @@ class SqliteStore implements Store {
       this.#database
         .transaction((): PutOutcome => {
           this.#requireKnowledgeBase(input.kbId);
-          const existing = this.#database
-            .prepare<[string, string], { id: number; content_hash: string }>(
+          const existing = this.#prepare<[string, string], { id: number; content_hash: string }>(
               'SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?',
             )
             .get(input.kbId, input.docId);
@@ -395,24 +377,22 @@ class SqliteStore implements Store {
   }
 
   #insertReaders(documentId: number, readers: readonly string[]): void {
-    const insertReader = this.#database.prepare('INSERT INTO document_readers (document_id, user_id) VALUES (?, ?)');
+    const insertReader = this.#prepare('INSERT INTO document_readers (document_id, user_id) VALUES (?, ?)');
     for (const userId of new Set(readers)) insertReader.run(documentId, userId);
   }
 
   #deleteDocument(kbId: string, documentId: number): void {
-    const totals = this.#database
-      .prepare<[number], { count: number; body: number | null; heading: number | null }>(
+    const totals = this.#prepare<[number], { count: number; body: number | null; heading: number | null }>(
         'SELECT COUNT(*) AS count, SUM(body_length) AS body, SUM(heading_length) AS heading FROM chunks WHERE document_id = ?',
       )
       .get(documentId);
-    this.#database.prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
-    this.#database.prepare('DELETE FROM documents WHERE id = ?').run(documentId);
+    this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
+    this.#prepare('DELETE FROM documents WHERE id = ?').run(documentId);
     if (totals) this.#adjustStats(kbId, -totals.count, -(totals.body ?? 0), -(totals.heading ?? 0));
   }
 
   #adjustStats(kbId: string, chunks: number, bodyLength: number, headingLength: number): void {
-    this.#database
-      .prepare(
+    this.#prepare(
         `UPDATE index_stats SET chunk_count = chunk_count + ?, body_length_sum = body_length_sum + ?,
            heading_length_sum = heading_length_sum + ? WHERE kb_id = ?`,
       )
@@ -420,15 +400,14 @@ class SqliteStore implements Store {
   }
 
   #requireKnowledgeBase(kbId: string): void {
-    if (!this.#database.prepare('SELECT 1 FROM knowledge_bases WHERE id = ?').get(kbId)) {
+    if (!this.#prepare('SELECT 1 FROM knowledge_bases WHERE id = ?').get(kbId)) {
       throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
     }
   }
 
   getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined> {
     return this.#call(() => {
-      const row = this.#database
-        .prepare<[string, string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? AND d.doc_id = ?`)
+      const row = this.#prepare<[string, string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? AND d.doc_id = ?`)
         .get(kbId, docId);
       return row && toDocument(row);
     });
@@ -436,8 +415,7 @@ class SqliteStore implements Store {
 
   listDocuments(kbId: string): Promise<DocumentRecord[]> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? ORDER BY d.doc_id`)
+      this.#prepare<[string], DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = ? ORDER BY d.doc_id`)
         .all(kbId)
         .map(toDocument),
     );
@@ -451,14 +429,12 @@ class SqliteStore implements Store {
     return this.#call(() =>
       this.#database
         .transaction(() => {
-          const row = this.#database
-            .prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
+          const row = this.#prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
             .get(kbId, docId);
           if (!row) throw new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
-          this.#database
-            .prepare('UPDATE documents SET visibility = ?, quotable = ?, updated_at = ? WHERE id = ?')
+          this.#prepare('UPDATE documents SET visibility = ?, quotable = ?, updated_at = ? WHERE id = ?')
             .run(access.visibility, access.quotable ? 1 : 0, this.#now(), row.id);
-          this.#database.prepare('DELETE FROM document_readers WHERE document_id = ?').run(row.id);
+          this.#prepare('DELETE FROM document_readers WHERE document_id = ?').run(row.id);
           this.#insertReaders(row.id, access.readers);
         })
         .immediate(),
@@ -469,8 +445,7 @@ class SqliteStore implements Store {
     return this.#call(() =>
       this.#database
         .transaction(() => {
-          const row = this.#database
-            .prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
+          const row = this.#prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
             .get(kbId, docId);
           if (!row) return false;
           this.#deleteDocument(kbId, row.id);
@@ -480,21 +455,14 @@ class SqliteStore implements Store {
     );
   }
 
-  async search(query: SearchQuery): Promise<SearchResult> {
-    if (!this.#pool) return this.#call(() => this.#localSearch.run(query));
-    if (!this.#database.open) throw new StoreUnavailableError('The database is closed');
-    const task: RetrievalTask = { databasePath: this.#path, query };
-    try {
-      return (await this.#pool.run(task)) as SearchResult;
-    } catch (error) {
-      throw translateError(error);
-    }
+  /** Synchronous on this connection: the engine runs it on a worker thread (engine/answer-pool.ts). */
+  search(query: SearchQuery): Promise<SearchResult> {
+    return this.#call(() => this.#search.run(query));
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
     return this.#call(() => {
-      const rows = this.#database
-        .prepare<Record<string, unknown>, PassageRow>(
+      const rows = this.#prepare<Record<string, unknown>, PassageRow>(
           `SELECT c.id AS chunk_id, c.heading_path, c.text, d.doc_id, d.title, d.quotable, d.content_hash
            FROM chunks c JOIN documents d ON d.id = c.document_id
            WHERE d.doc_id = @docId AND ${REACH_FILTER}
@@ -517,8 +485,8 @@ class SqliteStore implements Store {
       this.#database
         .transaction(() => {
           this.#requireKnowledgeBase(kbId);
-          this.#database.prepare('DELETE FROM faq_pairs WHERE kb_id = ?').run(kbId);
-          const insert = this.#database.prepare(
+          this.#prepare('DELETE FROM faq_pairs WHERE kb_id = ?').run(kbId);
+          const insert = this.#prepare(
             'INSERT INTO faq_pairs (kb_id, ordinal, question, answer, sources) VALUES (?, ?, ?, ?, ?)',
           );
           pairs.forEach((pair, ordinal) =>
@@ -531,8 +499,7 @@ class SqliteStore implements Store {
 
   listFaq(kbId: string): Promise<FaqPair[]> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], { question: string; answer: string; sources: string }>(
+      this.#prepare<[string], { question: string; answer: string; sources: string }>(
           'SELECT question, answer, sources FROM faq_pairs WHERE kb_id = ? ORDER BY ordinal',
         )
         .all(kbId)
@@ -546,8 +513,7 @@ class SqliteStore implements Store {
 
   insertToken(token: TokenRecord): Promise<void> {
     return this.#call(() => {
-      this.#database
-        .prepare(
+      this.#prepare(
           `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -568,15 +534,14 @@ class SqliteStore implements Store {
 
   findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
     return this.#call(() => {
-      const row = this.#database.prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?').get(tokenHash);
+      const row = this.#prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?').get(tokenHash);
       return row && toToken(row);
     });
   }
 
   listTokens(kbId: string): Promise<TokenRecord[]> {
     return this.#call(() =>
-      this.#database
-        .prepare<[string], TokenRow>('SELECT * FROM tokens WHERE kb_id = ? ORDER BY created_at, id')
+      this.#prepare<[string], TokenRow>('SELECT * FROM tokens WHERE kb_id = ? ORDER BY created_at, id')
         .all(kbId)
         .map(toToken),
     );
@@ -584,28 +549,30 @@ class SqliteStore implements Store {
 
   revokeToken(id: string, at: number): Promise<boolean> {
     return this.#call(() => {
-      const exists = this.#database.prepare('SELECT 1 FROM tokens WHERE id = ?').get(id);
+      const exists = this.#prepare('SELECT 1 FROM tokens WHERE id = ?').get(id);
       if (!exists) return false;
-      this.#database.prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
+      this.#prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
       return true;
     });
   }
 
   recordTokenUse(id: string, at: number): Promise<void> {
     return this.#call(() => {
-      this.#database.prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
+      this.#prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
     });
   }
 
   getOrCreateSetting(key: string, create: () => string): Promise<string> {
     return this.#call(() => {
-      this.#database.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, create());
-      return this.#database.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?').get(key)!.value;
+      const select = this.#prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
+      const existing = select.get(key);
+      if (existing) return existing.value;
+      this.#prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, create());
+      return select.get(key)!.value;
     });
   }
 
   async close(): Promise<void> {
-    await this.#pool?.destroy();
     if (this.#database.open) this.#database.close();
   }
 }
@@ -620,7 +587,7 @@ function translateError(error: unknown): Error {
     return new ConflictError(error.message, { cause: error });
   }
   if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return new ConflictError(error.message, { cause: error });
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN' || /connection is not open/.test(error.message)) {
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_CANTOPEN' || /connection is not open|database is closed/i.test(error.message)) {
     return new StoreUnavailableError(error.message, { cause: error });
   }
   return error;

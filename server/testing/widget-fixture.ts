@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp } from '../app.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
-import { createAnswerEngine } from '../engine/answer-engine.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
-import { openSqliteStore } from '../store/sqlite-store.ts';
+import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
@@ -92,7 +93,8 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   const folder = await mkdtemp(join(tmpdir(), 'kb-widget-test-'));
   let clock = Date.UTC(2026, 0, 15, 12, 0, 0);
   const now = () => clock;
-  const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), retrievalThreads: 1, now });
+  const location = embeddedStoreLocation(folder);
+  const store = openStore(location, now);
 
   const owner = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
   const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
@@ -125,9 +127,10 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   await ingest(['other.md'], { visibility: 'public', kbId: 'other' });
 
   const codec = createSourceSpanCodec('test-secret-0123456789abcdef0123456789abcdef');
+  const engine = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: 1 });
   const app = createApp({
     store,
-    engine: createAnswerEngine({ store }),
+    engine,
     codec,
     logger: pino({ level: 'silent' }),
     now,
@@ -170,6 +173,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await engine.close();
       await store.close();
       await rm(folder, { recursive: true, force: true });
     },

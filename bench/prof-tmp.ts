@@ -1,0 +1,15 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import autocannon from 'autocannon';
+import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { issueToken } from '../server/auth/widget-tokens.ts';
+const store = openStore(embeddedStoreLocation('/tmp/kbdata'));
+const owner = (await store.findUserByEmail('owner@example.com'))!;
+const { token } = await issueToken(store, { kbId: 'node-docs', issuerId: owner.id, allowedOrigins: [] }, { ttlCapMinutes: 60, now: Date.now() });
+await store.close();
+const server = fork(new URL('./bench-server.ts', import.meta.url), ['/tmp/kbdata'], { execArgv: ['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/prof2'] });
+const [ready] = (await once(server, 'message')) as [{ appPort: number }];
+const qs = ['How do I create a directory together with its missing parent directories?', 'How do I read a file line by line?', 'What does the --inspect flag do?', 'How can I hash a string with sha256?', 'How do I spawn a child process and read its output?', 'What is the capital of Australia?'];
+const r = await autocannon({ url: `http://127.0.0.1:${ready.appPort}/kb-api/api/v1/kb/node-docs/widget/query`, connections: Number(process.argv[2] ?? 32), duration: 6, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, requests: qs.map((q) => ({ method: 'POST' as const, body: JSON.stringify({ question: q }) })) });
+console.log('rps', r.requests.average, 'p50', r.latency.p50);
+server.send({ type: 'stop' }); await once(server, 'exit');

@@ -1,0 +1,385 @@
+import { describe, expect, test } from 'vitest';
+import type { AnswerEvent } from './answer-events.ts';
+import { ABSTENTION_MESSAGE, DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
+import { composeExtractiveAnswer } from './extractive-answerer.ts';
+import { MAX_QUERY_TERMS } from '../store/bm25.ts';
+import type { FaqPair, Reach, ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
+
+const REACH: Reach = { kbId: 'node-docs', userId: 'user-1', visibilities: ['public'] };
+
+function passageOf(chunkId: number, docId: string, headingPath: string[], text: string, score = 5): ScoredPassage {
+  return {
+    chunkId,
+    kbId: REACH.kbId,
+    docId,
+    title: headingPath[0] ?? docId,
+    headingPath,
+    text,
+    quotable: true,
+    contentHash: `hash-${docId}`,
+    score,
+  };
+}
+
+/** What the fake store holds: curated pairs, one canned search result, and the passages inside the reach. */
+interface FakeStoreContent {
+  faq?: FaqPair[];
+  search?: SearchResult;
+  /** Passages inside the reach, looked up by `passagesOf`; anything else lies outside it. */
+  reachable?: ScoredPassage[];
+  /** Called at the start of each store call the engine makes, with the method name. */
+  onCall?: (method: 'listFaq' | 'search' | 'passagesOf') => void;
+}
+
+/** A fake store implementing only what the engine calls; it records search queries. */
+function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[] } {
+  const notUsed = (): never => {
+    throw new Error('not used');
+  };
+  const searches: SearchQuery[] = [];
+  return {
+    searches,
+    async listFaq() {
+      content.onCall?.('listFaq');
+      return content.faq ?? [];
+    },
+    async search(query) {
+      content.onCall?.('search');
+      searches.push(query);
+      return content.search ?? { passages: [], passageCount: 0, documentFrequencies: {} };
+    },
+    async passagesOf(reach, docId, heading) {
+      content.onCall?.('passagesOf');
+      expect(reach).toBe(REACH);
+      return (content.reachable ?? []).filter(
+        (passage) => passage.docId === docId && (heading === undefined || passage.headingPath.includes(heading)),
+      );
+    },
+    createUser: notUsed,
+    getUser: notUsed,
+    findUserByEmail: notUsed,
+    listUsers: notUsed,
+    removeUser: notUsed,
+    createKnowledgeBase: notUsed,
+    getKnowledgeBase: notUsed,
+    listKnowledgeBases: notUsed,
+    setRole: notUsed,
+    removeRole: notUsed,
+    getRole: notUsed,
+    listMembers: notUsed,
+    putDocument: notUsed,
+    getDocument: notUsed,
+    listDocuments: notUsed,
+    setDocumentAccess: notUsed,
+    removeDocument: notUsed,
+    replaceFaq: notUsed,
+    insertToken: notUsed,
+    findTokenByHash: notUsed,
+    listTokens: notUsed,
+    revokeToken: notUsed,
+    recordTokenUse: notUsed,
+    getOrCreateSetting: notUsed,
+    close: notUsed,
+  };
+}
+
+async function eventsOf(generator: AsyncGenerator<AnswerEvent>): Promise<AnswerEvent[]> {
+  const events: AnswerEvent[] = [];
+  for await (const event of generator) events.push(event);
+  return events;
+}
+
+function textOf(events: AnswerEvent[]): string {
+  return events.map((event) => (event.type === 'token' ? event.text : '')).join('');
+}
+
+/** A one-passage search result answering "How do I create a directory?" well. */
+function directorySearch(): { passage: ScoredPassage; search: SearchResult } {
+  const passage = passageOf(
+    1,
+    'fs.md',
+    ['File system', '`fs.mkdir(path[, options])`'],
+    'Asynchronously creates a directory at the given path. The callback gets an error if it fails.',
+  );
+  return { passage, search: { passages: [passage], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } } };
+}
+
+describe('questionTerms', () => {
+  test('question with repeated words and function words: distinct stemmed terms in order', () => {
+    expect(questionTerms('How do I create a directory, or create directories?')).toEqual(['creat', 'directori']);
+  });
+
+  test('very long question: at most MAX_QUERY_TERMS terms', () => {
+    const question = Array.from({ length: MAX_QUERY_TERMS + 10 }, (_, position) => `word${position}`).join(' ');
+
+    expect(questionTerms(question)).toHaveLength(MAX_QUERY_TERMS);
+  });
+});
+
+describe('AnswerEngine.answer', () => {
+  test('well-supported question: citations, tokens, done(generated) last and exactly once', async () => {
+    const { passage, search } = directorySearch();
+    const store = fakeStore({ search });
+    const engine = createAnswerEngine({ store });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events[0]).toEqual({ type: 'citations', citations: [{ index: 1, passage }] });
+    expect(events.filter((event) => event.type === 'done')).toHaveLength(1);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
+    expect(textOf(events)).toBe('Asynchronously creates a directory at the given path [1].');
+  });
+
+  test('extractive answer: token texts concatenate to exactly the extractive answer text', async () => {
+    const { search } = directorySearch();
+    const question = 'How do I create a directory?';
+    const engine = createAnswerEngine({ store: fakeStore({ search }) });
+
+    const events = await eventsOf(engine.answer({ question, reach: REACH }));
+
+    const expected = composeExtractiveAnswer(questionTerms(question), search);
+    expect(textOf(events)).toBe(expected?.text);
+    expect(events.filter((event) => event.type === 'token').length).toBeGreaterThan(1);
+  });
+
+  test('no top-k given: the store is searched with the question terms, DEFAULT_TOP_K and the reach', async () => {
+    const { search } = directorySearch();
+    const store = fakeStore({ search });
+
+    await eventsOf(createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: DEFAULT_TOP_K }]);
+  });
+
+  test('top-k given: passed to the store', async () => {
+    const { search } = directorySearch();
+    const store = fakeStore({ search });
+
+    await eventsOf(createAnswerEngine({ store }).answer({ question: 'Create a directory', reach: REACH, topK: 3 }));
+
+    expect(store.searches[0]?.topK).toBe(3);
+  });
+
+  test('nothing retrieved: abstain with the abstention message, then done(abstained)', async () => {
+    const engine = createAnswerEngine({ store: fakeStore({}) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events).toEqual([
+      { type: 'abstain', answer: ABSTENTION_MESSAGE },
+      { type: 'done', abstained: true, provenance: 'abstained' },
+    ]);
+  });
+
+  test('question mostly about terms the knowledge base lacks: abstains, no citations and no tokens', async () => {
+    const { passage } = directorySearch();
+    const search: SearchResult = {
+      passages: [passage],
+      passageCount: 10,
+      documentFrequencies: { creat: 2, directori: 2, kubernet: 0 },
+    };
+    const engine = createAnswerEngine({ store: fakeStore({ search }) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a Kubernetes directory?', reach: REACH }));
+
+    expect(events).toEqual([
+      { type: 'abstain', answer: ABSTENTION_MESSAGE },
+      { type: 'done', abstained: true, provenance: 'abstained' },
+    ]);
+  });
+
+  test('abstention threshold set above the evidence of a good answer: abstains', async () => {
+    const { search } = directorySearch();
+    const engine = createAnswerEngine({ store: fakeStore({ search }), abstentionThreshold: 0.999 });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events.map((event) => event.type)).toEqual(['abstain', 'done']);
+  });
+
+  test('curated pair with the same content words: answered from it, provenance qa_shortcut, its sources cited, no search', async () => {
+    const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
+    const pair: FaqPair = {
+      question: 'How can I create a directory?',
+      answer: 'Call `fs.mkdir()` with the path [1].',
+      sources: [{ docId: 'fs.md', heading: 'Directories' }],
+    };
+    const store = fakeStore({ faq: [pair], reachable: [source] });
+    const engine = createAnswerEngine({ store });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events[0]).toEqual({ type: 'citations', citations: [{ index: 1, passage: source }] });
+    expect(textOf(events)).toBe(pair.answer);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'qa_shortcut' });
+    expect(events.filter((event) => event.type === 'done')).toHaveLength(1);
+    expect(store.searches).toEqual([]);
+  });
+
+  test('curated pair with two sources: cited as [1] and [2] in source order', async () => {
+    const first = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories.');
+    const second = passageOf(8, 'path.md', ['Path', 'Joining'], 'Joining paths.');
+    const pair: FaqPair = {
+      question: 'Create a directory',
+      answer: 'Use `fs.mkdir()` [1] with a joined path [2].',
+      sources: [{ docId: 'fs.md' }, { docId: 'path.md' }],
+    };
+    const engine = createAnswerEngine({ store: fakeStore({ faq: [pair], reachable: [first, second] }) });
+
+    const events = await eventsOf(engine.answer({ question: 'Create a directory', reach: REACH }));
+
+    expect(events[0]).toEqual({
+      type: 'citations',
+      citations: [
+        { index: 1, passage: first },
+        { index: 2, passage: second },
+      ],
+    });
+  });
+
+  test('matching curated pair citing a document outside the reach: skipped, the question is answered by retrieval', async () => {
+    const { passage, search } = directorySearch();
+    const hidden: FaqPair = {
+      question: 'How do I create a directory?',
+      answer: 'Internal runbook answer [1].',
+      sources: [{ docId: 'internal/runbook.md' }],
+    };
+    const store = fakeStore({ faq: [hidden], search, reachable: [passage] });
+    const engine = createAnswerEngine({ store });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
+    expect(textOf(events)).not.toContain('Internal runbook');
+    expect(JSON.stringify(events)).not.toContain('internal/runbook.md');
+    expect(store.searches).toHaveLength(1);
+  });
+
+  test('best curated pair outside the reach, next one close enough and inside: the next one answers', async () => {
+    const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
+    const hidden: FaqPair = {
+      question: 'How do I create a directory?',
+      answer: 'Internal runbook answer [1].',
+      sources: [{ docId: 'internal/runbook.md' }],
+    };
+    // {creat, directori} against {creat, directori, recurs}: 2*2/5 = 0.8, exactly SHORTCUT_SIMILARITY.
+    const visible: FaqPair = {
+      question: 'How do I create a directory recursively?',
+      answer: 'Pass `recursive: true` [1].',
+      sources: [{ docId: 'fs.md' }],
+    };
+    const engine = createAnswerEngine({ store: fakeStore({ faq: [hidden, visible], reachable: [source] }) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(textOf(events)).toBe(visible.answer);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'qa_shortcut' });
+    expect(JSON.stringify(events)).not.toContain('Internal runbook');
+  });
+
+  test('curated pair below SHORTCUT_SIMILARITY: not used to answer, offered as a follow-up instead', async () => {
+    const { passage, search } = directorySearch();
+    const other = passageOf(9, 'fs.md', ['File system', 'Removing'], 'Directories are removed with rmdir.');
+    // {creat, directori} against {remov, directori}: 0.5.
+    const related: FaqPair = {
+      question: 'How do I remove a directory?',
+      answer: 'Use `fs.rm()` [1].',
+      sources: [{ docId: 'fs.md', heading: 'Removing' }],
+    };
+    const engine = createAnswerEngine({ store: fakeStore({ faq: [related], search, reachable: [passage, other] }) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
+    expect(textOf(events)).not.toContain('fs.rm');
+    expect(events).toContainEqual({ type: 'suggestions', questions: ['How do I remove a directory?'] });
+  });
+
+  test('related curated pair citing a document outside the reach: not suggested', async () => {
+    const { passage, search } = directorySearch();
+    const related: FaqPair = {
+      question: 'How do I remove a directory?',
+      answer: 'See the runbook [1].',
+      sources: [{ docId: 'internal/runbook.md' }],
+    };
+    const engine = createAnswerEngine({ store: fakeStore({ faq: [related], search, reachable: [passage] }) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(events.some((event) => event.type === 'suggestions')).toBe(false);
+  });
+
+  test('suggestions event: comes after the tokens and before done', async () => {
+    const { search } = directorySearch();
+    const uncited = passageOf(2, 'fs.md', ['File system', 'File modes'], 'Unrelated text about modes.', 1);
+    const withHeading: SearchResult = { ...search, passages: [...search.passages, uncited] };
+    const engine = createAnswerEngine({ store: fakeStore({ search: withHeading }) });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    const types = events.map((event) => event.type);
+    expect(types.at(-2)).toBe('suggestions');
+    expect(types.lastIndexOf('token')).toBeLessThan(types.indexOf('suggestions'));
+    expect(events.at(-2)).toEqual({ type: 'suggestions', questions: ['What should I know about File modes?'] });
+  });
+
+  test('signal aborted before asking: no events at all, in particular no done', async () => {
+    const { search } = directorySearch();
+    const store = fakeStore({ search });
+    const controller = new AbortController();
+    controller.abort();
+
+    const events = await eventsOf(
+      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+    );
+
+    expect(events).toEqual([]);
+    expect(store.searches).toEqual([]);
+  });
+
+  test('asker gone while the curated pairs load: stops before retrieval, emits nothing', async () => {
+    const { search } = directorySearch();
+    const controller = new AbortController();
+    const store = fakeStore({ search, onCall: (method) => method === 'listFaq' && controller.abort() });
+
+    const events = await eventsOf(
+      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+    );
+
+    expect(events).toEqual([]);
+    expect(store.searches).toEqual([]);
+  });
+
+  test('asker gone during retrieval: emits nothing, in particular no done', async () => {
+    const { search } = directorySearch();
+    const controller = new AbortController();
+    const store = fakeStore({ search, onCall: (method) => method === 'search' && controller.abort() });
+
+    const events = await eventsOf(
+      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+    );
+
+    expect(events).toEqual([]);
+  });
+
+  test('store failing during retrieval: the error reaches the consumer, no done is emitted', async () => {
+    const store = fakeStore({
+      onCall: (method) => {
+        if (method === 'search') throw new Error('database is locked');
+      },
+    });
+    const events: AnswerEvent[] = [];
+
+    const consume = async (): Promise<void> => {
+      for await (const event of createAnswerEngine({ store }).answer({
+        question: 'How do I create a directory?',
+        reach: REACH,
+      })) {
+        events.push(event);
+      }
+    };
+
+    await expect(consume()).rejects.toThrow('database is locked');
+    expect(events.some((event) => event.type === 'done')).toBe(false);
+  });
+});

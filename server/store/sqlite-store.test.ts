@@ -1,0 +1,645 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { analyze } from '../engine/analyzer.ts';
+import { analyzeChunks } from '../ingest/analyze-chunks.ts';
+import { bm25TermScore, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
+import { openSqliteStore } from './sqlite-store.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  StoreUnavailableError,
+  type DocumentInput,
+  type Reach,
+  type Store,
+  type TokenRecord,
+  type User,
+  type Visibility,
+} from './store.ts';
+
+const KB_ID = 'kb';
+const START = Date.UTC(2026, 0, 15, 12, 0, 0);
+
+interface TestStore {
+  store: Store;
+  /** Opens another connection (another store) on the same database file, closed after the test. */
+  reopen(): Store;
+}
+
+/** A fresh store with one knowledge base in a temporary folder, removed after the test. */
+async function openTestStore(): Promise<TestStore> {
+  const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-store-test-'));
+  const path = join(folder, 'kb.sqlite');
+  const opened: Store[] = [];
+  const open = () => {
+    const store = openSqliteStore({ path, now: () => START });
+    opened.push(store);
+    return store;
+  };
+  onTestFinished(async () => {
+    for (const store of opened) await store.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+  const store = open();
+  await store.createKnowledgeBase({ id: KB_ID, name: 'Knowledge base' });
+  return { store, reopen: open };
+}
+
+/** A document of `KB_ID` whose passages are `[headingPath, text]` pairs, analyzed like ingest does. */
+function documentInput(
+  docId: string,
+  passages: [string[], string][],
+  options: Partial<Omit<DocumentInput, 'docId' | 'chunks'>> = {},
+): DocumentInput {
+  return {
+    kbId: KB_ID,
+    docId,
+    title: passages[0]?.[0][0] ?? docId,
+    visibility: 'public',
+    readers: [],
+    quotable: true,
+    contentHash: `hash-of-${docId}`,
+    chunks: analyzeChunks(passages.map(([headingPath, text]) => ({ headingPath, text }))),
+    ...options,
+  };
+}
+
+function reachOf(userId: string, visibilities: readonly Visibility[], kbId = KB_ID): Reach {
+  return { kbId, userId, visibilities };
+}
+
+const PUBLIC_REACH = reachOf('usr_nobody', ['public']);
+
+async function searchDocIds(store: Store, question: string, reach: Reach = PUBLIC_REACH, topK = 10): Promise<string[]> {
+  const result = await store.search({ reach, terms: analyze(question), topK });
+  return result.passages.map((passage) => passage.docId);
+}
+
+function tokenRecord(overrides: Partial<TokenRecord> & Pick<TokenRecord, 'issuerId'>): TokenRecord {
+  return {
+    id: 'tok_one',
+    kbId: KB_ID,
+    tokenHash: 'a'.repeat(64),
+    allowedOrigins: ['https://shop.example.com', 'https://*.example.org'],
+    scope: ['public', 'workspace'],
+    createdAt: START,
+    expiresAt: START + 3_600_000,
+    ...overrides,
+  };
+}
+
+describe('SqliteStore users and roles', () => {
+  test('createUser with a mixed-case, padded email: stored lower-cased and found by any casing', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+
+    // Act
+    const user = await store.createUser({ email: '  Alice@Example.COM ', name: 'Alice' });
+
+    // Assert
+    expect(user).toEqual({ id: expect.stringMatching(/^usr_/), email: 'alice@example.com', name: 'Alice', createdAt: START });
+    expect(await store.findUserByEmail('ALICE@example.com')).toEqual(user);
+    expect(await store.getUser(user.id)).toEqual(user);
+  });
+
+  test('createUser with an email already used in another casing: rejected with ConflictError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+
+    // Act
+    const creating = store.createUser({ email: 'ALICE@example.com', name: 'Other Alice' });
+
+    // Assert
+    await expect(creating).rejects.toBeInstanceOf(ConflictError);
+    expect(await store.listUsers()).toHaveLength(1);
+  });
+
+  test('setRole on an unknown knowledge base or unknown user: rejected with NotFoundError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const user = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+
+    // Act
+    const unknownKnowledgeBase = store.setRole('no-such-kb', user.id, 'editor');
+    const unknownUser = store.setRole(KB_ID, 'usr_missing', 'editor');
+
+    // Assert
+    await expect(unknownKnowledgeBase).rejects.toBeInstanceOf(NotFoundError);
+    await expect(unknownUser).rejects.toBeInstanceOf(NotFoundError);
+    expect(await store.listMembers(KB_ID)).toEqual([]);
+  });
+
+  test('setRole twice for one member: the second role replaces the first', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const user = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.setRole(KB_ID, user.id, 'reader');
+
+    // Act
+    await store.setRole(KB_ID, user.id, 'owner');
+
+    // Assert
+    expect(await store.getRole(KB_ID, user.id)).toBe('owner');
+    expect(await store.listMembers(KB_ID)).toEqual([{ kbId: KB_ID, userId: user.id, role: 'owner', email: 'alice@example.com' }]);
+  });
+
+  test('removeUser: memberships, reader grants and the tokens they issued are gone, others kept', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    const bob = await store.createUser({ email: 'bob@example.com', name: 'Bob' });
+    await store.setRole(KB_ID, alice.id, 'editor');
+    await store.setRole(KB_ID, bob.id, 'editor');
+    await store.putDocument(
+      documentInput('secret.md', [[['Secret'], 'The quokka plan.']], { visibility: 'restricted', readers: [alice.id, bob.id] }),
+    );
+    await store.insertToken(tokenRecord({ id: 'tok_alice', issuerId: alice.id, tokenHash: 'a'.repeat(64) }));
+    await store.insertToken(tokenRecord({ id: 'tok_bob', issuerId: bob.id, tokenHash: 'b'.repeat(64) }));
+
+    // Act
+    await store.removeUser(alice.id);
+
+    // Assert
+    expect(await store.getUser(alice.id)).toBeUndefined();
+    expect(await store.getRole(KB_ID, alice.id)).toBeUndefined();
+    expect((await store.listMembers(KB_ID)).map((member) => member.userId)).toEqual([bob.id]);
+    expect(await store.findTokenByHash('a'.repeat(64))).toBeUndefined();
+    expect((await store.listTokens(KB_ID)).map((token) => token.id)).toEqual(['tok_bob']);
+    expect((await store.getDocument(KB_ID, 'secret.md'))?.readers).toEqual([bob.id]);
+  });
+});
+
+describe('SqliteStore search', () => {
+  test('passage repeating the query term: ranked above one of the same length mentioning it once', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('once.md', [[['Birds'], 'The otter swims near the river banks every morning with friends.']]));
+    await store.putDocument(documentInput('thrice.md', [[['Birds'], 'The otter swims; otter dives; otter rests near river banks daily.']]));
+    await store.putDocument(documentInput('none.md', [[['Birds'], 'The heron waits near the river banks every morning alone.']]));
+
+    // Act
+    const docIds = await searchDocIds(store, 'otter');
+
+    // Assert
+    expect(docIds).toEqual(['thrice.md', 'once.md']);
+  });
+
+  test('passage whose heading path contains the query term: ranked above an identical body under another heading', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('plain.md', [[['Animals'], 'The otter sleeps in a burrow by the water.']]));
+    await store.putDocument(documentInput('heading.md', [[['Otters'], 'The otter sleeps in a burrow by the water.']]));
+
+    // Act
+    const docIds = await searchDocIds(store, 'otter');
+
+    // Assert
+    expect(docIds).toEqual(['heading.md', 'plain.md']);
+  });
+
+  test('search scores: the BM25 of bm25.ts with the heading field weighted, summed over query terms', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const input = documentInput('a.md', [
+      [['Falcons'], 'The falcon hunts pigeons over the city.'],
+      [['Falcons', 'Nests'], 'A falcon nests on tall buildings and cliffs.'],
+      [['Herons'], 'The heron fishes in shallow water.'],
+    ]);
+    await store.putDocument(input);
+    const chunks = input.chunks;
+    const lengths = chunks.map((chunk) => chunk.bodyLength + HEADING_WEIGHT * chunk.headingLength);
+    const averageLength = lengths.reduce((sum, length) => sum + length, 0) / chunks.length;
+    const terms = analyze('falcon nests');
+    const expected = chunks.map((chunk, index) =>
+      terms.reduce((score, term) => {
+        const frequency = (chunk.bodyTerms.get(term) ?? 0) + HEADING_WEIGHT * (chunk.headingTerms.get(term) ?? 0);
+        if (frequency === 0) return score;
+        const documentFrequency = chunks.filter((other) => other.bodyTerms.has(term) || other.headingTerms.has(term)).length;
+        const idf = inverseDocumentFrequency(chunks.length, documentFrequency);
+        return score + bm25TermScore(idf, frequency, lengths[index] ?? 0, averageLength);
+      }, 0),
+    );
+
+    // Act
+    const result = await store.search({ reach: PUBLIC_REACH, terms, topK: 10 });
+
+    // Assert
+    expect(result.passageCount).toBe(3);
+    expect(result.documentFrequencies).toEqual({ [terms[0] ?? '']: 2, [terms[1] ?? '']: 1 });
+    expect(result.passages.map((passage) => passage.text)).toEqual([chunks[1]?.text, chunks[0]?.text]);
+    expect(result.passages[0]?.score).toBeCloseTo(expected[1] ?? Number.NaN, 10);
+    expect(result.passages[1]?.score).toBeCloseTo(expected[0] ?? Number.NaN, 10);
+    expect(result.passages[0]).toMatchObject({
+      kbId: KB_ID,
+      docId: 'a.md',
+      title: 'Falcons',
+      headingPath: ['Falcons', 'Nests'],
+      quotable: true,
+      contentHash: 'hash-of-a.md',
+    });
+  });
+
+  test.each<[string, string, Visibility[], string[]]>([
+    ['a stranger, public only', 'usr_stranger', ['public'], ['pub.md']],
+    ['a member, public and workspace', 'BOB', ['public', 'workspace'], ['pub.md', 'ws.md']],
+    ['a listed reader, all visibilities', 'ALICE', ['public', 'workspace', 'restricted'], ['pub.md', 'res.md', 'ws.md']],
+    ['an unlisted member, all visibilities', 'BOB', ['public', 'workspace', 'restricted'], ['pub.md', 'ws.md']],
+    ['a listed reader, restricted only', 'ALICE', ['restricted'], ['res.md']],
+    ['a listed reader, workspace only', 'ALICE', ['workspace'], ['ws.md']],
+    ['anyone, no visibilities', 'ALICE', [], []],
+  ])('search reach of %s: only the documents inside it', async (_case, who, visibilities, expected) => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    const bob = await store.createUser({ email: 'bob@example.com', name: 'Bob' });
+    await store.putDocument(documentInput('pub.md', [[['Public'], 'The falcon flies in public.']]));
+    await store.putDocument(documentInput('ws.md', [[['Workspace'], 'The falcon flies in the workspace.']], { visibility: 'workspace' }));
+    await store.putDocument(
+      documentInput('res.md', [[['Restricted'], 'The falcon flies in secret.']], { visibility: 'restricted', readers: [alice.id] }),
+    );
+    const userId = who === 'ALICE' ? alice.id : who === 'BOB' ? bob.id : who;
+
+    // Act
+    const docIds = await searchDocIds(store, 'falcon', reachOf(userId, visibilities));
+
+    // Assert
+    expect([...docIds].sort()).toEqual(expected);
+  });
+
+  test('search with top-k 2 whose best passages are outside the reach: the 2 best passages inside it', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.putDocument(
+      documentInput('res.md', [[['Kestrels'], 'Kestrel kestrel kestrel kestrel kestrel hovering.']], {
+        visibility: 'restricted',
+        readers: [alice.id],
+      }),
+    );
+    await store.putDocument(
+      documentInput('ws.md', [[['Kestrels'], 'Kestrel kestrel kestrel kestrel over the moor.']], { visibility: 'workspace' }),
+    );
+    await store.putDocument(documentInput('two.md', [[['Birds'], 'A kestrel and another kestrel over the field today.']]));
+    await store.putDocument(documentInput('one.md', [[['Birds'], 'A kestrel over the quiet field early today again.']]));
+    await store.putDocument(documentInput('zero.md', [[['Birds'], 'A heron over the quiet field early today again.']]));
+
+    // Act
+    const everything = await searchDocIds(store, 'kestrel', reachOf(alice.id, ['public', 'workspace', 'restricted']), 2);
+    const publicOnly = await searchDocIds(store, 'kestrel', reachOf('usr_stranger', ['public']), 2);
+
+    // Assert
+    expect(everything).toEqual(['res.md', 'ws.md']);
+    expect(publicOnly).toEqual(['two.md', 'one.md']);
+  });
+
+  test('search for terms absent from the knowledge base: no passages, document frequencies 0', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('a.md', [[['Birds'], 'The falcon hunts.'], [['Fish'], 'The trout swims.']]));
+
+    // Act
+    const result = await store.search({ reach: PUBLIC_REACH, terms: ['zyzzyva', 'quixot'], topK: 5 });
+
+    // Assert
+    expect(result).toEqual({ passages: [], passageCount: 2, documentFrequencies: { zyzzyva: 0, quixot: 0 } });
+  });
+
+  test('search of one knowledge base: passages and statistics of another knowledge base never counted', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.createKnowledgeBase({ id: 'other', name: 'Other' });
+    await store.putDocument(documentInput('a.md', [[['Birds'], 'The falcon hunts.']]));
+    await store.putDocument({ ...documentInput('b.md', [[['Birds'], 'The falcon nests.'], [['More'], 'A falcon again.']]), kbId: 'other' });
+
+    // Act
+    const result = await store.search({ reach: PUBLIC_REACH, terms: analyze('falcon'), topK: 5 });
+
+    // Assert
+    expect(result.passageCount).toBe(1);
+    expect(result.documentFrequencies).toEqual({ falcon: 1 });
+    expect(result.passages.map((passage) => [passage.kbId, passage.docId])).toEqual([[KB_ID, 'a.md']]);
+  });
+
+  test('search document frequencies: count passages outside the reach too (statistics of the whole knowledge base)', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('pub.md', [[['Birds'], 'The falcon hunts.']]));
+    await store.putDocument(documentInput('ws.md', [[['Birds'], 'The falcon nests.']], { visibility: 'workspace' }));
+
+    // Act
+    const result = await store.search({ reach: PUBLIC_REACH, terms: analyze('falcon'), topK: 5 });
+
+    // Assert
+    expect(result.documentFrequencies).toEqual({ falcon: 2 });
+    expect(result.passages.map((passage) => passage.docId)).toEqual(['pub.md']);
+  });
+
+  test('search on a second connection to the same file (as each answer worker opens): the same result as on the writing one', async () => {
+    // Arrange
+    const { store, reopen } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts pigeons.'], [['Nests'], 'A falcon nests high.']]));
+    await store.putDocument(documentInput('b.md', [[['Herons'], 'The heron and the falcon share a lake.']], { visibility: 'workspace' }));
+    await store.putDocument(
+      documentInput('c.md', [[['Falcon nests'], 'Restricted falcon nests.']], { visibility: 'restricted', readers: [alice.id] }),
+    );
+    const query = { reach: reachOf(alice.id, ['public', 'restricted']), terms: [...analyze('falcon nests'), 'absent'], topK: 3 };
+    const reader = reopen();
+
+    // Act
+    const onWriter = await store.search(query);
+    const onReader = await reader.search(query);
+
+    // Assert
+    expect(onWriter.passages.map((passage) => passage.docId)).toEqual(['c.md', 'a.md', 'a.md']);
+    expect(onReader).toEqual(onWriter);
+  });
+
+  test('search on a second connection that already searched, after a write on the first: sees the new passages', async () => {
+    // Arrange
+    const { store, reopen } = await openTestStore();
+    const reader = reopen();
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]));
+    await searchDocIds(reader, 'falcon');
+    await store.putDocument(documentInput('b.md', [[['Falcons'], 'Another falcon hunts.']]));
+
+    // Act
+    const docIds = await searchDocIds(reader, 'falcon');
+
+    // Assert
+    expect([...docIds].sort()).toEqual(['a.md', 'b.md']);
+  });
+});
+
+describe('SqliteStore documents', () => {
+  test('putDocument twice with the same content hash: unchanged, the passages keep their ids', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const input = documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]);
+    await store.putDocument(input);
+    const before = await store.search({ reach: PUBLIC_REACH, terms: ['falcon'], topK: 5 });
+
+    // Act
+    const outcome = await store.putDocument({ ...input, chunks: analyzeChunks([{ headingPath: ['X'], text: 'Ignored heron.' }]) });
+
+    // Assert
+    expect(outcome).toBe('unchanged');
+    expect(await store.search({ reach: PUBLIC_REACH, terms: ['falcon'], topK: 5 })).toEqual(before);
+    expect(await searchDocIds(store, 'heron')).toEqual([]);
+  });
+
+  test('putDocument replacing a document whose readers include an unknown user: rejected, the previous version fully kept', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(
+      documentInput('a.md', [[['Herons'], 'The heron fishes.'], [['More herons'], 'A heron waits.']], { contentHash: 'v1' }),
+    );
+    const documentBefore = await store.getDocument(KB_ID, 'a.md');
+    const searchBefore = await store.search({ reach: PUBLIC_REACH, terms: analyze('heron'), topK: 5 });
+    const failing = documentInput('a.md', [[['Egrets'], 'The egret wades.']], {
+      contentHash: 'v2',
+      visibility: 'restricted',
+      readers: ['usr_does_not_exist'],
+    });
+
+    // Act
+    const putting = store.putDocument(failing);
+
+    // Assert
+    await expect(putting).rejects.toThrow(/FOREIGN KEY/);
+    const documentAfter = await store.getDocument(KB_ID, 'a.md');
+    expect(documentAfter).toEqual(documentBefore);
+    expect(documentAfter).toMatchObject({ contentHash: 'v1', chunkCount: 2, visibility: 'public' });
+    expect(await store.search({ reach: PUBLIC_REACH, terms: analyze('heron'), topK: 5 })).toEqual(searchBefore);
+    expect(searchBefore.passages).toHaveLength(2);
+    expect(await store.search({ reach: PUBLIC_REACH, terms: analyze('egret'), topK: 5 })).toEqual({
+      passages: [],
+      passageCount: 2,
+      documentFrequencies: { egret: 0 },
+    });
+  });
+
+  test('putDocument into an unknown knowledge base: rejected with NotFoundError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+
+    // Act
+    const putting = store.putDocument({ ...documentInput('a.md', [[['A'], 'Text.']]), kbId: 'missing' });
+
+    // Assert
+    await expect(putting).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('passagesOf: the reachable passages of one document in document order, optionally under one heading', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.putDocument(
+      documentInput('guide.md', [
+        [['Guide', 'Install'], 'Download the installer.'],
+        [['Guide', 'Install', 'Linux'], 'Run the script.'],
+        [['Guide', 'Usage'], 'Start the program.'],
+      ]),
+    );
+    await store.putDocument(
+      documentInput('secret.md', [[['Secret', 'Install'], 'Secret install steps.']], { visibility: 'restricted', readers: [alice.id] }),
+    );
+
+    // Act
+    const all = await store.passagesOf(PUBLIC_REACH, 'guide.md');
+    const install = await store.passagesOf(PUBLIC_REACH, 'guide.md', 'Install');
+    const unknownHeading = await store.passagesOf(PUBLIC_REACH, 'guide.md', 'Uninstall');
+    const secretForStranger = await store.passagesOf(reachOf('usr_stranger', ['public', 'workspace', 'restricted']), 'secret.md');
+    const secretForAlice = await store.passagesOf(reachOf(alice.id, ['restricted']), 'secret.md', 'Install');
+    const guideWithoutPublic = await store.passagesOf(reachOf(alice.id, ['workspace', 'restricted']), 'guide.md');
+
+    // Assert
+    expect(all.map((passage) => passage.text)).toEqual(['Download the installer.', 'Run the script.', 'Start the program.']);
+    expect(install.map((passage) => passage.headingPath)).toEqual([
+      ['Guide', 'Install'],
+      ['Guide', 'Install', 'Linux'],
+    ]);
+    expect(unknownHeading).toEqual([]);
+    expect(secretForStranger).toEqual([]);
+    expect(secretForAlice.map((passage) => passage.text)).toEqual(['Secret install steps.']);
+    expect(guideWithoutPublic).toEqual([]);
+  });
+
+  test('removeDocument: true once, the passages leave search and the passage count, then false', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.'], [['More'], 'The falcon rests.']]));
+    await store.putDocument(documentInput('b.md', [[['Herons'], 'The heron fishes near a falcon.']]));
+
+    // Act
+    const first = await store.removeDocument(KB_ID, 'a.md');
+    const second = await store.removeDocument(KB_ID, 'a.md');
+
+    // Assert
+    expect([first, second]).toEqual([true, false]);
+    expect(await store.getDocument(KB_ID, 'a.md')).toBeUndefined();
+    const result = await store.search({ reach: PUBLIC_REACH, terms: ['falcon'], topK: 5 });
+    expect(result.passages.map((passage) => passage.docId)).toEqual(['b.md']);
+    expect(result.passageCount).toBe(1);
+    expect(result.documentFrequencies).toEqual({ falcon: 1 });
+  });
+
+  test('setDocumentAccess from public to restricted: leaves the public reach, enters the listed reader\'s', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]));
+
+    // Act
+    await store.setDocumentAccess(KB_ID, 'a.md', { visibility: 'restricted', readers: [alice.id], quotable: false });
+
+    // Assert
+    expect(await searchDocIds(store, 'falcon')).toEqual([]);
+    expect(await searchDocIds(store, 'falcon', reachOf('usr_stranger', ['public', 'workspace', 'restricted']))).toEqual([]);
+    const forAlice = await store.search({ reach: reachOf(alice.id, ['restricted']), terms: ['falcon'], topK: 5 });
+    expect(forAlice.passages.map((passage) => [passage.docId, passage.quotable])).toEqual([['a.md', false]]);
+    expect(await store.getDocument(KB_ID, 'a.md')).toMatchObject({
+      visibility: 'restricted',
+      readers: [alice.id],
+      quotable: false,
+      contentHash: 'hash-of-a.md',
+    });
+  });
+
+  test('setDocumentAccess on an unknown document: rejected with NotFoundError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+
+    // Act
+    const setting = store.setDocumentAccess(KB_ID, 'missing.md', { visibility: 'public', readers: [], quotable: true });
+
+    // Assert
+    await expect(setting).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('SqliteStore tokens and settings', () => {
+  test('insertToken then findTokenByHash and listTokens: the record as inserted', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const issuer = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
+    const record = tokenRecord({ issuerId: issuer.id });
+
+    // Act
+    await store.insertToken(record);
+
+    // Assert
+    expect(await store.findTokenByHash(record.tokenHash)).toEqual(record);
+    expect(await store.findTokenByHash('f'.repeat(64))).toBeUndefined();
+    expect(await store.listTokens(KB_ID)).toEqual([record]);
+  });
+
+  test('insertToken with a hash already stored: rejected with ConflictError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const issuer = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
+    await store.insertToken(tokenRecord({ issuerId: issuer.id, id: 'tok_first' }));
+
+    // Act
+    const inserting = store.insertToken(tokenRecord({ issuerId: issuer.id, id: 'tok_second' }));
+
+    // Assert
+    await expect(inserting).rejects.toBeInstanceOf(ConflictError);
+  });
+
+  test('revokeToken twice: true both times, the first revocation time kept; unknown id gives false', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const issuer = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
+    const record = tokenRecord({ issuerId: issuer.id });
+    await store.insertToken(record);
+
+    // Act
+    const first = await store.revokeToken(record.id, START + 1_000);
+    const second = await store.revokeToken(record.id, START + 2_000);
+    const unknown = await store.revokeToken('tok_missing', START + 3_000);
+
+    // Assert
+    expect([first, second, unknown]).toEqual([true, true, false]);
+    expect((await store.findTokenByHash(record.tokenHash))?.revokedAt).toBe(START + 1_000);
+  });
+
+  test('recordTokenUse: the last use time stored, replaced by a later use', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const issuer = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
+    const record = tokenRecord({ issuerId: issuer.id });
+    await store.insertToken(record);
+    await store.recordTokenUse(record.id, START + 5_000);
+
+    // Act
+    await store.recordTokenUse(record.id, START + 9_000);
+
+    // Assert
+    expect(await store.listTokens(KB_ID)).toEqual([{ ...record, lastUsedAt: START + 9_000 }]);
+  });
+
+  test('getOrCreateSetting called twice: the first created value both times, also after reopening', async () => {
+    // Arrange
+    const { store, reopen } = await openTestStore();
+
+    // Act
+    const first = await store.getOrCreateSetting('signing-secret', () => 'first-value');
+    const second = await store.getOrCreateSetting('signing-secret', () => 'second-value');
+    await store.close();
+    const third = await reopen().getOrCreateSetting('signing-secret', () => 'third-value');
+
+    // Assert
+    expect([first, second, third]).toEqual(['first-value', 'first-value', 'first-value']);
+  });
+});
+
+describe('SqliteStore close', () => {
+  test('closed store: search rejected with StoreUnavailableError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]));
+    await store.close();
+
+    // Act
+    const searching = store.search({ reach: PUBLIC_REACH, terms: ['falcon'], topK: 5 });
+
+    // Assert
+    await expect(searching).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  test('closed store: every other call rejected with StoreUnavailableError', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const user: User = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.close();
+
+    // Act
+    const calls = [
+      store.getUser(user.id),
+      store.createUser({ email: 'bob@example.com', name: 'Bob' }),
+      store.listDocuments(KB_ID),
+      store.putDocument(documentInput('a.md', [[['A'], 'Text.']])),
+      store.passagesOf(PUBLIC_REACH, 'a.md'),
+      store.findTokenByHash('a'.repeat(64)),
+      store.getOrCreateSetting('key', () => 'value'),
+    ];
+
+    // Assert
+    for (const call of calls) await expect(call).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+
+  test('close called twice: the second call resolves', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.close();
+
+    // Act
+    const closing = store.close();
+
+    // Assert
+    await expect(closing).resolves.toBeUndefined();
+  });
+});
