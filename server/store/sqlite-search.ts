@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { SearchQuery, SearchResult } from './store.ts';
+import type { ScoredPassage, SearchQuery, SearchResult } from './store.ts';
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 
 /**
@@ -38,7 +38,8 @@ ORDER BY s.score DESC, s.chunk_id ASC
 LIMIT @topK
 `;
 
-interface SearchRow {
+/** A passage row as the SQLite queries select it (columns aliased to these names). */
+export interface PassageRow {
   chunkId: number;
   score: number;
   headingPath: string;
@@ -47,6 +48,21 @@ interface SearchRow {
   title: string;
   quotable: number;
   contentHash: string;
+}
+
+/** Turns a selected passage row into a {@link ScoredPassage}. */
+export function toPassage(kbId: string, row: PassageRow): ScoredPassage {
+  return {
+    chunkId: row.chunkId,
+    kbId,
+    docId: row.docId,
+    title: row.title,
+    headingPath: JSON.parse(row.headingPath) as string[],
+    text: row.text,
+    quotable: row.quotable === 1,
+    contentHash: row.contentHash,
+    score: row.score,
+  };
 }
 
 /** Passage count and per-term document frequencies of one knowledge base. */
@@ -68,7 +84,7 @@ export interface PreparedSearch {
  * @param database an open better-sqlite3 connection (read-only is enough)
  */
 export function prepareSearch(database: Database): PreparedSearch {
-  const statement: Statement<Record<string, unknown>, SearchRow> = database.prepare(SQLITE_SEARCH_SQL);
+  const statement: Statement<Record<string, unknown>, PassageRow> = database.prepare(SQLITE_SEARCH_SQL);
   const termStats: Statement<Record<string, unknown>, { term: string; df: number }> =
     database.prepare(SQLITE_TERM_STATS_SQL);
   const indexStats: Statement<[string], { n: number; bodyLength: number; headingLength: number }> =
@@ -97,17 +113,7 @@ export function prepareSearch(database: Database): PreparedSearch {
         b: BM25_B,
         headingWeight: HEADING_WEIGHT,
       });
-      result.passages = rows.map((row) => ({
-        chunkId: row.chunkId,
-        kbId: query.reach.kbId,
-        docId: row.docId,
-        title: row.title,
-        headingPath: JSON.parse(row.headingPath) as string[],
-        text: row.text,
-        quotable: row.quotable === 1,
-        contentHash: row.contentHash,
-        score: row.score,
-      }));
+      result.passages = rows.map((row) => toPassage(query.reach.kbId, row));
       return result;
     },
   };

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { prepareSearch, type PreparedSearch } from './sqlite-search.ts';
+import { prepareSearch, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -60,16 +60,6 @@ interface TokenRow {
   last_used_at: number | null;
 }
 
-interface PassageRow {
-  chunk_id: number;
-  heading_path: string;
-  text: string;
-  doc_id: string;
-  title: string;
-  quotable: number;
-  content_hash: string;
-}
-
 /**
  * Opens (creating when needed) the embedded store: SQLite through
  * better-sqlite3 in WAL mode, so the CLI and the answer workers can read
@@ -80,9 +70,9 @@ interface PassageRow {
  * @throws StoreUnavailableError when the file cannot be opened
  */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
-  mkdirSync(dirname(options.path), { recursive: true });
   let database: Database;
   try {
+    mkdirSync(dirname(options.path), { recursive: true });
     database = new BetterSqlite3(options.path);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
@@ -145,20 +135,6 @@ function toToken(row: TokenRow): TokenRecord {
   if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
   if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
   return token;
-}
-
-function toPassage(kbId: string, row: PassageRow, score: number): ScoredPassage {
-  return {
-    chunkId: row.chunk_id,
-    kbId,
-    docId: row.doc_id,
-    title: row.title,
-    headingPath: JSON.parse(row.heading_path) as string[],
-    text: row.text,
-    quotable: row.quotable === 1,
-    contentHash: row.content_hash,
-    score,
-  };
 }
 
 const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
@@ -463,7 +439,8 @@ class SqliteStore implements Store {
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
     return this.#call(() => {
       const rows = this.#prepare<Record<string, unknown>, PassageRow>(
-          `SELECT c.id AS chunk_id, c.heading_path, c.text, d.doc_id, d.title, d.quotable, d.content_hash
+          `SELECT c.id AS chunkId, 0 AS score, c.heading_path AS headingPath, c.text AS text, d.doc_id AS docId,
+                  d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
            FROM chunks c JOIN documents d ON d.id = c.document_id
            WHERE d.doc_id = @docId AND ${REACH_FILTER}
              AND (@heading IS NULL OR EXISTS (SELECT 1 FROM json_each(c.heading_path) h WHERE h.value = @heading))
@@ -476,7 +453,7 @@ class SqliteStore implements Store {
           userId: reach.userId,
           visibilities: JSON.stringify(reach.visibilities),
         });
-      return rows.map((row) => toPassage(reach.kbId, row, 0));
+      return rows.map((row) => toPassage(reach.kbId, row));
     });
   }
 

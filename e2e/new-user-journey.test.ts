@@ -1,0 +1,141 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { QueryResponse, StreamFrame } from '../protocol/query-protocol.ts';
+import { readFrames } from '../server/testing/read-frames.ts';
+
+/**
+ * The README's journey, as a new user runs it: `npm start` on an empty data
+ * folder, a token from `npm run --silent kb -- token issue`, then questions
+ * on both endpoints; then a second start that reuses the store.
+ */
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+let dataDir: string;
+let server: ChildProcess | undefined;
+let baseUrl: string;
+let token: string;
+let firstStartOutput: string;
+
+const DIRECTORY_QUESTION = 'How do I create a directory together with its missing parent directories?';
+const CAPITAL_QUESTION = 'What is the capital of Australia?';
+
+/** Starts `npm start` and resolves with its output once it prints its URL. */
+function start(): Promise<{ process: ChildProcess; url: string; output: string }> {
+  const child = spawn('npm', ['start'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: '0', KB_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`npm start printed no URL within 90 s:\n${output}`)), 90_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /serving (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ process: child, url: match[1]!, output });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+function post(path: string, question: string): Promise<Response> {
+  return fetch(`${baseUrl}/kb-api/api/v1/kb/node-docs/widget/${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ question }),
+  });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-'));
+  const started = await start();
+  server = started.process;
+  baseUrl = started.url;
+  firstStartOutput = started.output;
+  const issued = await run('npm', ['run', '--silent', 'kb', '--', 'token', 'issue', '--kb', 'node-docs', '--origin', 'http://localhost:5173'], {
+    cwd: projectRoot,
+    env: { ...process.env, KB_DATA_DIR: dataDir },
+  });
+  token = issued.stdout.trim().split('\n').at(-1)!;
+}, 120_000);
+
+afterAll(async () => {
+  await stop(server);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a new user after npm install && npm start', () => {
+  test('first start: seeds node-docs from the bundled pages and says how to get a token', () => {
+    expect(firstStartOutput).toMatch(/indexed 64 pages of node-docs/);
+    expect(firstStartOutput).toContain('npm run --silent kb -- token issue --kb node-docs');
+    expect(token).toMatch(/^kbw_/);
+  });
+
+  test('GET /healthz: ok', async () => {
+    expect(await (await fetch(`${baseUrl}/healthz`)).json()).toEqual({ status: 'ok' });
+  });
+
+  test('directory question, JSON: names the recursive option and cites the fs page', async () => {
+    const body = (await (await post('query', DIRECTORY_QUESTION)).json()) as QueryResponse;
+
+    expect(body.provenance).toBe('generated');
+    expect(body.answer).toContain('`recursive`');
+    expect(body.citations.map((citation) => citation.doc_id)).toContain('fs.md');
+  });
+
+  test('capital of Australia, JSON: 200, abstained', async () => {
+    const response = await post('query', CAPITAL_QUESTION);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ abstained: true, provenance: 'abstained', citations: [] });
+  });
+
+  test('both questions on the stream: same answer and citations as JSON, ending in done, type equal to event', async () => {
+    for (const question of [DIRECTORY_QUESTION, CAPITAL_QUESTION]) {
+      const json = (await (await post('query', question)).json()) as QueryResponse;
+      const frames = await readFrames(await post('query/stream', question));
+
+      let text = '';
+      let citations: unknown[] = [];
+      for (const { event, frame } of frames) {
+        expect(frame.type).toBe(event);
+        if (frame.type === 'token') text += frame.text;
+        if (frame.type === 'abstain') text = frame.answer;
+        if (frame.type === 'citations') citations = frame.citations.map(({ text: _quote, ...citation }) => citation);
+      }
+      expect(text).toBe(json.answer);
+      expect(citations).toEqual(json.citations);
+      expect(frames.at(-1)!.frame).toEqual<StreamFrame>({ type: 'done', abstained: json.abstained });
+    }
+  });
+
+  test('second start on the same data folder: nothing re-indexed, ready within seconds', async () => {
+    await stop(server);
+    const startedAt = Date.now();
+    const restarted = await start();
+    server = restarted.process;
+    baseUrl = restarted.url;
+
+    expect(restarted.output).not.toMatch(/indexed \d+ pages/);
+    expect(Date.now() - startedAt).toBeLessThan(20_000);
+    expect((await post('query', DIRECTORY_QUESTION)).status).toBe(200);
+  }, 60_000);
+});
