@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 import type { Citation, QueryResponse } from '../../protocol/query-protocol.ts';
 import { ABSTENTION_MESSAGE } from '../engine/answer-engine.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
@@ -18,7 +19,7 @@ afterAll(async () => {
 const DIRECTORY_QUESTION = 'How do I create a directory together with its missing parent directories?';
 
 function markers(answer: string): number[] {
-  return [...answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+  return findCitationMarkers(answer);
 }
 
 describe('POST /widget/query', () => {

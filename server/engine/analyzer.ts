@@ -6,7 +6,7 @@ import { STOP_WORDS } from './stop-words.ts';
  * questions at query time, by every storage backend (DESIGN.md "Storage").
  *
  * Steps, after Lucene's `EnglishAnalyzer`: Unicode NFKC, lower case,
- * possessive `'s` removed, split on anything that is not a letter or a digit,
+ * possessive `'s` removed, split on anything that is not a letter, a digit or a combining mark,
  * stop words dropped ({@link STOP_WORDS}), Porter stemming (M. F. Porter,
  * "An algorithm for suffix stripping", 1980, via the `stemmer` package).
  * Tokens longer than {@link MAX_TOKEN_LENGTH} characters are dropped.
@@ -15,7 +15,8 @@ import { STOP_WORDS } from './stop-words.ts';
 /** Longest token kept, in characters: longer runs are hashes or base64, not words. */
 export const MAX_TOKEN_LENGTH = 40;
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** Letters, digits and combining marks (so scripts such as Devanagari keep whole words). */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
 /**
  * Memo of Porter stems: stemming is the analyzer's main cost and natural

@@ -1,3 +1,4 @@
+import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
 import { analyze } from './analyzer.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
@@ -157,7 +158,8 @@ function compose(selected: Candidate[]): { text: string; cited: ScoredPassage[] 
     if (index === 0) index = cited.push(candidate.passage);
     const next = selected[position + 1];
     const endsRun = !next || next.passage.chunkId !== candidate.passage.chunkId;
-    parts.push(endsRun ? withMarker(candidate.sentence.text, index) : candidate.sentence.text);
+    const sentence = escapeLiteralMarkers(candidate.sentence.text);
+    parts.push(endsRun ? withMarker(sentence, index) : sentence);
   });
   return { text: parts.join(' '), cited };
 }

@@ -62,7 +62,9 @@ export function createSourceSpanCodec(secret: string): SourceSpanCodec {
       const ref = (span as { ref?: unknown }).ref;
       if (typeof ref !== 'string') return undefined;
       const bytes = Buffer.from(ref, 'base64url');
-      if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
+      // Only the canonical encoding opens: Buffer ignores the unused low bits of
+      // the last character, so other spellings of the same bytes are refused here.
+      if (bytes.length <= IV_BYTES + TAG_BYTES || bytes.toString('base64url') !== ref) return undefined;
       try {
         const decipher = createDecipheriv('aes-256-gcm', encryptionKey, bytes.subarray(0, IV_BYTES));
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));

@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 import type { FaqPair } from '../store/store.ts';
 
 /**
@@ -56,7 +57,7 @@ export function parseFaqFile(text: string, fileName: string): FaqPair[] {
     const sources = pair.sources.map((source) =>
       source.heading === undefined ? { docId: source.doc_id } : { docId: source.doc_id, heading: source.heading },
     );
-    const markers = [...pair.answer.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+    const markers = findCitationMarkers(pair.answer);
     const bad = markers.find((marker) => marker < 1 || marker > sources.length);
     if (bad !== undefined) {
       throw new Error(`"${fileName}": pairs.${position}.answer: marker [${bad}] has no source ${bad}`);

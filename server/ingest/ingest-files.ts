@@ -19,7 +19,7 @@ import type { Store, Visibility } from '../store/store.ts';
  */
 
 /** Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds every document. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 
 export interface IngestOptions {
   kbId: string;
