@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'protocol/**/*.test.ts', 'bench/**/*.test.ts', 'e2e/**/*.test.ts', 'eval/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

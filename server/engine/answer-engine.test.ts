@@ -172,7 +172,9 @@ describe('AnswerEngine.answer', () => {
   });
 
   test('question mostly about terms the knowledge base lacks: abstains, no citations and no tokens', async () => {
-    const { passage } = directorySearch();
+    // BM25 of a passage matching "creat" and "directori" once each at average length: 2 × idf(N 10, df 2).
+    const { passage: found } = directorySearch();
+    const passage = { ...found, score: 2 * Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5)) };
     const search: SearchResult = {
       passages: [passage],
       passageCount: 10,
@@ -190,7 +192,7 @@ describe('AnswerEngine.answer', () => {
 
   test('abstention threshold set above the evidence of a good answer: abstains', async () => {
     const { search } = directorySearch();
-    const engine = createAnswerEngine({ store: fakeStore({ search }), abstentionThreshold: 0.999 });
+    const engine = createAnswerEngine({ store: fakeStore({ search }), abstentionThreshold: 1 });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 

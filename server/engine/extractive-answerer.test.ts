@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { analyze } from './analyzer.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD, evidenceScore } from './evidence.ts';
 import { CANDIDATE_PASSAGES, MAX_SENTENCES, composeExtractiveAnswer } from './extractive-answerer.ts';
 import type { ScoredPassage, SearchResult } from '../store/store.ts';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
@@ -78,13 +78,15 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.cited).toEqual([passage]);
   });
 
-  test('question fully covered by the quoted sentence, no unknown terms: features 1, 1, 0 and evidence 1/(1+e^-5)', () => {
+  test('question fully covered by the best passage, no unknown terms: coverages 1, score share = BM25 / (Σ idf × (k1 + 1))', () => {
     const passage = passageOf(1, 'Creates a new directory at the given path.', 3);
 
     const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], { creat: 2, directori: 2 }));
 
-    expect(answer?.features).toEqual({ passageCoverage: 1, sentenceCoverage: 1, unknownShare: 0 });
-    expect(answer?.evidence).toBeCloseTo(1 / (1 + Math.exp(-5)), 12);
+    // N = 10, df 2: idf = ln 4.4 each; k1 = 0.9.
+    const normalizedScore = 3 / (2 * idf(10, 2) * 1.9);
+    expect(answer?.features).toEqual({ passageCoverage: 1, termCoverage: 1, unknownShare: 0, normalizedScore: expect.closeTo(normalizedScore, 10) });
+    expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });
 
   test('quoted sentence ending in a question mark: marker placed before it', () => {
@@ -112,7 +114,7 @@ describe('composeExtractiveAnswer', () => {
 
     expect(answer?.text).toBe('Creates a directory at the given path. The mode option sets the permissions [1].');
     expect(answer?.cited).toEqual([passage]);
-    expect(answer?.features.sentenceCoverage).toBe(1);
+    expect(answer?.features.passageCoverage).toBe(1);
   });
 
   test('best sentence in the second-ranked passage, a further one in the first: markers numbered in text order', () => {
@@ -129,7 +131,7 @@ describe('composeExtractiveAnswer', () => {
       'The rare value is stored in this field [1]. The common and other values live in the second field [2].',
     );
     expect(answer?.cited).toEqual([first, second]);
-    expect(answer?.features.sentenceCoverage).toBe(1);
+    expect(answer?.features.termCoverage).toBeCloseTo(1 / 3, 10);
   });
 
   test('sentence of another passage covering only terms already quoted: not added', () => {
@@ -219,7 +221,7 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.text).toBe('Sets the permissions of the new folder [1].');
     expect(answer?.cited).toEqual([headed]);
     expect(answer?.features.passageCoverage).toBe(1);
-    expect(answer?.features.sentenceCoverage).toBe(0.5);
+    expect(answer?.features.termCoverage).toBe(0.5);
   });
 
   test(`sentence only in a passage beyond the first ${CANDIDATE_PASSAGES}: never considered`, () => {
@@ -230,7 +232,7 @@ describe('composeExtractiveAnswer', () => {
 
     expect(answer?.cited).not.toContainEqual(sixth);
     expect(answer?.features.passageCoverage).toBe(0);
-    expect(answer?.evidence).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
+    expect(answer?.features.termCoverage).toBe(0);
   });
 
   test('question term absent from the knowledge base (df 0): raises unknownShare, evidence falls below the threshold', () => {
@@ -243,7 +245,8 @@ describe('composeExtractiveAnswer', () => {
     // N = 10: idf(df 0) = ln 22, idf(df 2) = ln 4.4.
     const unknownShare = idf(10, 0) / (idf(10, 0) + 2 * idf(10, 2));
     expect(withUnknown?.features.unknownShare).toBeCloseTo(unknownShare, 10);
-    expect(withUnknown?.features.sentenceCoverage).toBeCloseTo(1 - unknownShare, 10);
+    expect(withUnknown?.features.passageCoverage).toBeCloseTo(1 - unknownShare, 10);
+    expect(withUnknown?.features.termCoverage).toBeCloseTo(2 / 3, 10);
     expect(withUnknown!.evidence).toBeLessThan(known!.evidence);
     expect(withUnknown!.evidence).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
     expect(known!.evidence).toBeGreaterThan(DEFAULT_ABSTENTION_THRESHOLD);
@@ -258,7 +261,8 @@ describe('composeExtractiveAnswer', () => {
     );
 
     expect(answer?.features.unknownShare).toBe(0);
-    expect(answer?.features.sentenceCoverage).toBeCloseTo(2 / 3, 10);
+    expect(answer?.features.termCoverage).toBeCloseTo(2 / 3, 10);
+    expect(answer?.features.passageCoverage).toBeCloseTo(2 / 3, 10);
   });
 
   test('quoted sentence containing a literal [2]: every marker in the answer still names a citation', () => {

@@ -2,7 +2,7 @@ import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
 import { analyze } from './analyzer.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
-import { inverseDocumentFrequency } from '../store/bm25.ts';
+import { BM25_K1, inverseDocumentFrequency } from '../store/bm25.ts';
 import type { ScoredPassage, SearchResult } from '../store/store.ts';
 
 /**
@@ -109,10 +109,13 @@ export function composeExtractiveAnswer(
   const selected = selectSentences(candidates, weights, totalWeight);
   const covered = new Set(selected.flatMap((candidate) => [...candidate.terms]));
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
+  const bestTerms = new Set(analyze(`${best.headingPath.join(' ')}\n${best.text}`));
+  const knownWeight = totalWeight - unknownWeight;
   const features: EvidenceFeatures = {
     passageCoverage: Math.max(...passageCoverages),
-    sentenceCoverage: weightOf(covered) / totalWeight,
+    termCoverage: questionTerms.filter((term) => bestTerms.has(term)).length / questionTerms.length,
     unknownShare: unknownWeight / totalWeight,
+    normalizedScore: knownWeight > 0 ? Math.min(1, best.score / (knownWeight * (BM25_K1 + 1))) : 0,
   };
   const { text, cited } = compose(selected);
   return { text, cited, evidence: evidenceScore(features), features };
