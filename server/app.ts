@@ -4,9 +4,8 @@ import type { Logger } from 'pino';
 import { problem, problemHandler } from './api/problem.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
 import { queryRoutes } from './api/query-routes.ts';
-import { presentedToken, widgetAuth } from './api/widget-auth.ts';
+import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
-import { hashToken } from './auth/widget-tokens.ts';
 import type { AnswerEngine } from './engine/answer-engine.ts';
 import type { SourceSpanCodec } from './engine/source-span.ts';
 import type { Store } from './store/store.ts';
@@ -40,7 +39,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('json replacer', omitNull);
 
   app.get('/healthz', async (_request, response) => {
-    await deps.store.getOrCreateSetting('health', () => 'ok');
+    await deps.store.ping();
     response.json({ status: 'ok' });
   });
 
@@ -53,18 +52,13 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use('/kb-api', express.json({ limit: MAX_BODY_BYTES, strict: false }));
-  app.use(
-    '/kb-api',
-    rateLimit({
-      ...limitOptions(deps.rateLimitPerIp, 'client'),
-    }),
-  );
+  app.use('/kb-api', rateLimit(limitOptions(deps.rateLimitPerIp, 'client')));
   app.use(
     WIDGET_API_PATH,
     widgetAuth(deps.store, deps.now),
     rateLimit({
       ...limitOptions(deps.rateLimitPerToken, 'token'),
-      keyGenerator: (request) => hashToken(presentedToken(request) ?? ''),
+      keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
     }),
     queryRoutes({ engine: deps.engine, codec: deps.codec, logger: deps.logger }),
   );

@@ -36,9 +36,12 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   response.on('close', () => {
     if (!response.writableFinished) abort.abort();
   });
-  const collected = await collectAnswer(
-    deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal }),
-  );
+  const events = deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal });
+  const collected = await collectAnswer(events).catch((error: unknown) => {
+    if (abort.signal.aborted) return undefined; // the client has gone: nothing to answer
+    throw error;
+  });
+  if (!collected) return;
   const body: QueryResponse = {
     answer: collected.answer,
     citations: toWireCitations(collected.citations, deps.codec, false),

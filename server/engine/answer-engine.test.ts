@@ -79,6 +79,7 @@ function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[]
     revokeToken: notUsed,
     recordTokenUse: notUsed,
     getOrCreateSetting: notUsed,
+    ping: notUsed,
     close: notUsed,
   };
 }

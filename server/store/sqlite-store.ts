@@ -549,6 +549,12 @@ class SqliteStore implements Store {
     });
   }
 
+  ping(): Promise<void> {
+    return this.#call(() => {
+      this.#prepare('SELECT 1').get();
+    });
+  }
+
   async close(): Promise<void> {
     if (this.#database.open) this.#database.close();
   }

@@ -214,6 +214,9 @@ export interface Store {
   /** Returns the named setting, creating it with `create()` on first use (atomic). */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
 
+  /** Resolves when the database answers a trivial query (health checks). */
+  ping(): Promise<void>;
+
   close(): Promise<void>;
 }
 
