@@ -30,6 +30,23 @@ export interface Config {
   ownerEmail: string;
   /** pino log level. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * The OpenAI-compatible chat model that writes retrieved answers (checked
+   * for grounding); undefined = extractive answers only.
+   */
+  llm: LlmConfig | undefined;
+}
+
+/** Where the chat model is and how long to wait for it (`KB_LLM_*`). */
+export interface LlmConfig {
+  /** API base URL; `/chat/completions` is appended, e.g. `http://127.0.0.1:11434/v1`. */
+  baseUrl: string;
+  /** Model name sent with each request. */
+  model: string;
+  /** Bearer token, when the server wants one. */
+  apiKey: string | undefined;
+  /** Longest time for one whole answer, milliseconds. */
+  timeoutMs: number;
 }
 
 const integer = (fallback: number, min: number, max: number) =>
@@ -47,6 +64,10 @@ const schema = z.object({
   KB_TRUSTED_PROXIES: integer(0, 0, 32),
   KB_OWNER_EMAIL: z.string().email().default('owner@example.com'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KB_LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  KB_LLM_MODEL: z.string().min(1).optional(),
+  KB_LLM_API_KEY: z.string().min(1).optional(),
+  KB_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
 });
 
 /**
@@ -57,13 +78,16 @@ const schema = z.object({
 export function loadConfig(env: Record<string, string | undefined>, defaults: { abstentionThreshold: number }): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
-    });
-    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+      });
+  if (parsed.success && parsed.data.KB_LLM_BASE_URL !== undefined && parsed.data.KB_LLM_MODEL === undefined) {
+    problems.push(`KB_LLM_MODEL is required when KB_LLM_BASE_URL is set (KB_LLM_BASE_URL=${JSON.stringify(env.KB_LLM_BASE_URL)})`);
   }
+  if (!parsed.success || problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   const values = parsed.data;
   return {
     port: values.PORT,
@@ -77,5 +101,14 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     trustedProxies: values.KB_TRUSTED_PROXIES,
     ownerEmail: values.KB_OWNER_EMAIL.toLowerCase(),
     logLevel: values.LOG_LEVEL,
+    llm:
+      values.KB_LLM_BASE_URL !== undefined && values.KB_LLM_MODEL !== undefined
+        ? {
+            baseUrl: values.KB_LLM_BASE_URL,
+            model: values.KB_LLM_MODEL,
+            apiKey: values.KB_LLM_API_KEY,
+            timeoutMs: values.KB_LLM_TIMEOUT_SECONDS * 1000,
+          }
+        : undefined,
   };
 }

@@ -9,6 +9,7 @@ import { createProgressBar } from './progress-bar.ts';
 import { DEMO_KB_ID, seedDemo } from './seed.ts';
 import { embeddedStoreLocation, openStore } from './store/open-store.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
+import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -28,10 +29,20 @@ progress.stop();
 for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page skipped');
 
 const secret = await store.getOrCreateSetting('source_span_secret', () => randomBytes(32).toString('hex'));
+const chat = config.llm
+  ? createChatCompletionsClient({
+      baseUrl: config.llm.baseUrl,
+      model: config.llm.model,
+      ...(config.llm.apiKey === undefined ? {} : { apiKey: config.llm.apiKey }),
+      timeoutMs: config.llm.timeoutMs,
+    })
+  : undefined;
 const engine = createPooledAnswerEngine({
   location,
   abstentionThreshold: config.abstentionThreshold,
   threads: config.answerThreads,
+  chat,
+  onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),
 });
 const app = createApp({
   store,
@@ -55,6 +66,7 @@ process.stdout.write(
     `kb-widget is serving ${baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  data: ${config.dataDir}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
+    `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
     '',
     'Get a widget token (in another terminal):',
     `  npm run --silent kb -- token issue --kb ${DEMO_KB_ID} --origin http://localhost:5173`,

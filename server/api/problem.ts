@@ -2,6 +2,7 @@ import createHttpError, { isHttpError } from 'http-errors';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Problem, ProblemCode } from '../../protocol/query-protocol.ts';
+import { GenerationError } from '../engine/generation-error.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
@@ -88,6 +89,12 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
         sendProblem(response, error.status, code as ProblemCode, error.message);
         return;
       }
+    }
+    if (error instanceof GenerationError) {
+      logger.warn({ err: error, path: request.path }, 'answer generator failed');
+      response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      sendProblem(response, 503, 'unavailable', 'The answer generator is temporarily unavailable; retry shortly');
+      return;
     }
     if (error instanceof StoreUnavailableError) {
       logger.warn({ err: error, path: request.path }, 'store unavailable');

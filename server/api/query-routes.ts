@@ -4,10 +4,11 @@ import { parseQueryBody } from './query-body.ts';
 import { openEventStream } from './sse-writer.ts';
 import type { WidgetLocals } from './widget-auth.ts';
 import { toWireCitations } from './wire-citations.ts';
-import type { QueryResponse, StreamErrorCode, StreamFrame } from '../../protocol/query-protocol.ts';
+import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
 import { collectAnswer, type AnswerEvent } from '../engine/answer-events.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
+import { GenerationError } from '../engine/generation-error.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
@@ -73,17 +74,25 @@ async function answerAsStream(deps: QueryRouteDeps, request: Request, response: 
       await stream.finish({ type: 'error', code: 'internal', message: 'The answer ended unexpectedly' });
     }
   } catch (error) {
-    const code: StreamErrorCode = error instanceof StoreUnavailableError ? 'upstream_unavailable' : 'generation_failed';
     deps.logger.error({ err: error, kbId: grant.token.kbId }, 'answer stream failed');
-    await stream.finish({
-      type: 'error',
-      code,
-      message:
-        code === 'upstream_unavailable'
-          ? 'The knowledge base became unavailable while answering; try again shortly'
-          : 'Generating the answer failed part-way',
-    });
+    await stream.finish(errorFrame(error));
   }
+}
+
+/** The terminal `error` frame for a failure after the stream opened; messages are for the asker. */
+function errorFrame(error: unknown): ErrorFrame {
+  if (error instanceof StoreUnavailableError) {
+    return { type: 'error', code: 'upstream_unavailable', message: 'The knowledge base became unavailable while answering; try again shortly' };
+  }
+  if (error instanceof GenerationError) {
+    const messages: Record<GenerationError['code'], string> = {
+      upstream_unavailable: 'The answer generator is unavailable; try again shortly',
+      timeout: 'The answer took too long to generate; try again',
+      generation_failed: 'Generating the answer failed part-way',
+    };
+    return { type: 'error', code: error.code, message: messages[error.code] };
+  }
+  return { type: 'error', code: 'generation_failed', message: 'Generating the answer failed part-way' };
 }
 
 function toFrame(deps: QueryRouteDeps, event: Exclude<AnswerEvent, { type: 'done' }>): StreamFrame {

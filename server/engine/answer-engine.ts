@@ -1,7 +1,10 @@
 import { analyze } from './analyzer.ts';
 import type { AnswerEvent, EngineCitation } from './answer-events.ts';
+import { buildAnswerPrompt, NO_ANSWER } from './answer-prompt.ts';
+import type { ChatClient } from './chat-completions-client.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
 import { composeExtractiveAnswer } from './extractive-answerer.ts';
+import { checkGrounding, type GroundingRejection } from './grounding-check.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
 import { MAX_QUERY_TERMS } from '../store/bm25.ts';
@@ -19,6 +22,13 @@ export interface AnswerEngineOptions {
   store: Store;
   /** Evidence score (0..1) below which the engine abstains. */
   abstentionThreshold?: number;
+  /**
+   * The chat model that writes retrieved answers (checked for grounding);
+   * without it, retrieved answers are extractive.
+   */
+  chat?: ChatClient;
+  /** Told why a generated answer was withheld (for the operator's log). */
+  onRejectedAnswer?: (rejection: { reason: GroundingRejection; detail: string }) => void;
 }
 
 /** One question to answer. */
@@ -31,14 +41,35 @@ export interface AnswerRequest {
   signal?: AbortSignal;
 }
 
-/** Answers questions over the store: `qa_shortcut`, else retrieval and the extractive answerer. */
+/**
+ * Answers questions over the store: `qa_shortcut`, else retrieval and an
+ * answerer (extractive, or the chat model when one is configured).
+ */
 export interface AnswerEngine {
   /**
-   * @returns the answer as events, ending with exactly one `done`
+   * @returns the answer as events, ending with exactly one `done`; nothing
+   *   more (in particular no `done`) once the request's signal has aborted
    * @throws StoreUnavailableError (from the store) before or between events
+   * @throws GenerationError (from the chat model) before or between events
    */
   answer(request: AnswerRequest): AsyncGenerator<AnswerEvent>;
 }
+
+/**
+ * The first phase of an answer: everything that needs the store and the CPU
+ * (curated match, BM25 retrieval, sentence selection), as plain data that
+ * crosses a worker-thread boundary (structured clone). The second phase,
+ * {@link deliverAnswer}, turns it into events.
+ *
+ * - `qa_shortcut` and `abstained`: the answer's events, final.
+ * - `retrieved`: the extractive answer's events, plus what the chat model
+ *   needs instead: the retrieved passages (best first), the curated questions
+ *   related to the question (for follow-up suggestions) and the evidence
+ *   score that let the question be answered.
+ */
+export type PreparedAnswer =
+  | { kind: 'qa_shortcut' | 'abstained'; events: AnswerEvent[] }
+  | { kind: 'retrieved'; events: AnswerEvent[]; passages: ScoredPassage[]; related: string[]; evidence: number };
 
 /**
  * Analyzes a question into distinct query terms, at most {@link MAX_QUERY_TERMS}.
@@ -47,48 +78,167 @@ export function questionTerms(question: string): string[] {
   return [...new Set(analyze(question))].slice(0, MAX_QUERY_TERMS);
 }
 
-/** Builds the engine. */
+/** Builds the engine; it prepares and delivers each answer on the calling thread. */
 export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
-  const { store } = options;
   const threshold = options.abstentionThreshold ?? DEFAULT_ABSTENTION_THRESHOLD;
-
-  async function* answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
-    const terms = questionTerms(request.question);
-    const matches = rankFaqPairs(terms, await store.listFaq(request.reach.kbId));
-    const shortcut = await resolveShortcut(store, request.reach, matches);
-    if (request.signal?.aborted) return;
-    if (shortcut) {
-      yield { type: 'citations', citations: shortcut.citations };
-      yield* tokens(shortcut.text);
-      const questions = suggestFollowUps(request.question, await relatedQuestions(store, request.reach, matches, shortcut.text), [], []);
-      if (questions.length > 0) yield { type: 'suggestions', questions };
-      yield { type: 'done', abstained: false, provenance: 'qa_shortcut' };
-      return;
-    }
-
-    const search = await store.search({ reach: request.reach, terms, topK: request.topK ?? DEFAULT_TOP_K });
-    if (request.signal?.aborted) return;
-    const extractive = composeExtractiveAnswer(terms, search);
-    if (!extractive || extractive.evidence < threshold) {
-      yield { type: 'abstain', answer: ABSTENTION_MESSAGE };
-      yield { type: 'done', abstained: true, provenance: 'abstained' };
-      return;
-    }
-    const citations: EngineCitation[] = extractive.cited.map((passage, position) => ({ index: position + 1, passage }));
-    yield { type: 'citations', citations };
-    yield* tokens(extractive.text);
-    const related = await relatedQuestions(store, request.reach, matches);
-    const questions = suggestFollowUps(request.question, related, search.passages, extractive.cited);
-    if (questions.length > 0) yield { type: 'suggestions', questions };
-    yield { type: 'done', abstained: false, provenance: 'generated' };
-  }
-
-  return { answer };
+  return {
+    async *answer(request) {
+      const prepared = await prepareAnswer(options.store, request, threshold);
+      if (!prepared) return;
+      yield* deliverAnswer(prepared, request, options);
+    },
+  };
 }
 
-/** Splits text into word-sized `token` events whose concatenation is the text. */
-function* tokens(text: string): Generator<AnswerEvent> {
-  for (const piece of text.match(/\s*\S+/g) ?? []) yield { type: 'token', text: piece };
+/**
+ * Phase one (see {@link PreparedAnswer}): a curated answer whose sources all
+ * lie inside the reach, else retrieval and the extractive answer, or an
+ * abstention when its evidence is below the threshold. Only a `retrieved`
+ * answer is ever handed to the chat model: a question the knowledge base
+ * holds too little evidence for is abstained on without asking the model.
+ *
+ * @returns undefined when the request's signal aborted on the way
+ * @throws StoreUnavailableError from the store
+ */
+export async function prepareAnswer(
+  store: Store,
+  request: AnswerRequest,
+  abstentionThreshold: number = DEFAULT_ABSTENTION_THRESHOLD,
+): Promise<PreparedAnswer | undefined> {
+  const terms = questionTerms(request.question);
+  const matches = rankFaqPairs(terms, await store.listFaq(request.reach.kbId));
+  const shortcut = await resolveShortcut(store, request.reach, matches);
+  if (request.signal?.aborted) return undefined;
+  if (shortcut) {
+    const events: AnswerEvent[] = [{ type: 'citations', citations: shortcut.citations }, ...tokens(shortcut.text)];
+    const questions = suggestFollowUps(request.question, await relatedQuestions(store, request.reach, matches, shortcut.text), [], []);
+    if (questions.length > 0) events.push({ type: 'suggestions', questions });
+    events.push({ type: 'done', abstained: false, provenance: 'qa_shortcut' });
+    return { kind: 'qa_shortcut', events };
+  }
+
+  const search = await store.search({ reach: request.reach, terms, topK: request.topK ?? DEFAULT_TOP_K });
+  if (request.signal?.aborted) return undefined;
+  const extractive = composeExtractiveAnswer(terms, search);
+  if (!extractive || extractive.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };
+  const citations: EngineCitation[] = extractive.cited.map((passage, position) => ({ index: position + 1, passage }));
+  const related = await relatedQuestions(store, request.reach, matches);
+  const events: AnswerEvent[] = [{ type: 'citations', citations }, ...tokens(extractive.text)];
+  const questions = suggestFollowUps(request.question, related, search.passages, extractive.cited);
+  if (questions.length > 0) events.push({ type: 'suggestions', questions });
+  events.push({ type: 'done', abstained: false, provenance: 'generated' });
+  return { kind: 'retrieved', events, passages: search.passages, related, evidence: extractive.evidence };
+}
+
+/**
+ * Phase two, on the thread that writes the response: yields the prepared
+ * events, or, for a `retrieved` answer when a chat model is configured, the
+ * model's answer (see {@link generateAnswer}). Stops without `done` once the
+ * request's signal has aborted.
+ *
+ * @throws GenerationError when the chat model fails
+ */
+export async function* deliverAnswer(
+  prepared: PreparedAnswer,
+  request: AnswerRequest,
+  options: Pick<AnswerEngineOptions, 'chat' | 'onRejectedAnswer'> = {},
+): AsyncGenerator<AnswerEvent> {
+  if (prepared.kind === 'retrieved' && options.chat) {
+    yield* generateAnswer(prepared, request, options.chat, options.onRejectedAnswer);
+    return;
+  }
+  for (const event of prepared.events) {
+    if (request.signal?.aborted) return;
+    yield event;
+  }
+}
+
+/**
+ * The chat model's answer to a retrieved question, streamed as it arrives and
+ * checked for grounding (engine/grounding-check.ts) once complete. Events:
+ *
+ * 1. `token`s with the model's text as it arrives, with the model's own
+ *    markers. Leading and trailing whitespace is held back, and so is a reply
+ *    that could still become {@link NO_ANSWER}, so a refusal is never shown.
+ * 2. When the check accepts the answer: if renumbering the citations changed
+ *    a marker, `reset` and the corrected text as `token`s; then `citations`
+ *    (only now, so no source is revealed for text that may be withdrawn),
+ *    `suggestions`, and `done` (provenance `generated`).
+ * 3. When the check rejects it (the model said NO_ANSWER, cited nothing, cited
+ *    a passage it was not given, or wrote a sentence its passages do not
+ *    support): `abstain` with {@link ABSTENTION_MESSAGE}, which withdraws any
+ *    streamed text, and `done` (abstained).
+ *
+ * A model failure part-way is thrown as the client's GenerationError after
+ * the tokens that arrived (the stream's `error` frame keeps them). The
+ * asker going away aborts the request to the model and ends the events
+ * without `done`.
+ */
+async function* generateAnswer(
+  prepared: Extract<PreparedAnswer, { kind: 'retrieved' }>,
+  request: AnswerRequest,
+  chat: ChatClient,
+  onRejectedAnswer: AnswerEngineOptions['onRejectedAnswer'],
+): AsyncGenerator<AnswerEvent> {
+  const { signal } = request;
+  if (signal?.aborted) return;
+  let reply = '';
+  let shown = '';
+  try {
+    for await (const delta of chat.complete(buildAnswerPrompt(request.question, prepared.passages), signal)) {
+      reply += delta;
+      const showable = showablePrefix(reply);
+      if (showable.length > shown.length) {
+        yield { type: 'token', text: showable.slice(shown.length) };
+        shown = showable;
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw error;
+  }
+  if (signal?.aborted) return;
+
+  const verdict = checkGrounding(reply, prepared.passages);
+  if (!verdict.accepted) {
+    onRejectedAnswer?.({ reason: verdict.reason, detail: verdict.detail });
+    yield* abstention();
+    return;
+  }
+  if (verdict.text !== shown) {
+    if (verdict.text.startsWith(shown)) {
+      yield* tokens(verdict.text.slice(shown.length));
+    } else {
+      yield { type: 'reset' };
+      yield* tokens(verdict.text);
+    }
+  }
+  yield { type: 'citations', citations: verdict.cited.map((passage, position) => ({ index: position + 1, passage })) };
+  const questions = suggestFollowUps(request.question, prepared.related, prepared.passages, verdict.cited);
+  if (questions.length > 0) yield { type: 'suggestions', questions };
+  yield { type: 'done', abstained: false, provenance: 'generated' };
+}
+
+/**
+ * The part of a partial reply that may be shown: trimmed at both ends, and
+ * nothing while the reply is still a prefix of {@link NO_ANSWER}. Growing the
+ * reply only ever extends it.
+ */
+function showablePrefix(reply: string): string {
+  const text = reply.trimStart();
+  return NO_ANSWER.startsWith(text) ? '' : text.trimEnd();
+}
+
+function abstention(): AnswerEvent[] {
+  return [
+    { type: 'abstain', answer: ABSTENTION_MESSAGE },
+    { type: 'done', abstained: true, provenance: 'abstained' },
+  ];
+}
+
+/** Splits text into word-sized `token` events whose concatenation is the text (without trailing whitespace). */
+function tokens(text: string): AnswerEvent[] {
+  return (text.match(/\s*\S+/g) ?? []).map((piece) => ({ type: 'token', text: piece }));
 }
 
 /** Curated questions related to the asked one whose sources all lie inside the reach. */

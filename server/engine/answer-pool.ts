@@ -1,15 +1,26 @@
 import { Piscina } from 'piscina';
-import type { AnswerEngine, AnswerRequest } from './answer-engine.ts';
+import {
+  deliverAnswer,
+  type AnswerEngine,
+  type AnswerEngineOptions,
+  type AnswerRequest,
+  type PreparedAnswer,
+} from './answer-engine.ts';
 import type { AnswerEvent } from './answer-events.ts';
 import type { AnswerTask } from './answer-worker.ts';
+import type { ChatClient } from './chat-completions-client.ts';
 import type { StoreLocation } from '../store/open-store.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
  * The answer engine on a pool of worker threads (piscina), each with its own
- * store connection: the main thread only receives the finished events and
- * writes them out. A question whose asker has gone before a worker picks it
- * up is never computed (the task is cancelled with the request's signal).
+ * store connection. A worker prepares the answer (`prepareAnswer`: curated
+ * match, retrieval, sentence selection - the CPU and synchronous-SQLite
+ * work); the main thread delivers it (`deliverAnswer`): it writes out the
+ * prepared events or, with a chat model configured, streams the model's
+ * answer, which is network waiting and belongs on the event loop. A question
+ * whose asker has gone before a worker picks it up is never computed (the
+ * task is cancelled with the request's signal).
  */
 
 export interface AnswerPoolOptions {
@@ -19,6 +30,10 @@ export interface AnswerPoolOptions {
   threads: number;
   /** Questions allowed to wait for a worker; beyond it the engine reports the store unavailable (503). */
   maxQueue?: number;
+  /** The chat model that writes retrieved answers, called from the main thread; without it, answers are extractive. */
+  chat?: ChatClient;
+  /** Told why a generated answer was withheld (for the operator's log). */
+  onRejectedAnswer?: AnswerEngineOptions['onRejectedAnswer'];
 }
 
 export interface PooledAnswerEngine extends AnswerEngine {
@@ -46,17 +61,15 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
       reach: { ...request.reach, visibilities: [...request.reach.visibilities] },
       ...(request.topK === undefined ? {} : { topK: request.topK }),
     };
-    let events: AnswerEvent[];
+    let prepared: PreparedAnswer;
     try {
-      events = (await pool.run(task, request.signal ? { signal: request.signal } : {})) as AnswerEvent[];
+      prepared = (await pool.run(task, request.signal ? { signal: request.signal } : {})) as PreparedAnswer;
     } catch (error) {
       if (request.signal?.aborted) return;
       throw restoreError(error);
     }
-    for (const event of events) {
-      if (request.signal?.aborted) return;
-      yield event;
-    }
+    if (request.signal?.aborted) return;
+    yield* deliverAnswer(prepared, request, options);
   }
 
   return {

@@ -1,13 +1,13 @@
-import { createAnswerEngine, type AnswerEngine } from './answer-engine.ts';
-import type { AnswerEvent } from './answer-events.ts';
+import { prepareAnswer, type PreparedAnswer } from './answer-engine.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
 
 /**
- * Worker-thread entry of the answer pool (engine/answer-pool.ts): computes a
- * whole answer (curated match, BM25 retrieval, sentence selection) on this
- * thread's own store connection, so no question stalls the event loop that
- * carries every open stream (DESIGN.md "Storage").
+ * Worker-thread entry of the answer pool (engine/answer-pool.ts): prepares an
+ * answer (curated match, BM25 retrieval, sentence selection; see
+ * `prepareAnswer`) on this thread's own store connection, so no question
+ * stalls the event loop that carries every open stream (DESIGN.md "Storage").
+ * Delivery, including streaming from a chat model, happens on the main thread.
  */
 
 /** One question sent to a worker. */
@@ -19,27 +19,31 @@ export interface AnswerTask {
   topK?: number;
 }
 
-let engine: AnswerEngine | undefined;
-let engineStore: Store | undefined;
-let engineKey = '';
+let store: Store | undefined;
+let storeKey = '';
 
-/** Runs one question; called by piscina. Errors keep their `name` across the thread boundary. */
-export default async function runAnswerTask(task: AnswerTask): Promise<AnswerEvent[]> {
-  const key = JSON.stringify([task.location, task.abstentionThreshold]);
-  if (!engine || engineKey !== key) {
-    await engineStore?.close();
-    engineStore = openStore(task.location);
-    engine = createAnswerEngine({ store: engineStore, abstentionThreshold: task.abstentionThreshold });
-    engineKey = key;
-  }
-  const events: AnswerEvent[] = [];
+/** Prepares one answer; called by piscina. Errors keep their `name` across the thread boundary. */
+export default async function runAnswerTask(task: AnswerTask): Promise<PreparedAnswer> {
   const request = { question: task.question, reach: task.reach, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    for await (const event of engine.answer(request)) events.push(event);
+    // Without a signal, preparing always produces an answer.
+    return (await prepareAnswer(await storeAt(task.location), request, task.abstentionThreshold))!;
   } catch (error) {
     throw serializableError(error);
   }
-  return events;
+}
+
+/** This thread's connection to the store at `location`, opened on first use. */
+async function storeAt(location: StoreLocation): Promise<Store> {
+  const key = JSON.stringify(location);
+  if (!store || storeKey !== key) {
+    const previous = store;
+    store = undefined;
+    await previous?.close();
+    store = openStore(location);
+    storeKey = key;
+  }
+  return store;
 }
 
 /** Structured clone keeps only `message` of an Error: carry its name in a plain object. */

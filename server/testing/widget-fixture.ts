@@ -12,6 +12,7 @@ import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-sp
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
+import type { ChatClient } from '../engine/chat-completions-client.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
@@ -84,6 +85,8 @@ The walrus migration moves every archive to cold storage over three weekends.
 };
 
 export interface FixtureOptions {
+  /** A chat model that writes retrieved answers (default: extractive answers). */
+  chat?: ChatClient;
   rateLimitPerIp?: number;
   rateLimitPerToken?: number;
   tokenTtlCapMinutes?: number;
@@ -127,7 +130,12 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   await ingest(['other.md'], { visibility: 'public', kbId: 'other' });
 
   const codec = createSourceSpanCodec('test-secret-0123456789abcdef0123456789abcdef');
-  const engine = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: 1 });
+  const engine = createPooledAnswerEngine({
+    location,
+    abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD,
+    threads: 1,
+    ...(options.chat ? { chat: options.chat } : {}),
+  });
   const app = createApp({
     store,
     engine,

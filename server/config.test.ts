@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from './config.ts';
+
+const DEFAULTS = { abstentionThreshold: 0.5 };
+
+describe('loadConfig, chat model settings', () => {
+  test('no KB_LLM_* variables: no chat model (extractive answers only)', () => {
+    expect(loadConfig({}, DEFAULTS).llm).toBeUndefined();
+  });
+
+  test('base URL and model: the chat model with no key and a 30 s timeout', () => {
+    const config = loadConfig({ KB_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', KB_LLM_MODEL: 'qwen2.5:3b' }, DEFAULTS);
+
+    expect(config.llm).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:3b', apiKey: undefined, timeoutMs: 30_000 });
+  });
+
+  test('key and timeout in seconds given: key kept, timeout in milliseconds', () => {
+    const config = loadConfig(
+      {
+        KB_LLM_BASE_URL: 'https://api.example.com/v1',
+        KB_LLM_MODEL: 'model-a',
+        KB_LLM_API_KEY: 'sk-test',
+        KB_LLM_TIMEOUT_SECONDS: '2.5',
+      },
+      DEFAULTS,
+    );
+
+    expect(config.llm).toMatchObject({ apiKey: 'sk-test', timeoutMs: 2_500 });
+  });
+
+  test('base URL without a model: configuration error naming KB_LLM_MODEL', () => {
+    expect(() => loadConfig({ KB_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }, DEFAULTS)).toThrow(
+      /KB_LLM_MODEL is required when KB_LLM_BASE_URL is set/,
+    );
+  });
+
+  test('base URL that is not an http(s) URL: configuration error naming the variable and its value', () => {
+    expect(() => loadConfig({ KB_LLM_BASE_URL: 'localhost:11434', KB_LLM_MODEL: 'm' }, DEFAULTS)).toThrow(
+      'KB_LLM_BASE_URL="localhost:11434"',
+    );
+  });
+
+  test('timeout of zero: configuration error', () => {
+    expect(() =>
+      loadConfig({ KB_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', KB_LLM_MODEL: 'm', KB_LLM_TIMEOUT_SECONDS: '0' }, DEFAULTS),
+    ).toThrow(/KB_LLM_TIMEOUT_SECONDS="0"/);
+  });
+
+  test('configuration error with an API key set: the key is not in the message', () => {
+    let message = '';
+    try {
+      loadConfig({ KB_LLM_BASE_URL: 'nope', KB_LLM_API_KEY: 'sk-secret-value' }, DEFAULTS);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+
+    expect(message).toContain('KB_LLM_BASE_URL');
+    expect(message).not.toContain('sk-secret-value');
+  });
+});

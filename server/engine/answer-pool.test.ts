@@ -1,0 +1,159 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, test } from 'vitest';
+import type { AnswerEvent } from './answer-events.ts';
+import { collectAnswer } from './answer-events.ts';
+import { createPooledAnswerEngine, type PooledAnswerEngine } from './answer-pool.ts';
+import { createChatCompletionsClient } from './chat-completions-client.ts';
+import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
+import { ingestPaths } from '../ingest/ingest-files.ts';
+import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import type { Reach } from '../store/store.ts';
+
+/**
+ * The pooled engine with a chat model: a worker thread prepares the answer
+ * over a real SQLite store (ingested through the real pipeline), the main
+ * thread streams from a real HTTP server speaking the OpenAI protocol.
+ */
+
+const GUIDE = `# Guide
+
+## Creating directories
+
+Use \`mkdir\` with the \`recursive\` option to create a directory together with its missing parent directories.
+Without the option, creating a nested directory fails when a parent directory does not exist.
+
+## Reading files
+
+Call \`readFile\` with a path and an encoding to read the whole file into a string.
+`;
+
+const REACH: Reach = { kbId: 'docs', userId: 'nobody', visibilities: ['public'] };
+const QUESTION = 'How do I create a directory with its missing parents, and read a file?';
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A temporary store with `guide.md` ingested, a fake model running `script`, and the pooled engine over both. */
+async function pooledEngineWith(script: ChatScript): Promise<{ engine: PooledAnswerEngine; server: FakeChatServer }> {
+  const folder = await mkdtemp(join(tmpdir(), 'kb-pool-test-'));
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
+  const location = embeddedStoreLocation(folder);
+  const store = openStore(location);
+  cleanups.push(() => store.close());
+  await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
+  await writeFile(join(folder, 'guide.md'), GUIDE);
+  await ingestPaths(store, { kbId: 'docs', paths: [join(folder, 'guide.md')], visibility: 'public', readers: [], quotable: true });
+
+  const server = await startFakeChatServer(script);
+  cleanups.push(() => server.close());
+  const engine = createPooledAnswerEngine({
+    location,
+    abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD,
+    threads: 1,
+    chat: createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model', timeoutMs: 5_000 }),
+  });
+  cleanups.push(() => engine.close());
+  return { engine, server };
+}
+
+/** The number the prompt gave the passage under `heading`, read from the request as a model would. */
+function passageNumber(prompt: string, heading: string): number {
+  const match = new RegExp(`^\\[(\\d+)\\] [^\\n]*${heading}$`, 'm').exec(prompt);
+  if (!match) throw new Error(`No passage "${heading}" in the prompt`);
+  return Number(match[1]);
+}
+
+describe('createPooledAnswerEngine with a chat model', () => {
+  test('answerable question: prepared on a worker, streamed from the model, citations renumbered in order of use', async () => {
+    let readingNumber = 0;
+    const { engine, server } = await pooledEngineWith(async (request, reply) => {
+      const prompt = request.body.messages?.find((message) => message.role === 'user')?.content ?? '';
+      readingNumber = passageNumber(prompt, 'Reading files');
+      const creating = passageNumber(prompt, 'Creating directories');
+      reply.open();
+      await reply.delta(`Read a whole file with \`readFile\` [${readingNumber}]. `);
+      await reply.delta(`Use \`mkdir\` with the \`recursive\` option to create missing parent directories [${creating}].`);
+      reply.finish();
+    });
+    const events: AnswerEvent[] = [];
+
+    const answer = await collectAnswer(
+      (async function* () {
+        for await (const event of engine.answer({ question: QUESTION, reach: REACH })) {
+          events.push(event);
+          yield event;
+        }
+      })(),
+    );
+
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]?.body.messages?.[1]?.content).toContain(`Question: ${QUESTION}`);
+    expect(answer.provenance).toBe('generated');
+    expect(answer.answer).toBe(
+      'Read a whole file with `readFile` [1]. Use `mkdir` with the `recursive` option to create missing parent directories [2].',
+    );
+    expect(answer.citations.map((citation) => [citation.index, citation.passage.headingPath.at(-1)])).toEqual([
+      [1, 'Reading files'],
+      [2, 'Creating directories'],
+    ]);
+    // BM25 ranks the directories passage first, so the model's markers changed: the text was sent again after a reset.
+    expect(readingNumber).toBe(2);
+    const types = events.map((event) => event.type);
+    expect(types.includes('reset')).toBe(true);
+    expect(types.indexOf('citations')).toBeGreaterThan(types.lastIndexOf('token'));
+    expect(types.at(-1)).toBe('done');
+  });
+
+  test('model citing a passage it was not given: abstains after the streamed tokens', async () => {
+    const { engine } = await pooledEngineWith(async (_request, reply) => {
+      reply.open();
+      await reply.delta('Use `mkdir` with the `recursive` option [9].');
+      reply.finish();
+    });
+
+    const events: AnswerEvent[] = [];
+    for await (const event of engine.answer({ question: QUESTION, reach: REACH })) events.push(event);
+
+    expect(events.map((event) => event.type)).toEqual(['token', 'abstain', 'done']);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });
+  });
+
+  test('question the knowledge base has no evidence for: abstains in the worker, the model is never asked', async () => {
+    const { engine, server } = await pooledEngineWith(async (_request, reply) => {
+      reply.open();
+      reply.finish();
+    });
+
+    const answer = await collectAnswer(engine.answer({ question: 'Which penguins live in Antarctica?', reach: REACH }));
+
+    expect(answer).toMatchObject({ abstained: true, provenance: 'abstained' });
+    expect(server.requests).toEqual([]);
+  });
+
+  test('asker gone while the model streams: no done, and the model request is closed', async () => {
+    const { engine, server } = await pooledEngineWith(async (_request, reply) => {
+      reply.open();
+      await reply.delta('Use `mkdir`');
+      await delay(2_000);
+      reply.finish();
+    });
+    const controller = new AbortController();
+    const events: AnswerEvent[] = [];
+
+    for await (const event of engine.answer({ question: QUESTION, reach: REACH, signal: controller.signal })) {
+      events.push(event);
+      controller.abort();
+    }
+
+    expect(events).toEqual([{ type: 'token', text: 'Use `mkdir`' }]);
+    const closed = await Promise.race([server.requests[0]!.closedEarly.then(() => true), delay(1_000, false)]);
+    expect(closed).toBe(true);
+  });
+});
