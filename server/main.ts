@@ -17,7 +17,18 @@ import { randomBytes } from 'node:crypto';
  * first run, and serves the API. The only module besides the CLI entry that
  * reads `process.env`.
  */
-const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
+/** Prints a failure a person can act on, without a stack trace, and exits. */
+function fail(message: string): never {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
+} catch (error) {
+  fail((error as Error).message);
+}
 const logger = createLogger(config.logLevel);
 const started = Date.now();
 const location = embeddedStoreLocation(config.dataDir);
@@ -55,7 +66,10 @@ const app = createApp({
   trustedProxies: config.trustedProxies,
 });
 const server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
-await once(server, 'listening');
+await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE') fail(`Port ${config.port} is already in use; set PORT to another port`);
+  fail(`Cannot listen on port ${config.port}: ${error.message}`);
+});
 const { port } = server.address() as AddressInfo;
 const baseUrl = `http://localhost:${port}`;
 
