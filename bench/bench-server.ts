@@ -18,7 +18,7 @@ import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 const dataDir = process.argv[2]!;
 const location = embeddedStoreLocation(dataDir);
 const store = openStore(location);
-const engine = createPooledAnswerEngine({ location, abstentionThreshold: 0.5, threads: Math.max(1, availableParallelism() - 1) });
+const engine = createPooledAnswerEngine({ location, abstentionThreshold: 0.5, threads: availableParallelism() });
 const app = createApp({
   store,
   engine,
