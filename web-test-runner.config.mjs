@@ -1,0 +1,28 @@
+// Widget tests in the system Chromium (Debian package), through
+// @web/test-runner with @open-wc/testing. No browser is downloaded.
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+
+export default {
+  files: ['widget/**/*.browser.test.ts'],
+  nodeResolve: { exportConditions: ['production'] },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      },
+    }),
+  ],
+  testFramework: { config: { timeout: 10000 } },
+  concurrency: 1,
+};
