@@ -2,10 +2,12 @@
 // @web/test-runner with @open-wc/testing. No browser is downloaded.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { scriptedAnswers } from './widget/testing/scripted-answers.mjs';
 
 export default {
   files: ['widget/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
+  middleware: [scriptedAnswers],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   browsers: [
     chromeLauncher({

@@ -28,7 +28,7 @@ const CAPITAL_QUESTION = 'What is the capital of Australia?';
 function start(): Promise<{ process: ChildProcess; url: string; output: string }> {
   const child = spawn('npm', ['start'], {
     cwd: projectRoot,
-    env: { ...process.env, PORT: '0', KB_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: '0', KB_DEMO_PORT: '0', KB_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

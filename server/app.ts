@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { problem, problemHandler } from './api/problem.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
 import { queryRoutes } from './api/query-routes.ts';
+import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
 import type { AnswerEngine } from './engine/answer-engine.ts';
@@ -22,6 +23,11 @@ export interface AppDeps {
   rateLimitPerToken: number;
   /** Number of trusted reverse proxies (Express `trust proxy`). */
   trustedProxies: number;
+  /**
+   * Folder of the built widget (`dist/`), served at `/widget/kb-widget.js`
+   * and `/widget/kb-widget.mjs`; omitted = the widget script is not served.
+   */
+  widgetDistDir?: string;
 }
 
 /** Base path of the widget endpoints (SPEC.md 4). */
@@ -29,8 +35,9 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 
 /**
  * Builds the Express app. Reads top to bottom as a request's path: health,
- * CORS, media type, body parser with a size limit, per-IP limit, token
- * check, per-token limit, routes, JSON 404, one error handler last.
+ * the widget script, CORS, media type, body parser with a size limit, per-IP
+ * limit, token check, per-token limit, routes, JSON 404, one error handler
+ * last.
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -42,6 +49,7 @@ export function createApp(deps: AppDeps): Express {
     await deps.store.ping();
     response.json({ status: 'ok' });
   });
+  if (deps.widgetDistDir !== undefined) app.use(widgetAssetRoutes(deps.widgetDistDir));
 
   app.use('/kb-api', widgetCors());
   app.use('/kb-api', (request, _response, next) => {

@@ -58,3 +58,19 @@ describe('loadConfig, chat model settings', () => {
     expect(message).not.toContain('sk-secret-value');
   });
 });
+
+describe('loadConfig, ports', () => {
+  test('nothing set: API on 8787, demo page on 5173', () => {
+    const config = loadConfig({}, DEFAULTS);
+
+    expect([config.port, config.demoPort]).toEqual([8787, 5173]);
+  });
+
+  test('KB_DEMO_PORT=0: the demo page is off', () => {
+    expect(loadConfig({ KB_DEMO_PORT: '0' }, DEFAULTS).demoPort).toBe(0);
+  });
+
+  test.each(['70000', '-1', 'abc', '51.5'])('KB_DEMO_PORT=%s: configuration error naming the variable and its value', (value) => {
+    expect(() => loadConfig({ KB_DEMO_PORT: value }, DEFAULTS)).toThrow(`KB_DEMO_PORT=${JSON.stringify(value)}`);
+  });
+});

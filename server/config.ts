@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   /** Interface to listen on; undefined = all interfaces. */
   host: string | undefined;
+  /** Port of the demo page `npm start` serves; 0 turns it off. */
+  demoPort: number;
   /** Folder of the embedded store. */
   dataDir: string;
   /** Platform cap on a widget token's lifetime, minutes. */
@@ -59,6 +61,7 @@ const integer = (fallback: number, min: number, max: number) =>
 const schema = z.object({
   PORT: integer(8787, 0, 65535),
   HOST: z.string().min(1).optional(),
+  KB_DEMO_PORT: integer(5173, 0, 65535),
   KB_DATA_DIR: z.string().min(1).default('.data'),
   KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
@@ -96,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
   return {
     port: values.PORT,
     host: values.HOST,
+    demoPort: values.KB_DEMO_PORT,
     dataDir: resolve(values.KB_DATA_DIR),
     tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -11,11 +12,15 @@ import { embeddedStoreLocation, openStore } from './store/open-store.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
 import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDemoServer } from './demo/demo-server.ts';
 
 /**
  * `npm start`: opens (or creates) the store, seeds the demo knowledge base on
- * first run, and serves the API. The only module besides the CLI entry that
- * reads `process.env`.
+ * first run, serves the API and the built widget (`dist/`), and the demo page
+ * on a second origin (`KB_DEMO_PORT`). The only module besides the CLI entry
+ * that reads `process.env`.
  */
 /** Prints a failure a person can act on, without a stack trace, and exits. */
 function fail(message: string): never {
@@ -30,6 +35,8 @@ try {
   fail((error as Error).message);
 }
 const logger = createLogger(config.logLevel);
+/** Output of `npm run build` (built by `npm start` when missing or stale). */
+const widgetDistDir = fileURLToPath(new URL('../dist', import.meta.url));
 const started = Date.now();
 const location = embeddedStoreLocation(config.dataDir);
 const store = openStore(location);
@@ -64,6 +71,7 @@ const app = createApp({
   rateLimitPerIp: config.rateLimitPerIp,
   rateLimitPerToken: config.rateLimitPerToken,
   trustedProxies: config.trustedProxies,
+  widgetDistDir,
 });
 const server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
 await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
@@ -73,6 +81,28 @@ await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
 const { port } = server.address() as AddressInfo;
 const baseUrl = `http://localhost:${port}`;
 
+const demo =
+  config.demoPort === 0
+    ? undefined
+    : startDemoServer({
+        store,
+        apiBaseUrl: baseUrl,
+        port: config.demoPort,
+        host: config.host,
+        ownerId: seed.owner.id,
+        kbId: DEMO_KB_ID,
+        ttlCapMinutes: config.tokenTtlCapMinutes,
+        now: Date.now,
+        logger,
+      });
+if (demo) {
+  await once(demo, 'listening').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') fail(`Port ${config.demoPort} is already in use; set KB_DEMO_PORT to another port, or to 0 to turn the demo page off`);
+    fail(`Cannot listen on port ${config.demoPort} for the demo page: ${error.message}`);
+  });
+}
+const demoUrl = demo ? `http://localhost:${(demo.address() as AddressInfo).port}` : undefined;
+
 const changed = seed.report.created.length + seed.report.updated.length;
 process.stdout.write(
   [
@@ -81,6 +111,10 @@ process.stdout.write(
     `  data: ${config.dataDir}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
+    `  widget: ${baseUrl}/widget/kb-widget.js${existsSync(join(widgetDistDir, 'kb-widget.js')) ? '' : ' (not built: run npm run build)'}`,
+    demoUrl
+      ? `  demo page: ${demoUrl}/ (its token allows only this origin; ${demoUrl.replace('localhost', '127.0.0.1')}/ shows a site that is not allowed)`
+      : '  demo page: off (KB_DEMO_PORT=0)',
     '',
     'Get a widget token (in another terminal):',
     `  npm run --silent kb -- token issue --kb ${DEMO_KB_ID} --origin http://localhost:5173`,
@@ -98,7 +132,11 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   server.closeIdleConnections();
-  const closed = new Promise((resolve) => server.close(resolve));
+  demo?.closeAllConnections();
+  const closed = Promise.all([
+    new Promise((resolve) => server.close(resolve)),
+    demo ? new Promise((resolve) => demo.close(resolve)) : undefined,
+  ]);
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
   await engine.close();

@@ -1,0 +1,108 @@
+import type { Citation, StreamFrame } from '../protocol/query-protocol.ts';
+
+/**
+ * The state of one question and its answer in the widget, and how stream
+ * frames change it (SPEC.md section 6, "Client behavior"): `token` appends,
+ * `citations` sets the sources, `reset` discards what was shown and keeps
+ * listening, `abstain` replaces everything, `suggestions` offers follow-ups,
+ * `done` completes, `error` keeps what arrived and adds a notice. DOM-free:
+ * the element renders a list of turns.
+ */
+
+/** Where a turn stands. */
+export type TurnStatus =
+  /** Frames are arriving (or the request is on its way). */
+  | 'streaming'
+  /** `done` arrived with an answer. */
+  | 'answered'
+  /** The service declined to answer (`abstain`, or `done` with `abstained`). */
+  | 'abstained'
+  /** Something stopped the answer: a refusal, an `error` frame, a broken stream, the network. */
+  | 'failed'
+  /** The visitor pressed Stop. */
+  | 'stopped';
+
+/** Why a turn failed, for the words shown to the visitor. */
+export type FailureReason =
+  | 'expired'
+  | 'revoked'
+  | 'not-allowed'
+  | 'rate-limited'
+  | 'offline'
+  | 'interrupted'
+  | 'generation-failed'
+  | 'unavailable'
+  | 'rejected';
+
+export interface Turn {
+  /** Increasing number, unique within one element. */
+  id: number;
+  question: string;
+  status: TurnStatus;
+  /** The answer's markdown so far (or the abstention message). */
+  text: string;
+  citations: Citation[];
+  suggestions: string[];
+  failure?: { reason: FailureReason; retryAfterSeconds?: number };
+}
+
+/** @returns a new turn waiting for its first frame */
+export function startTurn(id: number, question: string): Turn {
+  return { id, question, status: 'streaming', text: '', citations: [], suggestions: [] };
+}
+
+/**
+ * Applies one frame. Frames after the turn has ended are ignored.
+ *
+ * @returns the updated turn (a new object; the input is not changed)
+ */
+export function applyFrame(turn: Turn, frame: StreamFrame): Turn {
+  if (turn.status !== 'streaming') return turn;
+  switch (frame.type) {
+    case 'token':
+      return { ...turn, text: turn.text + frame.text };
+    case 'citations':
+      return { ...turn, citations: frame.citations };
+    case 'reset':
+      return { ...turn, text: '', citations: [] };
+    case 'abstain':
+      return { ...turn, text: frame.answer, citations: [] };
+    case 'suggestions':
+      return { ...turn, suggestions: frame.questions };
+    case 'done':
+      return { ...turn, status: frame.abstained ? 'abstained' : 'answered' };
+    case 'error':
+      return { ...turn, status: 'failed', failure: { reason: 'generation-failed' } };
+  }
+}
+
+/** Ends a turn that failed before or while streaming, keeping what arrived. */
+export function failTurn(turn: Turn, reason: FailureReason, retryAfterSeconds?: number): Turn {
+  if (turn.status !== 'streaming') return turn;
+  return { ...turn, status: 'failed', failure: retryAfterSeconds === undefined ? { reason } : { reason, retryAfterSeconds } };
+}
+
+/** Ends a turn the visitor stopped, keeping what arrived. */
+export function stopTurn(turn: Turn): Turn {
+  return turn.status === 'streaming' ? { ...turn, status: 'stopped' } : turn;
+}
+
+/**
+ * The failure reason of a refused request (DESIGN.md "Wire decisions" codes).
+ *
+ * @param code the problem `code` of the refusal
+ */
+export function refusalReason(code: string, status: number): FailureReason {
+  switch (code) {
+    case 'token_expired':
+      return 'expired';
+    case 'token_revoked':
+      return 'revoked';
+    case 'origin_not_allowed':
+      return 'not-allowed';
+    case 'rate_limited':
+      return 'rate-limited';
+    default:
+      return status >= 500 ? 'unavailable' : 'rejected';
+  }
+}

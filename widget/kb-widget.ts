@@ -1,0 +1,643 @@
+import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { Citation } from '../protocol/query-protocol.ts';
+import { askQuestion, type AskOutcome } from './answer-stream.ts';
+import { parseAnswerMarkdown } from './answer-markdown.ts';
+import { renderAnswer } from './answer-markdown-render.ts';
+import { applyFrame, failTurn, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
+import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
+import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
+
+/**
+ * An embeddable assistant that answers questions from a knowledge base,
+ * streaming grounded answers with their sources and follow-up suggestions.
+ *
+ * @tagname kb-widget
+ * @summary Ask a knowledge base; answers stream in with citations.
+ *
+ * @fires kb-widget-question - The visitor asked a question ({@link KbWidgetQuestionEvent}).
+ * @fires kb-widget-answer - An answer finished, answered or abstained ({@link KbWidgetAnswerEvent}).
+ * @fires kb-widget-error - An answer failed or was refused ({@link KbWidgetErrorEvent}).
+ * @fires kb-widget-toggle - The launcher panel opened or closed ({@link KbWidgetToggleEvent}).
+ *
+ * @csspart launcher - The floating button of `mode="launcher"`.
+ * @csspart panel - The panel holding the conversation.
+ * @csspart header - The panel's heading bar.
+ * @csspart transcript - The conversation log.
+ * @csspart message - One question or answer.
+ * @csspart citation - One entry of a sources list.
+ * @csspart citation-marker - A `[n]` marker inside an answer.
+ * @csspart suggestion - A follow-up or starter question button.
+ * @csspart input - The question field.
+ * @csspart submit - The Ask / Stop button.
+ *
+ * @cssprop --kb-widget-accent - Buttons, links and the launcher.
+ * @cssprop --kb-widget-accent-text - Text on the accent colour.
+ * @cssprop --kb-widget-background - Panel background.
+ * @cssprop --kb-widget-text - Body text.
+ * @cssprop --kb-widget-muted - Secondary text and borders.
+ * @cssprop --kb-widget-font - Font family.
+ * @cssprop --kb-widget-radius - Corner radius.
+ * @cssprop --kb-widget-width - Panel width in launcher mode.
+ * @cssprop --kb-widget-height - Panel height in launcher mode.
+ * @cssprop --kb-widget-z-index - Stacking order of the launcher and panel.
+ */
+export class KbWidget extends LitElement {
+  static override styles = css`
+    :host {
+      --_accent: var(--kb-widget-accent, #1a5fb4);
+      --_accent-text: var(--kb-widget-accent-text, #ffffff);
+      --_background: var(--kb-widget-background, #ffffff);
+      --_text: var(--kb-widget-text, #1d1d1f);
+      --_muted: var(--kb-widget-muted, #5e6470);
+      --_radius: var(--kb-widget-radius, 12px);
+      display: block;
+      font-family: var(--kb-widget-font, system-ui, -apple-system, 'Segoe UI', sans-serif);
+      font-size: 15px;
+      line-height: 1.5;
+      color: var(--_text);
+      text-align: start;
+    }
+    :host([theme='dark']) {
+      --_accent: var(--kb-widget-accent, #78aeed);
+      --_accent-text: var(--kb-widget-accent-text, #0b1a2e);
+      --_background: var(--kb-widget-background, #1f2227);
+      --_text: var(--kb-widget-text, #eef0f3);
+      --_muted: var(--kb-widget-muted, #a4abb8);
+    }
+    @media (prefers-color-scheme: dark) {
+      :host([theme='auto']) {
+        --_accent: var(--kb-widget-accent, #78aeed);
+        --_accent-text: var(--kb-widget-accent-text, #0b1a2e);
+        --_background: var(--kb-widget-background, #1f2227);
+        --_text: var(--kb-widget-text, #eef0f3);
+        --_muted: var(--kb-widget-muted, #a4abb8);
+      }
+    }
+    *,
+    *::before,
+    *::after {
+      box-sizing: border-box;
+    }
+    [hidden] {
+      display: none !important;
+    }
+    button {
+      font: inherit;
+      cursor: pointer;
+    }
+    :focus-visible {
+      outline: 3px solid var(--_accent);
+      outline-offset: 2px;
+    }
+    .launcher {
+      position: fixed;
+      inset-block-end: 20px;
+      inset-inline-end: 20px;
+      z-index: var(--kb-widget-z-index, 2147483000);
+      border: 0;
+      border-radius: 999px;
+      padding: 12px 18px;
+      background: var(--_accent);
+      color: var(--_accent-text);
+      box-shadow: 0 4px 14px rgb(0 0 0 / 0.25);
+    }
+    .panel {
+      display: flex;
+      flex-direction: column;
+      background: var(--_background);
+      color: var(--_text);
+      border: 1px solid color-mix(in srgb, var(--_muted) 40%, transparent);
+      border-radius: var(--_radius);
+      overflow: hidden;
+    }
+    :host([mode='inline']) .panel {
+      min-height: 320px;
+      max-height: var(--kb-widget-height, 600px);
+    }
+    :host(:not([mode='inline'])) .panel {
+      position: fixed;
+      inset-block-end: 80px;
+      inset-inline-end: 20px;
+      z-index: var(--kb-widget-z-index, 2147483000);
+      width: min(var(--kb-widget-width, 400px), calc(100vw - 24px));
+      height: min(var(--kb-widget-height, 600px), calc(100vh - 100px));
+      box-shadow: 0 10px 30px rgb(0 0 0 / 0.3);
+    }
+    @media (max-width: 480px) {
+      :host(:not([mode='inline'])) .panel {
+        inset: auto 8px 72px 8px;
+        width: auto;
+      }
+    }
+    .header {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: 8px;
+      padding: 10px 14px;
+      border-block-end: 1px solid color-mix(in srgb, var(--_muted) 30%, transparent);
+    }
+    h2 {
+      margin: 0;
+      font-size: 1.05em;
+    }
+    h3 {
+      margin: 10px 0 4px;
+      font-size: 0.85em;
+      color: var(--_muted);
+      font-weight: 600;
+    }
+    .close {
+      border: 0;
+      background: transparent;
+      color: inherit;
+      padding: 4px 8px;
+      border-radius: 6px;
+    }
+    .transcript {
+      flex: 1;
+      overflow-y: auto;
+      padding: 12px 14px;
+      display: flex;
+      flex-direction: column;
+      gap: 12px;
+    }
+    .question {
+      align-self: flex-end;
+      max-width: 85%;
+      margin: 0;
+      padding: 8px 12px;
+      border-radius: var(--_radius);
+      background: color-mix(in srgb, var(--_accent) 15%, var(--_background));
+    }
+    .answer {
+      overflow-wrap: anywhere;
+    }
+    .answer p {
+      margin: 0 0 8px;
+    }
+    .answer pre {
+      overflow-x: auto;
+      padding: 8px;
+      border-radius: 6px;
+      background: color-mix(in srgb, var(--_muted) 15%, var(--_background));
+    }
+    code {
+      font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+      font-size: 0.9em;
+    }
+    a {
+      color: var(--_accent);
+    }
+    .citation {
+      text-decoration: none;
+      font-size: 0.85em;
+      vertical-align: super;
+    }
+    .status,
+    .notice {
+      color: var(--_muted);
+      font-size: 0.9em;
+      margin: 4px 0;
+    }
+    .notice {
+      color: inherit;
+      border-inline-start: 3px solid #c01c28;
+      padding-inline-start: 8px;
+    }
+    .sources {
+      margin: 4px 0 0;
+      padding-inline-start: 20px;
+      font-size: 0.9em;
+    }
+    .sources li:focus {
+      background: color-mix(in srgb, var(--_accent) 15%, transparent);
+    }
+    blockquote {
+      margin: 4px 0;
+      padding-inline-start: 8px;
+      border-inline-start: 2px solid var(--_muted);
+      color: var(--_muted);
+      max-height: 8em;
+      overflow: hidden;
+      white-space: pre-line;
+    }
+    .chips {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 6px;
+    }
+    .chip,
+    .retry {
+      border: 1px solid var(--_accent);
+      background: transparent;
+      color: var(--_accent);
+      border-radius: 999px;
+      padding: 4px 10px;
+      font-size: 0.9em;
+      text-align: start;
+    }
+    form {
+      display: flex;
+      gap: 8px;
+      padding: 10px 14px;
+      border-block-start: 1px solid color-mix(in srgb, var(--_muted) 30%, transparent);
+    }
+    input {
+      flex: 1;
+      min-width: 0;
+      font: inherit;
+      padding: 8px 10px;
+      border: 1px solid var(--_muted);
+      border-radius: 8px;
+      background: var(--_background);
+      color: var(--_text);
+    }
+    .submit {
+      border: 0;
+      border-radius: 8px;
+      padding: 8px 14px;
+      background: var(--_accent);
+      color: var(--_accent-text);
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      margin: -1px;
+      overflow: hidden;
+      clip: rect(0 0 0 0);
+      white-space: nowrap;
+    }
+    @media (prefers-reduced-motion: no-preference) {
+      .panel {
+        animation: kb-widget-in 160ms ease-out;
+      }
+      @keyframes kb-widget-in {
+        from {
+          opacity: 0;
+          transform: translateY(8px);
+        }
+      }
+    }
+  `;
+
+  static override properties = {
+    baseUrl: { attribute: 'base-url' },
+    kbId: { attribute: 'kb-id' },
+    token: {},
+    mode: { reflect: true },
+    heading: {},
+    placeholder: {},
+    starterQuestions: { attribute: 'starter-questions', type: Array },
+    theme: { reflect: true },
+    strings: { attribute: false },
+    tokenProvider: { attribute: false },
+    _open: { state: true },
+    _turns: { state: true },
+  };
+
+  /** Origin (and path prefix) of the kb-widget API, e.g. `https://kb.example.com`. */
+  declare baseUrl: string;
+  /** Knowledge base the token is bound to. */
+  declare kbId: string;
+  /** Widget token (`kbw_…`); optional when `tokenProvider` is set. */
+  declare token: string | undefined;
+  /** `launcher`: a floating button opening a panel; `inline`: the panel in the page flow. */
+  declare mode: 'launcher' | 'inline';
+  /** Panel heading; defaults to the `heading` string. */
+  declare heading: string | undefined;
+  /** Placeholder of the question field; defaults to the `placeholder` string. */
+  declare placeholder: string | undefined;
+  /** Questions offered before the first question (attribute: a JSON array of strings). */
+  declare starterQuestions: string[];
+  /** `light`, `dark`, or `auto` (follows `prefers-color-scheme`). */
+  declare theme: 'light' | 'dark' | 'auto';
+  /** Texts to replace (translation); missing keys keep the English defaults. */
+  declare strings: Partial<WidgetStrings>;
+  /**
+   * Returns a fresh token; called when no token is set, and once after a
+   * question is refused because the token expired.
+   */
+  declare tokenProvider: (() => Promise<string>) | undefined;
+
+  declare private _open: boolean;
+  declare private _turns: Turn[];
+  #controller: AbortController | undefined;
+  #nextTurnId = 1;
+
+  constructor() {
+    super();
+    this.baseUrl = '';
+    this.kbId = '';
+    this.mode = 'launcher';
+    this.starterQuestions = [];
+    this.theme = 'light';
+    this.strings = {};
+    this._open = false;
+    this._turns = [];
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#controller?.abort();
+  }
+
+  /** Whether an answer is streaming now. */
+  get busy(): boolean {
+    return this._turns.at(-1)?.status === 'streaming';
+  }
+
+  /** Opens the panel (launcher mode) and moves focus to the question field. */
+  async show(): Promise<void> {
+    if (this.mode === 'inline' || this._open) return;
+    this._open = true;
+    this.dispatchEvent(new KbWidgetToggleEvent(true));
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+  }
+
+  /** Closes the panel (launcher mode) and returns focus to the launcher. */
+  async hide(): Promise<void> {
+    if (this.mode === 'inline' || !this._open) return;
+    this._open = false;
+    this.dispatchEvent(new KbWidgetToggleEvent(false));
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>('.launcher')?.focus();
+  }
+
+  /**
+   * Asks a question: stops any answer in progress and streams the new one.
+   *
+   * @param question the question; blank questions are ignored
+   */
+  async ask(question: string): Promise<void> {
+    const trimmed = question.trim();
+    if (!trimmed) return;
+    this.#controller?.abort();
+    const controller = new AbortController();
+    this.#controller = controller;
+    const turn = startTurn(this.#nextTurnId++, trimmed);
+    this._turns = [...this._turns.map(stopTurn), turn];
+    this.dispatchEvent(new KbWidgetQuestionEvent(trimmed));
+    const outcome = await this.#stream(turn.id, trimmed, controller, true);
+    if (this.#controller === controller) this.#controller = undefined;
+    this.#finish(turn.id, outcome);
+  }
+
+  /** Stops the answer in progress, keeping what arrived. */
+  stop(): void {
+    this.#controller?.abort();
+    this.#controller = undefined;
+    this.#updateTurn(this._turns.at(-1)?.id ?? -1, stopTurn);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('starterQuestions') && !Array.isArray(this.starterQuestions)) this.starterQuestions = [];
+  }
+
+  /** Streams one answer into turn `turnId`; retries once with a fresh token after `token_expired`. */
+  async #stream(turnId: number, question: string, controller: AbortController, mayRenewToken: boolean): Promise<AskOutcome> {
+    let token = this.token;
+    if (!token && this.tokenProvider) token = await this.#renewToken();
+    const outcome = await askQuestion({
+      baseUrl: this.baseUrl.replace(/\/+$/, ''),
+      kbId: this.kbId,
+      token: token ?? '',
+      question,
+      signal: controller.signal,
+      onFrame: (frame) => this.#updateTurn(turnId, (turn) => applyFrame(turn, frame)),
+    });
+    const expired = outcome.kind === 'refused' && outcome.status === 401 && outcome.code === 'token_expired';
+    if (expired && mayRenewToken && this.tokenProvider && !controller.signal.aborted) {
+      const renewed = await this.#renewToken();
+      if (renewed && renewed !== token) return this.#stream(turnId, question, controller, false);
+    }
+    return outcome;
+  }
+
+  async #renewToken(): Promise<string | undefined> {
+    try {
+      const token = await this.tokenProvider?.();
+      if (token) this.token = token;
+      return token || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #finish(turnId: number, outcome: AskOutcome): void {
+    let reason: FailureReason | undefined;
+    let code: string | undefined;
+    let retryAfterSeconds: number | undefined;
+    switch (outcome.kind) {
+      case 'done':
+      case 'aborted':
+      case 'error':
+        break;
+      case 'refused':
+        reason = refusalReason(outcome.code, outcome.status);
+        code = outcome.code;
+        retryAfterSeconds = outcome.retryAfterSeconds;
+        break;
+      case 'interrupted':
+        reason = 'interrupted';
+        break;
+      case 'offline':
+        reason = 'offline';
+        break;
+    }
+    if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, retryAfterSeconds));
+    const turn = this._turns.find((candidate) => candidate.id === turnId);
+    if (!turn) return;
+    if (turn.status === 'answered' || turn.status === 'abstained') {
+      this.dispatchEvent(
+        new KbWidgetAnswerEvent({
+          question: turn.question,
+          answer: turn.text,
+          citations: turn.citations,
+          abstained: turn.status === 'abstained',
+        }),
+      );
+    } else if (turn.status === 'failed') {
+      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure?.reason ?? 'generation-failed', outcome.kind === 'error' ? outcome.code : code));
+    }
+  }
+
+  #updateTurn(turnId: number, change: (turn: Turn) => Turn): void {
+    this._turns = this._turns.map((turn) => (turn.id === turnId ? change(turn) : turn));
+  }
+
+  #text(key: keyof WidgetStrings, values: Record<string, string | number> = {}): string {
+    const template = this.strings?.[key] ?? DEFAULT_STRINGS[key];
+    return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
+  }
+
+  #submitQuestion(event: SubmitEvent): void {
+    event.preventDefault();
+    if (this.busy) {
+      this.stop();
+      return;
+    }
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input');
+    if (!input?.value.trim()) return;
+    const question = input.value;
+    input.value = '';
+    void this.ask(question);
+  }
+
+  #closeOnEscape(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || this.mode === 'inline') return;
+    event.stopPropagation();
+    void this.hide();
+  }
+
+  #toggleFromLauncher(): void {
+    void (this._open ? this.hide() : this.show());
+  }
+
+  /** Moves focus to the source a `[n]` marker points at, without touching the page's URL. */
+  #followCitation(event: MouseEvent): void {
+    const marker = (event.target as Element | null)?.closest?.('a.citation');
+    const target = marker?.getAttribute('href');
+    if (!marker || !target?.startsWith('#')) return;
+    event.preventDefault();
+    const source = this.renderRoot.querySelector<HTMLElement>(`[id="${CSS.escape(target.slice(1))}"]`);
+    source?.focus();
+    source?.scrollIntoView({ block: 'nearest' });
+  }
+
+  #sourceId(turnId: number, index: number): string {
+    return `kb-source-${turnId}-${index}`;
+  }
+
+  override render(): TemplateResult {
+    const inline = this.mode === 'inline';
+    const panelId = 'kb-widget-panel';
+    return html`
+      ${inline
+        ? nothing
+        : html`<button
+            class="launcher"
+            part="launcher"
+            aria-expanded=${String(this._open)}
+            aria-controls=${panelId}
+            @click=${this.#toggleFromLauncher}
+          >
+            ${this._open ? this.#text('close') : this.#text('open')}
+          </button>`}
+      <section
+        id=${panelId}
+        class="panel"
+        part="panel"
+        role=${inline ? 'region' : 'dialog'}
+        aria-labelledby="kb-widget-heading"
+        ?hidden=${!inline && !this._open}
+        @keydown=${this.#closeOnEscape}
+      >
+        <div class="header" part="header">
+          <h2 id="kb-widget-heading">${this.heading ?? this.#text('heading')}</h2>
+          ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>✕</button>`}
+        </div>
+        <div class="transcript" part="transcript" role="log" aria-label=${this.#text('transcript')} @click=${this.#followCitation}>
+          ${this._turns.length === 0 ? this.#renderStarters() : this._turns.map((turn) => this.#renderTurn(turn))}
+        </div>
+        <form @submit=${this.#submitQuestion}>
+          <input
+            part="input"
+            type="text"
+            name="question"
+            autocomplete="off"
+            maxlength="2000"
+            aria-label=${this.#text('questionLabel')}
+            placeholder=${this.placeholder ?? this.#text('placeholder')}
+          />
+          <button class="submit" part="submit" type="submit">${this.busy ? this.#text('stop') : this.#text('ask')}</button>
+        </form>
+      </section>
+    `;
+  }
+
+  #renderStarters(): TemplateResult | typeof nothing {
+    if (this.starterQuestions.length === 0) return nothing;
+    return html`<div>
+      <h3>${this.#text('starters')}</h3>
+      <div class="chips">${this.starterQuestions.map((question) => this.#renderQuestionButton(question))}</div>
+    </div>`;
+  }
+
+  #renderQuestionButton(question: string): TemplateResult {
+    return html`<button class="chip" part="suggestion" type="button" @click=${() => void this.ask(question)}>${question}</button>`;
+  }
+
+  /**
+   * One turn. While an answer streams, its growing text is hidden from
+   * assistive technology (the log would announce every token); when it
+   * ends, the finished answer is added as a new node, which the log
+   * announces once.
+   */
+  #renderTurn(turn: Turn): TemplateResult {
+    const finished = turn.status !== 'streaming';
+    const known = new Set(turn.citations.map((citation) => citation.index));
+    const answer = renderAnswer(parseAnswerMarkdown(turn.text), {
+      citationHref: (index) => (known.has(index) ? `#${this.#sourceId(turn.id, index)}` : undefined),
+      citationLabel: (index) => this.#text('citation', { n: index }),
+    });
+    return html`
+      <p class="question" part="message">${turn.question}</p>
+      ${finished
+        ? html`<article class="answer" part="message">${answer}</article>`
+        : html`<div class="answer" part="message" aria-hidden="true">${answer}</div>
+            ${turn.text ? nothing : html`<p class="status">${this.#text('thinking')}</p>`}`}
+      ${this.#renderNotice(turn)} ${finished ? this.#renderSources(turn) : nothing}
+      ${turn.status === 'answered' && turn.suggestions.length > 0 && turn === this._turns.at(-1)
+        ? html`<div>
+            <h3>${this.#text('suggestions')}</h3>
+            <div class="chips">${turn.suggestions.map((question) => this.#renderQuestionButton(question))}</div>
+          </div>`
+        : nothing}
+    `;
+  }
+
+  #renderNotice(turn: Turn): TemplateResult | typeof nothing {
+    if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
+    if (turn.status !== 'failed' || !turn.failure) return nothing;
+    const { reason, retryAfterSeconds } = turn.failure;
+    const words: Record<FailureReason, string> = {
+      expired: this.#text('expired'),
+      revoked: this.#text('revoked'),
+      'not-allowed': this.#text('notAllowed'),
+      'rate-limited': this.#text('rateLimited', { seconds: retryAfterSeconds ?? 30 }),
+      offline: this.#text('offline'),
+      interrupted: this.#text('interrupted'),
+      'generation-failed': this.#text('generationFailed'),
+      unavailable: this.#text('unavailable'),
+      rejected: this.#text('rejected'),
+    };
+    const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
+    return html`<p class="notice" role="alert">
+      ${words[reason]}
+      ${retryable && turn === this._turns.at(-1)
+        ? html`<button class="retry" type="button" @click=${() => void this.ask(turn.question)}>${this.#text('retry')}</button>`
+        : nothing}
+    </p>`;
+  }
+
+  #renderSources(turn: Turn): TemplateResult | typeof nothing {
+    if (turn.citations.length === 0) return nothing;
+    return html`<div>
+      <h3>${this.#text('sources')}</h3>
+      <ol class="sources">
+        ${turn.citations.map((citation: Citation) => html`<li
+          id=${this.#sourceId(turn.id, citation.index)}
+          value=${citation.index}
+          part="citation"
+          tabindex="-1"
+        >
+          <span>${citation.doc_id}</span>
+          ${citation.text ? html`<blockquote>${citation.text}</blockquote>` : nothing}
+        </li>`)}
+      </ol>
+    </div>`;
+  }
+}

@@ -1,0 +1,104 @@
+// A scripted stand-in for the kb-widget API inside web-test-runner's dev
+// server (same origin as the test page): real HTTP, the real SSE framing and
+// refusal bodies of SPEC.md / DESIGN.md, each answer chosen by the question
+// and each refusal by the token. Widget tests use it to drive every frame
+// sequence and refusal through the element's real networking.
+
+/** @param {string} type @param {Record<string, unknown>} fields */
+const frame = (type, fields = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+const citation = (index, docId, text) => ({ index, doc_id: docId, kb_id: 'docs', source_span: { ref: `ref-${index}` }, ...(text ? { text } : {}) });
+const tokens = (text) => (text.match(/\s*\S+/g) ?? []).map((piece) => frame('token', { text: piece }));
+
+/** Frame lists by question. A number in the list is a pause in milliseconds. */
+export const SCRIPTS = {
+  answer: [
+    frame('citations', { citations: [citation(1, 'fs.md', 'Use mkdir with recursive: true.')] }),
+    ...tokens('Use `mkdir` with the **recursive** option [1].'),
+    frame('suggestions', { questions: ['How do I remove a directory?', 'How do I read a file?'] }),
+    frame('done', { abstained: false }),
+  ],
+  reset: [...tokens('A withdrawn draft [1]'), frame('reset'), ...tokens('The corrected answer.'), frame('done', { abstained: false })],
+  'abstain after tokens': [...tokens('A partial answer'), frame('abstain', { answer: 'I could not find that in the docs.' }), frame('done', { abstained: true })],
+  'error mid-answer': [...tokens('Half an answer'), frame('error', { code: 'generation_failed', message: 'Generation failed' })],
+  truncated: [...tokens('Cut off before the')],
+  'unknown frame': [frame('mystery', { secret: 'ignore me' }), ': a comment\n\n', ...tokens('Still fine.'), frame('done', { abstained: false })],
+  slow: [...Array.from({ length: 40 }, (_, index) => [150, frame('token', { text: ` word${index}` })]).flat(), frame('done', { abstained: false })],
+};
+
+/** Hostile answer texts: each must render inert. */
+export const HOSTILE = [
+  '<script>window.__kbPwned = 1</script> script tag',
+  '<img src="https://evil.test/x.png" onerror="window.__kbPwned = 1"> image tag',
+  '[click me](javascript:window.__kbPwned=1) javascript link',
+  '![pixel](https://evil.test/pixel.png) markdown image',
+  '<a href="https://evil.test" onclick="window.__kbPwned=1">html link</a>',
+  '[data](data:text/html,<script>window.__kbPwned=1</script>) data link',
+  '<iframe src="https://evil.test"></iframe> frame',
+  '<style>*{display:none}</style> style',
+];
+
+const refusals = {
+  expired: [401, 'token_expired', 'The widget token expired'],
+  stale: [401, 'token_expired', 'The widget token expired'],
+  revoked: [401, 'token_revoked', 'The widget token has been revoked'],
+  'not-allowed': [403, 'origin_not_allowed', 'Origin is not allowed for this token'],
+  busy: [429, 'rate_limited', 'Too many requests'],
+  down: [503, 'unavailable', 'Temporarily unavailable'],
+};
+
+/** Requests received, for assertions (`GET /scripted/requests`, `POST /scripted/reset`). */
+let received = [];
+
+/** @type {import('@web/dev-server-core').Middleware} */
+export async function scriptedAnswers(context, next) {
+  if (context.path === '/scripted/requests') {
+    context.body = received;
+    return;
+  }
+  if (context.path === '/scripted/reset') {
+    received = [];
+    context.body = 'ok';
+    return;
+  }
+  const match = /^\/kb-api\/api\/v1\/kb\/([^/]+)\/widget\/query\/stream$/.exec(context.path);
+  if (!match || context.method !== 'POST') return next();
+  const body = JSON.parse(await readBody(context.req));
+  const token = (context.get('authorization').match(/^Bearer (.+)$/) ?? [])[1] ?? '';
+  received.push({ question: body.question, token, accept: context.get('accept') });
+  const refusal = refusals[token];
+  if (refusal) {
+    const [status, code, detail] = refusal;
+    context.status = status;
+    context.type = 'application/problem+json';
+    if (status === 429) context.set('Retry-After', '7');
+    context.body = JSON.stringify({ type: `urn:kb-widget:problem:${code}`, title: code, status, detail, code });
+    return;
+  }
+  const hostile = /^hostile (\d+)$/.exec(body.question);
+  const script = hostile
+    ? [frame('token', { text: HOSTILE[Number(hostile[1])] }), frame('done', { abstained: false })]
+    : (SCRIPTS[body.question] ?? SCRIPTS.answer);
+  context.status = 200;
+  context.set('Content-Type', 'text/event-stream; charset=utf-8');
+  context.set('Cache-Control', 'no-cache, no-transform');
+  const { PassThrough } = await import('node:stream');
+  const stream = new PassThrough();
+  context.body = stream;
+  void (async () => {
+    for (const step of script) {
+      if (stream.destroyed) return;
+      if (typeof step === 'number') await new Promise((resolve) => setTimeout(resolve, step));
+      else stream.write(step);
+    }
+    stream.end();
+  })();
+}
+
+function readBody(request) {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
+    request.on('end', () => resolve(text));
+    request.on('error', reject);
+  });
+}
