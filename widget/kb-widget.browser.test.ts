@@ -59,8 +59,8 @@ describe('kb-widget frames', () => {
     expect(shadow(element).querySelector('.answer strong')?.textContent).to.equal('recursive');
     const marker = shadow(element).querySelector<HTMLAnchorElement>('.answer a.citation')!;
     const source = shadow(element).querySelector(`[id="${marker.getAttribute('href')!.slice(1)}"]`)!;
-    expect(source.textContent).to.contain('fs.md');
-    expect(source.querySelector('blockquote')?.textContent).to.equal('Use mkdir with recursive: true.');
+    expect(source.querySelector('summary')?.textContent).to.equal('fs.md');
+    expect(source.querySelector('blockquote')?.textContent?.trim()).to.equal('Use mkdir with recursive: true.');
     const suggestions = [...shadow(element).querySelectorAll('.chip')].map((button) => button.textContent?.trim());
     expect(suggestions).to.deep.equal(['How do I remove a directory?', 'How do I read a file?']);
   });
@@ -74,6 +74,7 @@ describe('kb-widget frames', () => {
 
     expect(location.href).to.equal(before);
     expect(shadow(element).activeElement?.getAttribute('part')).to.equal('citation');
+    expect(shadow(element).activeElement?.querySelector('details')?.open).to.equal(true);
   });
 
   it('suggestion clicked: asks that question', async () => {
@@ -299,6 +300,7 @@ describe('kb-widget accessibility', () => {
 
     const launcher = await widget({ mode: 'launcher' });
     await launcher.show();
+    await Promise.all(shadow(launcher).getAnimations().map((animation) => animation.finished));
     await expect(launcher).to.be.accessible();
   });
 });

@@ -7,6 +7,9 @@ import { applyFrame, failTurn, refusalReason, startTurn, stopTurn, type FailureR
 import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 
+/** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
+const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
+
 /**
  * An embeddable assistant that answers questions from a knowledge base,
  * streaming grounded answers with their sources and follow-up suggestions.
@@ -218,9 +221,16 @@ export class KbWidget extends LitElement {
       padding-inline-start: 8px;
       border-inline-start: 2px solid var(--_muted);
       color: var(--_muted);
-      max-height: 8em;
-      overflow: hidden;
-      white-space: pre-line;
+      max-height: 16em;
+      overflow-y: auto;
+    }
+    blockquote p,
+    blockquote ul,
+    blockquote pre {
+      margin: 0 0 6px;
+    }
+    summary {
+      cursor: pointer;
     }
     .chips {
       display: flex;
@@ -270,7 +280,7 @@ export class KbWidget extends LitElement {
       white-space: nowrap;
     }
     @media (prefers-reduced-motion: no-preference) {
-      .panel {
+      :host(:not([mode='inline'])) .panel {
         animation: kb-widget-in 160ms ease-out;
       }
       @keyframes kb-widget-in {
@@ -503,6 +513,7 @@ export class KbWidget extends LitElement {
     if (!marker || !target?.startsWith('#')) return;
     event.preventDefault();
     const source = this.renderRoot.querySelector<HTMLElement>(`[id="${CSS.escape(target.slice(1))}"]`);
+    source?.querySelector('details')?.setAttribute('open', '');
     source?.focus();
     source?.scrollIntoView({ block: 'nearest' });
   }
@@ -634,8 +645,12 @@ export class KbWidget extends LitElement {
           part="citation"
           tabindex="-1"
         >
-          <span>${citation.doc_id}</span>
-          ${citation.text ? html`<blockquote>${citation.text}</blockquote>` : nothing}
+          ${citation.text
+            ? html`<details>
+                <summary>${citation.doc_id}</summary>
+                <blockquote>${renderAnswer(parseAnswerMarkdown(citation.text), NO_CITATION_LINKS)}</blockquote>
+              </details>`
+            : html`<span>${citation.doc_id}</span>`}
         </li>`)}
       </ol>
     </div>`;
