@@ -79,6 +79,9 @@ test.each([
   ['origin_not_allowed', 403, 'not-allowed'],
   ['rate_limited', 429, 'rate-limited'],
   ['unavailable', 503, 'unavailable'],
+  ['invalid_token', 401, 'misconfigured'],
+  ['missing_token', 401, 'misconfigured'],
+  ['kb_mismatch', 403, 'misconfigured'],
   ['invalid_request', 400, 'rejected'],
 ] as const)('refusalReason(%s, %i): %s', (code, status, reason) => {
   expect(refusalReason(code, status)).toBe(reason);

@@ -32,6 +32,7 @@ export type FailureReason =
   | 'interrupted'
   | 'generation-failed'
   | 'unavailable'
+  | 'misconfigured'
   | 'rejected';
 
 export interface Turn {
@@ -102,6 +103,10 @@ export function refusalReason(code: string, status: number): FailureReason {
       return 'not-allowed';
     case 'rate_limited':
       return 'rate-limited';
+    case 'missing_token':
+    case 'invalid_token':
+    case 'kb_mismatch':
+      return 'misconfigured';
     default:
       return status >= 500 ? 'unavailable' : 'rejected';
   }

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import './index.ts';
 import { defineKbWidget } from './define.ts';
 import type { KbWidget } from './kb-widget.ts';
@@ -143,6 +143,9 @@ describe('kb-widget refusals', () => {
     ['not-allowed', DEFAULT_STRINGS.notAllowed, false],
     ['busy', 'Try again in 7 seconds.', true],
     ['down', DEFAULT_STRINGS.unavailable, true],
+    ['bogus', DEFAULT_STRINGS.misconfigured, false],
+    ['other-kb', DEFAULT_STRINGS.misconfigured, false],
+    ['huge', DEFAULT_STRINGS.rejected, false],
   ];
   for (const [token, words, retry] of cases) {
     it(`token "${token}": the visitor reads "${words}"${retry ? ' with a retry button' : ''}`, async () => {
@@ -382,6 +385,39 @@ describe('kb-widget packaging and customisation', () => {
       expect(box.right).to.be.at.most(360);
     } finally {
       await setViewport({ width: 1024, height: 768 });
+    }
+  });
+
+  it('theme="auto" under a dark colour scheme: the dark panel; under a light one: the light panel', async () => {
+    const element = await widget();
+    element.theme = 'auto';
+    await element.updateComplete;
+    const panel = shadow(element).querySelector('.panel')!;
+    try {
+      await emulateMedia({ colorScheme: 'dark' });
+      expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(31, 34, 39)');
+
+      await emulateMedia({ colorScheme: 'light' });
+      expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(255, 255, 255)');
+    } finally {
+      await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it("widget CSS: does not reach the host page's own buttons and paragraphs", async () => {
+    const element = await widget();
+    const pageButton = document.createElement('button');
+    pageButton.textContent = 'Page button';
+    document.body.append(pageButton);
+    try {
+      await askAndSettle(element, 'answer');
+
+      expect(getComputedStyle(pageButton).cursor).not.to.equal('pointer');
+      expect(getComputedStyle(pageButton).backgroundColor).not.to.equal(
+        getComputedStyle(shadow(element).querySelector('.submit')!).backgroundColor,
+      );
+    } finally {
+      pageButton.remove();
     }
   });
 

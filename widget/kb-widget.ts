@@ -623,6 +623,7 @@ export class KbWidget extends LitElement {
       interrupted: this.#text('interrupted'),
       'generation-failed': this.#text('generationFailed'),
       unavailable: this.#text('unavailable'),
+      misconfigured: this.#text('misconfigured'),
       rejected: this.#text('rejected'),
     };
     const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);

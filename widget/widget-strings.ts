@@ -34,6 +34,8 @@ export interface WidgetStrings {
   interrupted: string;
   generationFailed: string;
   unavailable: string;
+  /** The page's token is missing, invalid or for another knowledge base: a setup problem, not the visitor's. */
+  misconfigured: string;
   rejected: string;
   /** Accessible name of the transcript. */
   transcript: string;
@@ -62,6 +64,7 @@ export const DEFAULT_STRINGS: WidgetStrings = {
   interrupted: 'The answer was cut off.',
   generationFailed: 'Something went wrong while answering.',
   unavailable: 'The assistant is unavailable right now. Try again in a moment.',
+  misconfigured: "This assistant isn't set up correctly on this site.",
   rejected: "The assistant couldn't take that question.",
   transcript: 'Conversation',
 };

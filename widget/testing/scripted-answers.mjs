@@ -44,6 +44,9 @@ const refusals = {
   'not-allowed': [403, 'origin_not_allowed', 'Origin is not allowed for this token'],
   busy: [429, 'rate_limited', 'Too many requests'],
   down: [503, 'unavailable', 'Temporarily unavailable'],
+  bogus: [401, 'invalid_token', 'The widget token is not valid'],
+  'other-kb': [403, 'kb_mismatch', 'The widget token is bound to another knowledge base'],
+  huge: [413, 'payload_too_large', 'The request body is larger than the 16 KiB limit'],
 };
 
 /** Requests received, for assertions (`GET /scripted/requests`, `POST /scripted/reset`). */
