@@ -92,7 +92,12 @@ export type StreamFrame =
   | DoneFrame
   | ErrorFrame;
 
-/** Codes of refused requests (DESIGN.md "Wire decisions"). */
+/**
+ * Codes of refused requests (DESIGN.md "Wire decisions"). The console API
+ * adds 401 `unauthenticated` (no valid session), 403 `forbidden` (signed in
+ * but the role does not allow it) and 403 `cross_site_request` (a
+ * state-changing request from another origin).
+ */
 export type ProblemCode =
   | 'invalid_request'
   | 'payload_too_large'
@@ -103,6 +108,9 @@ export type ProblemCode =
   | 'token_revoked'
   | 'origin_not_allowed'
   | 'kb_mismatch'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'cross_site_request'
   | 'not_found'
   | 'rate_limited'
   | 'internal'

@@ -7,11 +7,19 @@ import { queryRoutes } from './api/query-routes.ts';
 import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
+import { consoleSession, requireSignedIn } from './auth/console-session.ts';
+import { consoleRoutes } from './console/console-routes.ts';
+import { OPENAPI_DOCUMENT } from './console/openapi.ts';
+import { sameOriginOnly } from './auth/same-origin-check.ts';
+import { signInRoutes } from './console/sign-in-routes.ts';
 import type { AnswerEngine } from './engine/answer-engine.ts';
 import type { SourceSpanCodec } from './engine/source-span.ts';
 import type { Store } from './store/store.ts';
 
 /** Everything the app needs, passed explicitly so tests can build their own. */
+/** Token lifetime cap when the app is not told one (the configuration default). */
+export const DEFAULT_TOKEN_TTL_CAP_MINUTES = 1440;
+
 export interface AppDeps {
   store: Store;
   engine: AnswerEngine;
@@ -28,6 +36,8 @@ export interface AppDeps {
    * and `/widget/kb-widget.mjs`; omitted = the widget script is not served.
    */
   widgetDistDir?: string;
+  /** Platform cap on token lifetimes issued from the console, minutes (default {@link DEFAULT_TOKEN_TTL_CAP_MINUTES}). */
+  tokenTtlCapMinutes?: number;
 }
 
 /** Base path of the widget endpoints (SPEC.md 4). */
@@ -35,9 +45,10 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 
 /**
  * Builds the Express app. Reads top to bottom as a request's path: health,
- * the widget script, CORS, media type, body parser with a size limit, per-IP
- * limit, token check, per-token limit, routes, JSON 404, one error handler
- * last.
+ * the widget script; widget endpoints: CORS, media type, body parser with a
+ * size limit, per-IP limit, token check, per-token limit, routes; console:
+ * same-origin check, no caching, media type, body parser, session cookie,
+ * sign-in routes; JSON 404, one error handler last.
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -48,6 +59,9 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', async (_request, response) => {
     await deps.store.ping();
     response.json({ status: 'ok' });
+  });
+  app.get('/openapi.json', (_request, response) => {
+    response.json(OPENAPI_DOCUMENT);
   });
   if (deps.widgetDistDir !== undefined) app.use(widgetAssetRoutes(deps.widgetDistDir));
 
@@ -69,6 +83,30 @@ export function createApp(deps: AppDeps): Express {
       keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
     }),
     queryRoutes({ engine: deps.engine, codec: deps.codec, logger: deps.logger }),
+  );
+
+  // The console authenticates with a session cookie, never a widget token.
+  app.use('/console', sameOriginOnly);
+  app.use('/console/api', (request, response, next) => {
+    response.setHeader('Cache-Control', 'no-store');
+    if (request.is('application/json') === false) {
+      const given = request.get('content-type') ?? 'none';
+      throw problem(415, 'unsupported_media_type', `Send the body as application/json, not "${given}"`);
+    }
+    next();
+  });
+  app.use('/console/api', express.json({ limit: MAX_BODY_BYTES }));
+  app.use('/console', consoleSession(deps.store, deps.now));
+  app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now }));
+  app.use(
+    '/console/api',
+    requireSignedIn,
+    consoleRoutes({
+      store: deps.store,
+      now: deps.now,
+      tokenTtlCapMinutes: deps.tokenTtlCapMinutes ?? DEFAULT_TOKEN_TTL_CAP_MINUTES,
+      publicBaseUrl: (request) => `${request.protocol}://${request.get('host')}`,
+    }),
   );
 
   app.use((request) => {

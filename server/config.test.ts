@@ -74,3 +74,25 @@ describe('loadConfig, ports', () => {
     expect(() => loadConfig({ KB_DEMO_PORT: value }, DEFAULTS)).toThrow(`KB_DEMO_PORT=${JSON.stringify(value)}`);
   });
 });
+
+describe('loadConfig, first owner', () => {
+  test('no KB_OWNER_PASSWORD: no configured password (a random one is generated at start)', () => {
+    expect(loadConfig({}, DEFAULTS).ownerPassword).toBeUndefined();
+  });
+
+  test('KB_OWNER_PASSWORD of 12 characters: kept as given', () => {
+    expect(loadConfig({ KB_OWNER_PASSWORD: 'correct-hors' }, DEFAULTS).ownerPassword).toBe('correct-hors');
+  });
+
+  test('KB_OWNER_PASSWORD of 11 characters: configuration error naming the variable, the rule and not the value', () => {
+    let message = '';
+    try {
+      loadConfig({ KB_OWNER_PASSWORD: 'short-pass1' }, DEFAULTS);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+
+    expect(message).toContain('KB_OWNER_PASSWORD=(hidden): Password must be at least 12 characters long; this one has 11');
+    expect(message).not.toContain('short-pass1');
+  });
+});

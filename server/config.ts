@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { passwordPolicyProblem } from './auth/password-hash.ts';
 
 /**
  * Configuration from environment variables (README, "Configuration"). Only
@@ -34,6 +35,11 @@ export interface Config {
   trustedProxies: number;
   /** Email of the owner created on first run. */
   ownerEmail: string;
+  /**
+   * Console password the owner gets when they have none yet (first run);
+   * undefined = a random one, printed once. Never logged.
+   */
+  ownerPassword: string | undefined;
   /** pino log level. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /**
@@ -70,12 +76,22 @@ const schema = z.object({
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
   KB_TRUSTED_PROXIES: integer(0, 0, 32),
   KB_OWNER_EMAIL: z.string().email().default('owner@example.com'),
+  KB_OWNER_PASSWORD: z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      const problem = value === undefined ? undefined : passwordPolicyProblem(value);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KB_LLM_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   KB_LLM_MODEL: z.string().min(1).optional(),
   KB_LLM_API_KEY: z.string().min(1).optional(),
   KB_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
 });
+
+/** Variables whose values never appear in an error message. */
+const SECRET_VARIABLES = new Set(['KB_OWNER_PASSWORD', 'KB_LLM_API_KEY']);
 
 /**
  * @param env the environment (`process.env`)
@@ -89,7 +105,8 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     ? []
     : parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name])}: ${issue.message}`;
+        const shown = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(env[name]);
+        return `${name}=${shown}: ${issue.message}`;
       });
   if (parsed.success && parsed.data.KB_LLM_BASE_URL !== undefined && parsed.data.KB_LLM_MODEL === undefined) {
     problems.push(`KB_LLM_MODEL is required when KB_LLM_BASE_URL is set (KB_LLM_BASE_URL=${JSON.stringify(env.KB_LLM_BASE_URL)})`);
@@ -108,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,
     trustedProxies: values.KB_TRUSTED_PROXIES,
     ownerEmail: values.KB_OWNER_EMAIL.toLowerCase(),
+    ownerPassword: values.KB_OWNER_PASSWORD,
     logLevel: values.LOG_LEVEL,
     llm:
       values.KB_LLM_BASE_URL !== undefined && values.KB_LLM_MODEL !== undefined

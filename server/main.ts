@@ -7,7 +7,7 @@ import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
 import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
-import { DEMO_KB_ID, seedDemo } from './seed.ts';
+import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
 import { embeddedStoreLocation, openStore } from './store/open-store.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
 import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
@@ -72,6 +72,7 @@ const app = createApp({
   rateLimitPerToken: config.rateLimitPerToken,
   trustedProxies: config.trustedProxies,
   widgetDistDir,
+  tokenTtlCapMinutes: config.tokenTtlCapMinutes,
 });
 const server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
 await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
@@ -103,6 +104,10 @@ if (demo) {
 }
 const demoUrl = demo ? `http://localhost:${(demo.address() as AddressInfo).port}` : undefined;
 
+// Set only once the server listens, so a generated password is printed right
+// after it is stored (a failed start leaves the owner without one, not with an unseen one).
+const ownerPassword = await ensureOwnerPassword(store, seed.owner.id, config.ownerPassword);
+
 const changed = seed.report.created.length + seed.report.updated.length;
 process.stdout.write(
   [
@@ -110,6 +115,7 @@ process.stdout.write(
     `kb-widget is serving ${baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
     `  data: ${config.dataDir}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
+    ...consoleLines(ownerPassword),
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
     `  widget: ${baseUrl}/widget/kb-widget.js${existsSync(join(widgetDistDir, 'kb-widget.js')) ? '' : ' (not built: run npm run build)'}`,
     demoUrl
@@ -125,6 +131,30 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+
+/**
+ * How to sign in to the console. A generated password is written here, to
+ * stdout, once - never through the logger.
+ */
+function consoleLines(outcome: OwnerPasswordOutcome): string[] {
+  const email = seed.owner.email;
+  const change = `npm run kb -- user password ${email}`;
+  switch (outcome.kind) {
+    case 'generated':
+      return [
+        `  console: ${baseUrl}/console, sign in as ${email} with password ${outcome.password}`,
+        `    (shown only this once; change it with: ${change})`,
+      ];
+    case 'configured':
+      return [`  console: ${baseUrl}/console, sign in as ${email} with the password of KB_OWNER_PASSWORD`];
+    case 'unchanged':
+      return [
+        `  console: ${baseUrl}/console, sign in as ${email}` +
+          (config.ownerPassword === undefined ? '' : ' (KB_OWNER_PASSWORD ignored: the owner already has a password)'),
+        ...(config.ownerPassword === undefined ? [] : [`    (change it with: ${change})`]),
+      ];
+  }
+}
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { generatePassword, hashPassword } from './auth/password-hash.ts';
 import { ingestPaths, type IngestReport } from './ingest/ingest-files.ts';
 import type { Store, User } from './store/store.ts';
 
@@ -53,4 +54,36 @@ export async function seedDemo(
     options.onProgress ? { ...ingestOptions, onProgress: options.onProgress } : ingestOptions,
   );
   return { owner, ownerCreated, report };
+}
+
+/** What {@link ensureOwnerPassword} did. */
+export type OwnerPasswordOutcome =
+  /** The owner had none: a random one was set; show it once, never log it. */
+  | { kind: 'generated'; password: string }
+  /** The owner had none: the configured one (`KB_OWNER_PASSWORD`) was set. */
+  | { kind: 'configured' }
+  /** The owner already had a password; nothing changed (a configured one is ignored). */
+  | { kind: 'unchanged' };
+
+/**
+ * Gives the owner a console password when they have none: on first run, and
+ * on the first start of a store created before sign-in existed. There is no
+ * default password: it is the configured one, else a random one
+ * (`ABCDE-FGHIJ-KLMNO-PQRST`, 100 bits) for the caller to print once.
+ *
+ * @param configuredPassword `KB_OWNER_PASSWORD`, already checked against the policy
+ */
+export async function ensureOwnerPassword(
+  store: Store,
+  ownerId: string,
+  configuredPassword: string | undefined,
+): Promise<OwnerPasswordOutcome> {
+  if ((await store.getPasswordHash(ownerId)) !== undefined) return { kind: 'unchanged' };
+  if (configuredPassword !== undefined) {
+    await store.setPasswordHash(ownerId, await hashPassword(configuredPassword));
+    return { kind: 'configured' };
+  }
+  const password = generatePassword();
+  await store.setPasswordHash(ownerId, await hashPassword(password));
+  return { kind: 'generated', password };
 }

@@ -3,12 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CliError, createCli } from './program.ts';
+import { verifyPassword } from '../auth/password-hash.ts';
 import { openSqliteStore } from '../store/sqlite-store.ts';
+import type { Store } from '../store/store.ts';
 
 let folder: string;
 let stdout: string;
 let stderr: string;
 let clock: number;
+/** What the fake terminal answers when a command reads a secret; undefined = it fails the test. */
+let secretInput: string | undefined;
+let secretPrompts: string[];
 
 /** Runs one CLI command against the test's store; the store is opened and closed per command, as in real use. */
 async function run(...args: string[]): Promise<void> {
@@ -24,6 +29,11 @@ async function run(...args: string[]): Promise<void> {
     stderr: (text) => {
       stderr += text;
     },
+    readSecret: async (prompt) => {
+      secretPrompts.push(prompt);
+      if (secretInput === undefined) throw new Error('No password on standard input');
+      return secretInput;
+    },
   });
   program.exitOverride();
   await program.parseAsync(['node', 'kb', ...args]);
@@ -34,6 +44,8 @@ beforeEach(async () => {
   stdout = '';
   stderr = '';
   clock = Date.UTC(2026, 0, 1);
+  secretInput = undefined;
+  secretPrompts = [];
   await run('user', 'add', 'owner@example.com');
   await run('user', 'add', 'reader@example.com');
   await run('knowledge-base', 'create', 'help');
@@ -130,5 +142,70 @@ describe('kb ingest and faq import', () => {
     await writeFile(join(folder, 'faq.json'), JSON.stringify([{ question: 'Q?', answer: 'A.', sources: [{ doc_id: 'nope.md' }] }]));
 
     await expect(run('faq', 'import', join(folder, 'faq.json'), '--kb', 'help')).rejects.toThrow(/"nope\.md"/);
+  });
+});
+
+describe('kb user password', () => {
+  /** Runs `work` on a store of the test's database, closed afterwards. */
+  async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => clock });
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  test('password read from stdin: set (verifiable), prompt names the user, the password never printed', async () => {
+    // Arrange
+    secretInput = 'a brand new password';
+
+    // Act
+    await run('user', 'password', 'reader@example.com');
+
+    // Assert
+    expect(secretPrompts).toEqual(['New password for reader@example.com: ']);
+    expect(stdout).toBe('reader@example.com: password set; 0 sessions ended\n');
+    expect(stdout + stderr).not.toContain('a brand new password');
+    const hash = await withStore(async (store) => store.getPasswordHash((await store.findUserByEmail('reader@example.com'))!.id));
+    await expect(verifyPassword('a brand new password', hash!)).resolves.toBe(true);
+  });
+
+  test('--password given: used, stdin not read; the user is signed out everywhere', async () => {
+    // Arrange
+    await withStore(async (store) => {
+      const user = (await store.findUserByEmail('reader@example.com'))!;
+      for (const idHash of ['a'.repeat(64), 'b'.repeat(64)]) {
+        await store.createSession({ idHash, userId: user.id, createdAt: clock, expiresAt: clock + 3_600_000, lastSeenAt: clock });
+      }
+    });
+
+    // Act
+    await run('user', 'password', 'reader@example.com', '--password', 'an option password');
+
+    // Assert
+    expect(secretPrompts).toEqual([]);
+    expect(stdout).toBe('reader@example.com: password set; 2 sessions ended\n');
+    await expect(withStore((store) => store.findSession('a'.repeat(64)))).resolves.toBeUndefined();
+  });
+
+  test('a password of 11 characters: refused with the policy, nothing changed', async () => {
+    secretInput = 'short-pass1';
+
+    await expect(run('user', 'password', 'reader@example.com')).rejects.toThrow(
+      new CliError('Password must be at least 12 characters long; this one has 11'),
+    );
+    const hash = await withStore(async (store) => store.getPasswordHash((await store.findUserByEmail('reader@example.com'))!.id));
+    expect(hash).toBeUndefined();
+  });
+
+  test('nothing on stdin: refused with a CliError', async () => {
+    await expect(run('user', 'password', 'reader@example.com')).rejects.toThrow(new CliError('No password on standard input'));
+  });
+
+  test('an unknown email: refused naming it', async () => {
+    await expect(run('user', 'password', 'nobody@example.com', '--password', 'an option password')).rejects.toThrow(
+      new CliError('No user with email "nobody@example.com"'),
+    );
   });
 });

@@ -3,10 +3,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { collectAnswer } from '../engine/answer-events.ts';
 import { createAnswerEngine } from '../engine/answer-engine.ts';
 import { readableVisibilities } from '../engine/reach.ts';
+import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import { parseFaqFile } from '../ingest/faq-file.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { createProgressBar } from '../progress-bar.ts';
+import { readSecret } from './read-secret.ts';
 import { ROLES, VISIBILITIES, type Role, type Store, type User, type Visibility } from '../store/store.ts';
 
 /** What the CLI needs, passed in so tests can run commands in-process. */
@@ -21,6 +23,8 @@ export interface CliDeps {
   now: () => number;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Reads a secret without echo (default: from stdin, see read-secret.ts). */
+  readSecret?: (prompt: string) => Promise<string>;
 }
 
 /** A failure the user can fix: printed as `error: message`, exit status 1. */
@@ -214,6 +218,29 @@ export function createCli(deps: CliDeps): Command {
       for (const listed of await store.listUsers()) print(`${listed.email}\t${listed.name}\t${listed.id}`);
     }),
   );
+  user
+    .command('password')
+    .description("Set a user's console password and end their sessions; the password is read from stdin, never echoed")
+    .argument('<email>')
+    .option('--password <password>', 'the new password instead of stdin (visible in process lists and shell history)')
+    .action(
+      withStore(async (store, email: string, options: { password?: string }) => {
+        const found = await requireUser(store, email);
+        let password = options.password;
+        if (password === undefined) {
+          try {
+            password = await (deps.readSecret ?? readSecret)(`New password for ${found.email}: `);
+          } catch (error) {
+            throw new CliError((error as Error).message);
+          }
+        }
+        const policyProblem = passwordPolicyProblem(password);
+        if (policyProblem !== undefined) throw new CliError(policyProblem);
+        await store.setPasswordHash(found.id, await hashPassword(password));
+        const ended = await store.deleteSessionsOf(found.id);
+        print(`${found.email}: password set; ${ended === 1 ? '1 session' : `${ended} sessions`} ended`);
+      }),
+    );
   user
     .command('remove')
     .argument('<email>')

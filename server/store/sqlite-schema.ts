@@ -99,4 +99,21 @@ CREATE TABLE settings (
 );
 `,
   },
+  {
+    // Console sign-in (issue 4): a password hash per user (none until set)
+    // and sessions stored by the SHA-256 of their id.
+    version: 2,
+    sql: `
+ALTER TABLE users ADD COLUMN password_hash TEXT;
+CREATE TABLE sessions (
+  id_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  last_seen_at INTEGER NOT NULL
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+CREATE INDEX sessions_expires ON sessions (expires_at);
+`,
+  },
 ];

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../engine/analyzer.ts';
 import { analyzeChunks } from '../ingest/analyze-chunks.ts';
 import { bm25TermScore, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import {
   ConflictError,
@@ -12,6 +14,7 @@ import {
   StoreUnavailableError,
   type DocumentInput,
   type Reach,
+  type SessionRecord,
   type Store,
   type TokenRecord,
   type User,
@@ -641,5 +644,161 @@ describe('SqliteStore close', () => {
 
     // Assert
     await expect(closing).resolves.toBeUndefined();
+  });
+});
+
+describe('SqliteStore passwords and sessions', () => {
+  const HOUR = 60 * 60_000;
+  const session = (userId: string, overrides: Partial<SessionRecord> = {}): SessionRecord => ({
+    idHash: 'a'.repeat(64),
+    userId,
+    createdAt: START,
+    expiresAt: START + 12 * HOUR,
+    lastSeenAt: START,
+    ...overrides,
+  });
+
+  test('password hash: none until set, then the value set', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const user = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    const before = await store.getPasswordHash(user.id);
+
+    // Act
+    await store.setPasswordHash(user.id, 'scrypt$32768$8$3$salt$hash');
+
+    // Assert
+    expect(before).toBeUndefined();
+    await expect(store.getPasswordHash(user.id)).resolves.toBe('scrypt$32768$8$3$salt$hash');
+    expect(await store.getUser(user.id)).not.toHaveProperty('passwordHash');
+  });
+
+  test('password hash of an unknown user: set refused with NotFoundError, get undefined', async () => {
+    const { store } = await openTestStore();
+
+    await expect(store.setPasswordHash('usr_missing', 'x')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(store.getPasswordHash('usr_missing')).resolves.toBeUndefined();
+  });
+
+  test('session: created, found, touched, deleted', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const user = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    const record = session(user.id);
+
+    // Act
+    await store.createSession(record);
+    const found = await store.findSession(record.idHash);
+    await store.touchSession(record.idHash, START + HOUR, START + 13 * HOUR);
+    const touched = await store.findSession(record.idHash);
+    await store.deleteSession(record.idHash);
+
+    // Assert
+    expect(found).toEqual(record);
+    expect(touched).toEqual({ ...record, lastSeenAt: START + HOUR, expiresAt: START + 13 * HOUR });
+    await expect(store.findSession(record.idHash)).resolves.toBeUndefined();
+  });
+
+  test('deleteSessionsOf: ends every session of that user only, returns how many', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    const bob = await store.createUser({ email: 'bob@example.com', name: 'Bob' });
+    await store.createSession(session(alice.id, { idHash: 'a'.repeat(64) }));
+    await store.createSession(session(alice.id, { idHash: 'b'.repeat(64) }));
+    await store.createSession(session(bob.id, { idHash: 'c'.repeat(64) }));
+
+    // Act
+    const ended = await store.deleteSessionsOf(alice.id);
+
+    // Assert
+    expect(ended).toBe(2);
+    await expect(store.findSession('a'.repeat(64))).resolves.toBeUndefined();
+    await expect(store.findSession('c'.repeat(64))).resolves.toMatchObject({ userId: bob.id });
+  });
+
+  test('a removed user: their sessions are gone', async () => {
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.createSession(session(alice.id));
+
+    await store.removeUser(alice.id);
+
+    await expect(store.findSession('a'.repeat(64))).resolves.toBeUndefined();
+  });
+
+  test('createSession: sessions that ended by then are deleted, live ones kept', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.createSession(session(alice.id, { idHash: 'a'.repeat(64), expiresAt: START + HOUR }));
+    await store.createSession(session(alice.id, { idHash: 'b'.repeat(64), expiresAt: START + 3 * HOUR }));
+
+    // Act
+    await store.createSession(session(alice.id, { idHash: 'c'.repeat(64), createdAt: START + 2 * HOUR }));
+
+    // Assert
+    await expect(store.findSession('a'.repeat(64))).resolves.toBeUndefined();
+    await expect(store.findSession('b'.repeat(64))).resolves.toBeDefined();
+  });
+
+  test('session of an unknown user: refused by the foreign key', async () => {
+    const { store } = await openTestStore();
+
+    await expect(store.createSession(session('usr_missing'))).rejects.toThrow(/FOREIGN KEY/);
+  });
+});
+
+describe('SqliteStore migration 2 (console sign-in)', () => {
+  test('a database with only migration 1: upgraded at open, its users, roles and tokens kept, passwords and sessions usable', async () => {
+    // Arrange: a database as the previous release left it
+    const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-migration-test-'));
+    const path = join(folder, 'kb.sqlite');
+    const old = new BetterSqlite3(path);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    old.exec(SQLITE_MIGRATIONS.find((migration) => migration.version === 1)!.sql);
+    old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(START);
+    old.prepare("INSERT INTO users (id, email, name, created_at) VALUES ('usr_old', 'old@example.com', 'Old', ?)").run(START);
+    old.prepare("INSERT INTO knowledge_bases (id, name, created_at) VALUES ('kb', 'KB', ?)").run(START);
+    old.prepare("INSERT INTO memberships (kb_id, user_id, role) VALUES ('kb', 'usr_old', 'owner')").run();
+    old
+      .prepare(
+        `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at)
+         VALUES ('tok_old', 'kb', 'usr_old', ?, '[]', '["public"]', ?, ?)`,
+      )
+      .run('f'.repeat(64), START, START + 60_000);
+    old.close();
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
+
+    // Act
+    const store = openSqliteStore({ path, now: () => START });
+    onTestFinished(() => store.close());
+
+    // Assert
+    await expect(store.getUser('usr_old')).resolves.toEqual({ id: 'usr_old', email: 'old@example.com', name: 'Old', createdAt: START });
+    await expect(store.getRole('kb', 'usr_old')).resolves.toBe('owner');
+    await expect(store.findTokenByHash('f'.repeat(64))).resolves.toMatchObject({ id: 'tok_old', issuerId: 'usr_old' });
+    await expect(store.getPasswordHash('usr_old')).resolves.toBeUndefined();
+    await store.setPasswordHash('usr_old', 'scrypt$32768$8$3$salt$hash');
+    await store.createSession({ idHash: 'a'.repeat(64), userId: 'usr_old', createdAt: START, expiresAt: START + 1, lastSeenAt: START });
+    await expect(store.getPasswordHash('usr_old')).resolves.toBe('scrypt$32768$8$3$salt$hash');
+    await expect(store.findSession('a'.repeat(64))).resolves.toMatchObject({ userId: 'usr_old' });
+    const check = new BetterSqlite3(path, { readonly: true });
+    const versions = check.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
+    check.close();
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+  });
+
+  test('an up-to-date database opened again: no migration runs twice, the password is kept', async () => {
+    // Arrange
+    const { store, reopen } = await openTestStore();
+    const user = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.setPasswordHash(user.id, 'scrypt$32768$8$3$salt$hash');
+
+    // Act
+    const again = reopen();
+
+    // Assert
+    await expect(again.getPasswordHash(user.id)).resolves.toBe('scrypt$32768$8$3$salt$hash');
   });
 });

@@ -19,6 +19,7 @@ import {
   type ScoredPassage,
   type SearchQuery,
   type SearchResult,
+  type SessionRecord,
   type Store,
   type TokenRecord,
   type User,
@@ -211,6 +212,21 @@ class SqliteStore implements Store {
     return this.#call(() => {
       this.#prepare('DELETE FROM users WHERE id = ?').run(id);
     });
+  }
+
+  setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    return this.#call(() => {
+      const { changes } = this.#prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+      if (changes === 0) throw new NotFoundError(`User "${userId}" does not exist`);
+    });
+  }
+
+  getPasswordHash(userId: string): Promise<string | undefined> {
+    return this.#call(
+      () =>
+        this.#prepare<[string], { password_hash: string | null }>('SELECT password_hash FROM users WHERE id = ?')
+          .get(userId)?.password_hash ?? undefined,
+    );
   }
 
   createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase> {
@@ -537,6 +553,48 @@ class SqliteStore implements Store {
     return this.#call(() => {
       this.#prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
     });
+  }
+
+  createSession(session: SessionRecord): Promise<void> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          this.#prepare('DELETE FROM sessions WHERE expires_at <= ?').run(session.createdAt);
+          this.#prepare(
+              `INSERT INTO sessions (id_hash, user_id, created_at, expires_at, last_seen_at)
+               VALUES (@idHash, @userId, @createdAt, @expiresAt, @lastSeenAt)`,
+            )
+            .run(session);
+        })
+        .immediate(),
+    );
+  }
+
+  findSession(idHash: string): Promise<SessionRecord | undefined> {
+    return this.#call(() =>
+      this.#prepare<[string], SessionRecord>(
+          `SELECT id_hash AS idHash, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt,
+                  last_seen_at AS lastSeenAt
+           FROM sessions WHERE id_hash = ?`,
+        )
+        .get(idHash),
+    );
+  }
+
+  touchSession(idHash: string, at: number, expiresAt: number): Promise<void> {
+    return this.#call(() => {
+      this.#prepare('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id_hash = ?').run(at, expiresAt, idHash);
+    });
+  }
+
+  deleteSession(idHash: string): Promise<void> {
+    return this.#call(() => {
+      this.#prepare('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
+    });
+  }
+
+  deleteSessionsOf(userId: string): Promise<number> {
+    return this.#call(() => this.#prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes);
   }
 
   getOrCreateSetting(key: string, create: () => string): Promise<string> {

@@ -1,6 +1,7 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
- * passages, the BM25 index, curated answers and widget tokens.
+ * passages, the BM25 index, curated answers, widget tokens, console
+ * passwords and console sessions.
  *
  * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
  * and, later, PostgreSQL. Every method is async so either can implement it.
@@ -158,13 +159,34 @@ export interface TokenRecord {
   lastUsedAt?: number;
 }
 
+/**
+ * A signed-in console session (server/auth/console-session.ts). The session
+ * id lives only in the person's cookie; the store keeps its SHA-256.
+ */
+export interface SessionRecord {
+  /** SHA-256 (hex) of the session id. */
+  idHash: string;
+  userId: string;
+  createdAt: number;
+  /** When it ends unless used again: the sliding deadline, never past the absolute one. */
+  expiresAt: number;
+  lastSeenAt: number;
+}
+
 export interface Store {
   createUser(input: { email: string; name: string }): Promise<User>;
   getUser(id: string): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
   listUsers(): Promise<User[]>;
-  /** Deletes a user, their memberships and reader grants. */
+  /** Deletes a user, their memberships, reader grants and sessions. */
   removeUser(id: string): Promise<void>;
+  /**
+   * Sets a user's console password hash (server/auth/password-hash.ts).
+   * Throws NotFoundError for an unknown user.
+   */
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** @returns the user's password hash; undefined when they have none yet or do not exist */
+  getPasswordHash(userId: string): Promise<string | undefined>;
 
   createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase>;
   getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined>;
@@ -210,6 +232,18 @@ export interface Store {
   /** Marks a token revoked at `at`; returns false when no such token exists. */
   revokeToken(id: string, at: number): Promise<boolean>;
   recordTokenUse(id: string, at: number): Promise<void>;
+
+  /**
+   * Records a new console session, and deletes every session whose
+   * `expiresAt` has passed by its `createdAt` (housekeeping).
+   */
+  createSession(session: SessionRecord): Promise<void>;
+  findSession(idHash: string): Promise<SessionRecord | undefined>;
+  /** Records a use: `lastSeenAt = at`, `expiresAt` = the new deadline. */
+  touchSession(idHash: string, at: number, expiresAt: number): Promise<void>;
+  deleteSession(idHash: string): Promise<void>;
+  /** Ends every session of a user (password changed); returns how many there were. */
+  deleteSessionsOf(userId: string): Promise<number>;
 
   /** Returns the named setting, creating it with `create()` on first use (atomic). */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { createApp } from '../app.ts';
+import { hashPassword } from '../auth/password-hash.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
@@ -44,6 +45,12 @@ export interface WidgetFixture {
     body: unknown,
     options?: { token?: string; headers?: Record<string, string>; kbId?: string; signal?: AbortSignal },
   ): Promise<Response>;
+  /**
+   * Signs in to the console (`POST /console/api/session` from the app's own
+   * origin) and returns the `Cookie` header value to send, `kbw_session=…`.
+   * Throws unless the answer is 204.
+   */
+  signIn(email: string, password: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -90,6 +97,10 @@ export interface FixtureOptions {
   rateLimitPerIp?: number;
   rateLimitPerToken?: number;
   tokenTtlCapMinutes?: number;
+  /** Express `trust proxy` hop count (default 0). */
+  trustedProxies?: number;
+  /** Console passwords to set for fixture users (default: none has one). */
+  consolePasswords?: Partial<Record<'owner' | 'alice' | 'bob' | 'reader', string>>;
 }
 
 export async function createWidgetFixture(options: FixtureOptions = {}): Promise<WidgetFixture> {
@@ -110,6 +121,10 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   await store.setRole('docs', bob.id, 'editor');
   await store.setRole('docs', reader.id, 'reader');
   await store.setRole('other', owner.id, 'owner');
+  const users = { owner, alice, bob, reader };
+  for (const [name, password] of Object.entries(options.consolePasswords ?? {})) {
+    await store.setPasswordHash(users[name as keyof typeof users].id, await hashPassword(password));
+  }
 
   const sources = join(folder, 'sources');
   await mkdir(sources);
@@ -144,7 +159,8 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     now,
     rateLimitPerIp: options.rateLimitPerIp ?? 100_000,
     rateLimitPerToken: options.rateLimitPerToken ?? 100_000,
-    trustedProxies: 0,
+    trustedProxies: options.trustedProxies ?? 0,
+    tokenTtlCapMinutes: options.tokenTtlCapMinutes ?? 1440,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -155,7 +171,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     store,
     baseUrl,
     codec,
-    users: { owner, alice, bob, reader },
+    users,
     now,
     advance(milliseconds) {
       clock += milliseconds;
@@ -177,6 +193,17 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
         body: typeof body === 'string' ? body : JSON.stringify(body),
         ...(requestOptions.signal ? { signal: requestOptions.signal } : {}),
       });
+    },
+    async signIn(email, password) {
+      const response = await fetch(`${baseUrl}/console/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: baseUrl },
+        body: JSON.stringify({ email, password }),
+      });
+      if (response.status !== 204) throw new Error(`Sign-in as ${email} answered ${response.status}: ${await response.text()}`);
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('kbw_session='));
+      if (cookie === undefined) throw new Error(`Sign-in as ${email} set no session cookie`);
+      return cookie.split(';')[0]!;
     },
     async close() {
       server.closeAllConnections();

@@ -1,0 +1,224 @@
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { problem } from '../api/problem.ts';
+import type { ConsoleLocals } from '../auth/console-session.ts';
+import { issueToken, TokenIssueError } from '../auth/widget-tokens.ts';
+import { readableVisibilities } from '../engine/reach.ts';
+import { ROLES, VISIBILITIES, type Role, type Store, type TokenRecord } from '../store/store.ts';
+
+/**
+ * The console's JSON API behind the Developers tab (issue 4), relative to
+ * `/console/api`. Every route needs a signed-in person (app.ts mounts the
+ * session check first); widget tokens are never accepted here. Access
+ * follows the workspace roles (DESIGN.md "Access rules"):
+ *
+ * - any member of a knowledge base sees it, the documents they can read, its
+ *   members and its tokens;
+ * - `editor` and `owner` (update permission) issue and revoke tokens;
+ * - `owner` changes roles.
+ *
+ * A knowledge base the person is not a member of answers 404, so its
+ * existence is not revealed. Shapes are documented in `/openapi.json`.
+ */
+export interface ConsoleRouteDeps {
+  store: Store;
+  now: () => number;
+  /** Platform cap on token lifetimes, minutes (shown to the form, enforced on issue). */
+  tokenTtlCapMinutes: number;
+  /** Public base URL of the API, for the ready-to-paste snippet. */
+  publicBaseUrl: (request: Request) => string;
+}
+
+const issueBody = z.object({
+  allowed_origins: z.array(z.string().max(300)).max(50, { error: 'At most 50 allowed origins' }),
+  ttl_minutes: z.number().int().min(1).optional(),
+  scope: z.array(z.enum(VISIBILITIES as [string, ...string[]])).min(1).optional(),
+});
+
+const roleBody = z.object({ role: z.enum(ROLES as [Role, ...Role[]]) });
+
+/** A token as the console lists it: never the secret, never the hash. */
+export interface ConsoleToken {
+  id: string;
+  status: 'active' | 'expired' | 'revoked';
+  issuer: string;
+  allowed_origins: string[];
+  scope: string[];
+  created_at: string;
+  expires_at: string;
+  revoked_at?: string;
+  last_used_at?: string;
+}
+
+export function consoleRoutes(deps: ConsoleRouteDeps): Router {
+  const { store } = deps;
+  const router = Router();
+
+  /** The signed-in person's role on `kbId`, or a 404 when they are not a member. */
+  async function membership(request: Request, response: Response): Promise<{ kbId: string; role: Role }> {
+    const { user } = response.locals as ConsoleLocals;
+    const kbId = String(request.params.kbId);
+    const role = await store.getRole(kbId, user.id);
+    if (!role) throw problem(404, 'not_found', `No knowledge base "${kbId}" that you are a member of`);
+    return { kbId, role };
+  }
+
+  function requireUpdatePermission(role: Role, action: string): void {
+    if (role !== 'editor' && role !== 'owner') {
+      throw problem(403, 'forbidden', `${action} needs update permission (editor or owner); your role is ${role}`);
+    }
+  }
+
+  function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw problem(400, 'invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+    }
+    return parsed.data;
+  }
+
+  router.get('/knowledge-bases', async (_request, response) => {
+    const { user } = response.locals as ConsoleLocals;
+    const result = [];
+    for (const knowledgeBase of await store.listKnowledgeBases()) {
+      const role = await store.getRole(knowledgeBase.id, user.id);
+      if (role) result.push({ id: knowledgeBase.id, name: knowledgeBase.name, role });
+    }
+    response.json({ knowledge_bases: result });
+  });
+
+  router.get('/knowledge-bases/:kbId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    const knowledgeBase = (await store.getKnowledgeBase(kbId))!;
+    response.json({
+      id: knowledgeBase.id,
+      name: knowledgeBase.name,
+      role,
+      can_issue_tokens: role === 'editor' || role === 'owner',
+      can_manage_members: role === 'owner',
+      token_ttl_cap_minutes: deps.tokenTtlCapMinutes,
+      token_ttl_default_minutes: Math.min(60, deps.tokenTtlCapMinutes),
+    });
+  });
+
+  router.get('/knowledge-bases/:kbId/documents', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    const { user } = response.locals as ConsoleLocals;
+    const readable = new Set(readableVisibilities(role));
+    const documents = (await store.listDocuments(kbId)).filter(
+      (document) =>
+        readable.has(document.visibility) && (document.visibility !== 'restricted' || document.readers.includes(user.id)),
+    );
+    response.json({
+      documents: documents.map((document) => ({
+        doc_id: document.docId,
+        title: document.title,
+        visibility: document.visibility,
+        quotable: document.quotable,
+        passages: document.chunkCount,
+        updated_at: new Date(document.updatedAt).toISOString(),
+      })),
+    });
+  });
+
+  router.get('/knowledge-bases/:kbId/members', async (request, response) => {
+    const { kbId } = await membership(request, response);
+    const members = await store.listMembers(kbId);
+    response.json({ members: members.map((member) => ({ user_id: member.userId, email: member.email, role: member.role })) });
+  });
+
+  router.put('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    if (role !== 'owner') throw problem(403, 'forbidden', `Changing roles needs the owner role; your role is ${role}`);
+    const { role: newRole } = parse(roleBody, request.body);
+    const userId = String(request.params.userId);
+    if (!(await store.getUser(userId))) throw problem(404, 'not_found', `No user "${userId}"`);
+    await guardLastOwner(store, kbId, userId, newRole);
+    await store.setRole(kbId, userId, newRole);
+    response.json({ user_id: userId, role: newRole });
+  });
+
+  router.delete('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    if (role !== 'owner') throw problem(403, 'forbidden', `Removing members needs the owner role; your role is ${role}`);
+    const userId = String(request.params.userId);
+    await guardLastOwner(store, kbId, userId, undefined);
+    await store.removeRole(kbId, userId);
+    response.status(204).end();
+  });
+
+  router.get('/knowledge-bases/:kbId/tokens', async (request, response) => {
+    const { kbId } = await membership(request, response);
+    const emails = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
+    const now = deps.now();
+    response.json({ tokens: (await store.listTokens(kbId)).map((token) => toConsoleToken(token, emails, now)) });
+  });
+
+  router.post('/knowledge-bases/:kbId/tokens', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Issuing a token');
+    const body = parse(issueBody, request.body);
+    const { user } = response.locals as ConsoleLocals;
+    try {
+      const issued = await issueToken(
+        store,
+        {
+          kbId,
+          issuerId: user.id,
+          allowedOrigins: body.allowed_origins,
+          ...(body.ttl_minutes === undefined ? {} : { ttlMinutes: body.ttl_minutes }),
+          ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
+        },
+        { ttlCapMinutes: deps.tokenTtlCapMinutes, now: deps.now() },
+      );
+      const baseUrl = deps.publicBaseUrl(request);
+      response.status(201).json({
+        ...toConsoleToken(issued.record, new Map([[user.id, user.email]]), deps.now()),
+        token: issued.token,
+        snippet: `<script src="${baseUrl}/widget/kb-widget.js"></script>\n<kb-widget base-url="${baseUrl}" kb-id="${kbId}" token="${issued.token}"></kb-widget>`,
+      });
+    } catch (error) {
+      if (error instanceof TokenIssueError) {
+        throw error.reason === 'forbidden' ? problem(403, 'forbidden', error.message) : problem(400, 'invalid_request', error.message);
+      }
+      throw error;
+    }
+  });
+
+  router.delete('/knowledge-bases/:kbId/tokens/:tokenId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Revoking a token');
+    const tokenId = String(request.params.tokenId);
+    const token = (await store.listTokens(kbId)).find((candidate) => candidate.id === tokenId);
+    if (!token) throw problem(404, 'not_found', `No token "${tokenId}" in knowledge base "${kbId}"`);
+    await store.revokeToken(tokenId, deps.now());
+    response.status(204).end();
+  });
+
+  return router;
+}
+
+/** Refuses a change that would leave a knowledge base without an owner. */
+async function guardLastOwner(store: Store, kbId: string, userId: string, newRole: Role | undefined): Promise<void> {
+  if (newRole === 'owner') return;
+  const owners = (await store.listMembers(kbId)).filter((member) => member.role === 'owner');
+  if (owners.length === 1 && owners[0]!.userId === userId) {
+    throw problem(400, 'invalid_request', `Knowledge base "${kbId}" needs at least one owner; make someone else owner first`);
+  }
+}
+
+function toConsoleToken(token: TokenRecord, emails: Map<string, string>, now: number): ConsoleToken {
+  const result: ConsoleToken = {
+    id: token.id,
+    status: token.revokedAt !== undefined ? 'revoked' : now >= token.expiresAt ? 'expired' : 'active',
+    issuer: emails.get(token.issuerId) ?? token.issuerId,
+    allowed_origins: token.allowedOrigins,
+    scope: token.scope,
+    created_at: new Date(token.createdAt).toISOString(),
+    expires_at: new Date(token.expiresAt).toISOString(),
+  };
+  if (token.revokedAt !== undefined) result.revoked_at = new Date(token.revokedAt).toISOString();
+  if (token.lastUsedAt !== undefined) result.last_used_at = new Date(token.lastUsedAt).toISOString();
+  return result;
+}

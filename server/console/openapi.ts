@@ -1,0 +1,334 @@
+/**
+ * The OpenAPI 3.1 description of kb-widget's HTTP API, served at
+ * `/openapi.json`: the two widget endpoints (SPEC.md section 4) and the
+ * console API behind the Developers tab (session sign-in, knowledge bases,
+ * documents, members, tokens). Kept beside the routes it describes; a test
+ * checks that every route the app mounts appears here.
+ */
+
+const problem = { $ref: '#/components/schemas/Problem' } as const;
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problem } },
+});
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+const kbId = { name: 'kbId', in: 'path', required: true, schema: { type: 'string' } } as const;
+const consoleErrors = {
+  '401': problemResponse('Not signed in (`unauthenticated`); widget tokens are never accepted here'),
+  '403': problemResponse('Missing role (`forbidden`) or a cross-site request (`cross_site_request`)'),
+  '404': problemResponse('No such knowledge base among yours (`not_found`)'),
+};
+const citation = {
+  type: 'object',
+  required: ['index', 'doc_id', 'kb_id', 'source_span'],
+  properties: {
+    index: { type: 'integer', description: 'The `[n]` marker used inside `answer`' },
+    doc_id: { type: 'string' },
+    kb_id: { type: 'string' },
+    source_span: { type: 'object', description: 'Opaque locator; pass back unchanged', properties: { ref: { type: 'string' } } },
+    text: { type: 'string', description: 'Quoted passage: only in streamed citations frames, only when quotable' },
+  },
+};
+const consoleToken = {
+  type: 'object',
+  required: ['id', 'status', 'issuer', 'allowed_origins', 'scope', 'created_at', 'expires_at'],
+  properties: {
+    id: { type: 'string' },
+    status: { enum: ['active', 'expired', 'revoked'] },
+    issuer: { type: 'string', description: 'Email of the issuer' },
+    allowed_origins: { type: 'array', items: { type: 'string' } },
+    scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] } },
+    created_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+    revoked_at: { type: 'string', format: 'date-time' },
+    last_used_at: { type: 'string', format: 'date-time' },
+  },
+};
+
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'kb-widget API',
+    version: '1.0.0',
+    description:
+      'Grounded answers from a knowledge base for embedded widgets, and the console API that issues their tokens. ' +
+      'Refused requests are RFC 9457 problem details; fields with no value are omitted, never null.',
+  },
+  components: {
+    securitySchemes: {
+      widgetToken: { type: 'http', scheme: 'bearer', description: 'A `kbw_…` widget token (or the `X-Widget-Token` header)' },
+      consoleSession: { type: 'apiKey', in: 'cookie', name: 'kbw_session', description: 'Session of a signed-in person' },
+    },
+    schemas: {
+      Problem: {
+        type: 'object',
+        required: ['type', 'title', 'status', 'detail', 'code'],
+        properties: {
+          type: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'integer' },
+          detail: { type: 'string', description: 'What was wrong, with the offending value' },
+          code: { type: 'string' },
+        },
+      },
+      QueryRequest: {
+        type: 'object',
+        required: ['question'],
+        properties: {
+          question: { type: 'string', minLength: 1, maxLength: 2000 },
+          top_k: { type: 'integer', minimum: 1, maximum: 20 },
+          options: { type: 'object' },
+          conversation_id: { type: 'string', description: 'Accepted and ignored' },
+        },
+      },
+      QueryResponse: {
+        type: 'object',
+        required: ['answer', 'citations', 'provenance', 'abstained'],
+        properties: {
+          answer: { type: 'string' },
+          citations: { type: 'array', items: citation },
+          provenance: { enum: ['generated', 'abstained', 'qa_shortcut'] },
+          abstained: { type: 'boolean' },
+        },
+      },
+      ConsoleToken: consoleToken,
+    },
+  },
+  paths: {
+    '/kb-api/api/v1/kb/{kbId}/widget/query': {
+      post: {
+        summary: 'Answer a question (JSON)',
+        security: [{ widgetToken: [] }],
+        parameters: [kbId],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/QueryRequest' } } } },
+        responses: {
+          '200': json({ $ref: '#/components/schemas/QueryResponse' }, 'The answer, or an abstention (`abstained: true`)'),
+          '400': problemResponse('`invalid_request`'),
+          '401': problemResponse('`missing_token`, `invalid_token`, `token_expired`, `token_revoked`'),
+          '403': problemResponse('`origin_not_allowed`, `kb_mismatch`'),
+          '413': problemResponse('`payload_too_large`'),
+          '415': problemResponse('`unsupported_media_type`'),
+          '429': problemResponse('`rate_limited` (see `Retry-After`)'),
+          '503': problemResponse('`unavailable` (see `Retry-After`)'),
+        },
+      },
+    },
+    '/kb-api/api/v1/kb/{kbId}/widget/query/stream': {
+      post: {
+        summary: 'Answer a question as server-sent events',
+        description:
+          'Frames `token`, `citations`, `abstain`, `reset`, `suggestions`, then exactly one of `done` or `error`; each is ' +
+          '`event: <type>` plus one `data:` line of JSON whose `type` repeats the event name. Refusals are the same as the JSON endpoint and never open a stream.',
+        security: [{ widgetToken: [] }],
+        parameters: [kbId],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/QueryRequest' } } } },
+        responses: {
+          '200': { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+          '4XX': problemResponse('As for the JSON endpoint'),
+        },
+      },
+    },
+    '/console/api/session': {
+      get: {
+        summary: 'Who is signed in',
+        security: [{ consoleSession: [] }],
+        responses: {
+          '200': json(
+            { type: 'object', properties: { user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } } } } },
+            'The signed-in person',
+          ),
+          '401': consoleErrors['401'],
+        },
+      },
+      post: {
+        summary: 'Sign in',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } },
+            },
+          },
+        },
+        responses: {
+          '204': { description: 'Signed in; the `kbw_session` cookie is set (HttpOnly, SameSite=Lax)' },
+          '401': problemResponse('Wrong email or password (one message for both)'),
+          '403': problemResponse('`cross_site_request`'),
+          '429': problemResponse('Too many attempts (`rate_limited`, see `Retry-After`)'),
+        },
+      },
+      delete: { summary: 'Sign out', security: [{ consoleSession: [] }], responses: { '204': { description: 'Signed out' } } },
+    },
+    '/console/api/knowledge-bases': {
+      get: {
+        summary: 'Knowledge bases the person is a member of',
+        security: [{ consoleSession: [] }],
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              properties: {
+                knowledge_bases: {
+                  type: 'array',
+                  items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['reader', 'editor', 'owner'] } } },
+                },
+              },
+            },
+            'Knowledge bases with the person\'s role',
+          ),
+          '401': consoleErrors['401'],
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}': {
+      get: {
+        summary: 'One knowledge base, with what the person may do and the token lifetime limits',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              properties: {
+                id: { type: 'string' },
+                name: { type: 'string' },
+                role: { enum: ['reader', 'editor', 'owner'] },
+                can_issue_tokens: { type: 'boolean' },
+                can_manage_members: { type: 'boolean' },
+                token_ttl_cap_minutes: { type: 'integer' },
+                token_ttl_default_minutes: { type: 'integer' },
+              },
+            },
+            'The knowledge base',
+          ),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/documents': {
+      get: {
+        summary: 'Documents of the knowledge base the person can read, with their visibility',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              properties: {
+                documents: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      doc_id: { type: 'string' },
+                      title: { type: 'string' },
+                      visibility: { enum: ['public', 'workspace', 'restricted'] },
+                      quotable: { type: 'boolean' },
+                      passages: { type: 'integer' },
+                      updated_at: { type: 'string', format: 'date-time' },
+                    },
+                  },
+                },
+              },
+            },
+            'Documents',
+          ),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/members': {
+      get: {
+        summary: 'Members and roles',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              properties: {
+                members: {
+                  type: 'array',
+                  items: { type: 'object', properties: { user_id: { type: 'string' }, email: { type: 'string' }, role: { enum: ['reader', 'editor', 'owner'] } } },
+                },
+              },
+            },
+            'Members',
+          ),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/members/{userId}': {
+      put: {
+        summary: 'Set a member\'s role (owners only)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { type: 'object', required: ['role'], properties: { role: { enum: ['reader', 'editor', 'owner'] } } } } },
+        },
+        responses: { '200': json({ type: 'object' }, 'The new role'), '400': problemResponse('Would leave no owner'), ...consoleErrors },
+      },
+      delete: {
+        summary: 'Remove a member (owners only); their tokens stop working',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'Removed' }, '400': problemResponse('Would leave no owner'), ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/tokens': {
+      get: {
+        summary: 'Widget tokens of the knowledge base (never the secret)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: {
+          '200': json({ type: 'object', properties: { tokens: { type: 'array', items: { $ref: '#/components/schemas/ConsoleToken' } } } }, 'Tokens'),
+          ...consoleErrors,
+        },
+      },
+      post: {
+        summary: 'Issue a widget token (editors and owners)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['allowed_origins'],
+                properties: {
+                  allowed_origins: { type: 'array', items: { type: 'string' }, description: 'Exact origins or `https://*.example.com` patterns' },
+                  ttl_minutes: { type: 'integer', minimum: 1, description: 'Default 60; above the platform cap is refused' },
+                  scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] }, description: 'Default `["public"]`' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': json(
+            {
+              allOf: [
+                { $ref: '#/components/schemas/ConsoleToken' },
+                { type: 'object', properties: { token: { type: 'string', description: 'Shown once' }, snippet: { type: 'string' } } },
+              ],
+            },
+            'The token, shown once, with the ready-to-paste snippet',
+          ),
+          '400': problemResponse('Malformed origin, lifetime above the cap, unknown scope (`invalid_request`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/tokens/{tokenId}': {
+      delete: {
+        summary: 'Revoke a token (editors and owners); effective on its next request',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'tokenId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '204': { description: 'Revoked' }, ...consoleErrors },
+      },
+    },
+  },
+} as const;

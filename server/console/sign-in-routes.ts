@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { z } from 'zod';
+import { problem } from '../api/problem.ts';
+import {
+  clearSessionCookie,
+  hashSessionId,
+  requireSignedIn,
+  sessionIdOf,
+  setSessionCookie,
+  startSession,
+  type ConsoleLocals,
+} from '../auth/console-session.ts';
+import { hashPassword, needsRehash, passwordPolicyProblem, verifyPassword } from '../auth/password-hash.ts';
+import type { Store } from '../store/store.ts';
+
+/**
+ * Sign-in and sign-out of the console, relative to `/console/api` (issue 4):
+ *
+ * - `POST /session` `{email, password}` -> 204 and the session cookie; 401
+ *   `unauthenticated` with one message whether the email is unknown, the
+ *   person has no password yet or the password is wrong - and the same work
+ *   (one scrypt) in every case, so neither the body nor the time tells
+ *   which; 429 `rate_limited` with `Retry-After` after too many failures;
+ * - `GET /session` -> `{user: {id, email, name}}` or 401;
+ * - `DELETE /session` -> 204, session deleted, cookie cleared (also when
+ *   nobody was signed in).
+ *
+ * app.ts puts the same-origin check, the JSON body parser and
+ * `consoleSession` in front, so these handlers see `response.locals.user`.
+ */
+
+/** Failed sign-in attempts allowed per client IP, and per email, in each window. */
+export const SIGN_IN_ATTEMPT_LIMIT = 10;
+/** Window of {@link SIGN_IN_ATTEMPT_LIMIT}, ms. */
+export const SIGN_IN_ATTEMPT_WINDOW_MILLISECONDS = 15 * 60_000;
+
+/** Body of `GET /console/api/session`. */
+export interface SessionResponse {
+  user: { id: string; email: string; name: string };
+}
+
+export interface SignInDeps {
+  store: Store;
+  /** Clock in epoch milliseconds (session times). */
+  now: () => number;
+  /** Default {@link SIGN_IN_ATTEMPT_LIMIT}. */
+  attemptLimit?: number;
+  /** Default {@link SIGN_IN_ATTEMPT_WINDOW_MILLISECONDS}. */
+  attemptWindowMilliseconds?: number;
+}
+
+const credentialsSchema = z.object({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1),
+});
+type Credentials = z.infer<typeof credentialsSchema>;
+type SignInLocals = { credentials: Credentials };
+
+/** The one answer to every failed sign-in. */
+const SIGN_IN_FAILED = 'The email or password is not correct';
+
+export function signInRoutes(deps: SignInDeps): Router {
+  const { store } = deps;
+  const limit = deps.attemptLimit ?? SIGN_IN_ATTEMPT_LIMIT;
+  const windowMs = deps.attemptWindowMilliseconds ?? SIGN_IN_ATTEMPT_WINDOW_MILLISECONDS;
+  // Verified against when there is no real hash, so an unknown email costs
+  // the same scrypt as a known one. Computed now, not at the first attempt.
+  const dummyHash = hashPassword(randomBytes(32).toString('base64url'));
+  dummyHash.catch(() => undefined);
+
+  const router = Router();
+
+  router.post(
+    '/session',
+    (request, response, next) => {
+      const parsed = credentialsSchema.safeParse(request.body);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map((issue) => `"${issue.path.join('.') || 'body'}": ${issue.message}`);
+        throw problem(400, 'invalid_request', `Send a JSON object {"email": "...", "password": "..."}; ${issues.join('; ')}`);
+      }
+      (response.locals as SignInLocals).credentials = parsed.data;
+      next();
+    },
+    attemptLimiter({ limit, windowMs, per: 'client' }),
+    attemptLimiter({
+      limit,
+      windowMs,
+      per: 'email',
+      keyGenerator: (_request, response) => (response.locals as SignInLocals).credentials.email.toLowerCase(),
+    }),
+    async (request, response) => {
+      const { email, password } = (response.locals as SignInLocals).credentials;
+      const user = await store.findUserByEmail(email);
+      const stored = user && (await store.getPasswordHash(user.id));
+      const matches = await verifyPassword(password, stored ?? (await dummyHash));
+      if (!user || stored === undefined || !matches) throw problem(401, 'unauthenticated', SIGN_IN_FAILED);
+
+      if (needsRehash(stored) && passwordPolicyProblem(password) === undefined) {
+        await store.setPasswordHash(user.id, await hashPassword(password));
+      }
+      // A new id at every sign-in: a session id planted before it is worth nothing (session fixation).
+      const previous = sessionIdOf(request);
+      if (previous !== undefined) await store.deleteSession(hashSessionId(previous));
+      const session = await startSession(store, user.id, deps.now());
+      setSessionCookie(request, response, session.id);
+      response.status(204).end();
+    },
+  );
+
+  router.get('/session', requireSignedIn, (_request, response) => {
+    const { user } = response.locals as ConsoleLocals;
+    const body: SessionResponse = { user: { id: user.id, email: user.email, name: user.name } };
+    response.json(body);
+  });
+
+  router.delete('/session', async (request, response) => {
+    const id = sessionIdOf(request);
+    if (id !== undefined) await store.deleteSession(hashSessionId(id));
+    clearSessionCookie(request, response);
+    response.status(204).end();
+  });
+
+  return router;
+}
+
+/**
+ * A limit on failed sign-in attempts (OWASP Authentication Cheat Sheet,
+ * "Protect against automated attacks"): successful ones are not counted.
+ * Per client IP it slows one machine guessing many accounts; per email it
+ * slows a botnet guessing one account - at the price that anyone can hold up
+ * an account's sign-in for the window, which is why the window is short.
+ */
+function attemptLimiter(options: {
+  limit: number;
+  windowMs: number;
+  per: 'client' | 'email';
+  keyGenerator?: (request: Request, response: Response) => string;
+}): RequestHandler {
+  const property = options.per === 'client' ? 'signInLimitOfClient' : 'signInLimitOfEmail';
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    skipSuccessfulRequests: true,
+    requestPropertyName: property,
+    ...(options.keyGenerator ? { keyGenerator: options.keyGenerator } : {}),
+    handler: (request, _response, next) => {
+      const resetTime = (request as unknown as Record<string, { resetTime?: Date } | undefined>)[property]?.resetTime;
+      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
+      const minutes = Math.round(options.windowMs / 60_000);
+      next(
+        problem(
+          429,
+          'rate_limited',
+          `Too many failed sign-in attempts ${options.per === 'client' ? 'from this client' : 'for this email'}: ` +
+            `at most ${options.limit} in ${minutes} minutes; retry in ${seconds} s`,
+          { 'Retry-After': String(seconds) },
+        ),
+      );
+    },
+  });
+}
