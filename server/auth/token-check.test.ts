@@ -161,7 +161,7 @@ describe('checkWidgetRequest', () => {
     expect(result).toEqual({ ok: false, code: 'token_revoked', detail: expect.stringMatching(/issuer/) });
   });
 
-  test('token whose issuer was deleted: refused (the token went with the user)', async () => {
+  test('token whose issuer was removed from the workspace: refused with token_revoked, naming why', async () => {
     // Arrange
     const workspace = await openWorkspace();
     const { token } = await workspace.issue({ issuerId: workspace.users.editor.id });
@@ -171,7 +171,7 @@ describe('checkWidgetRequest', () => {
     const result = await workspace.check(token);
 
     // Assert
-    expect(result).toMatchObject({ ok: false, code: 'invalid_token' });
+    expect(result).toMatchObject({ ok: false, code: 'token_revoked', detail: expect.stringContaining('issuer was removed') });
   });
 
   test('token whose editor issuer was promoted to owner: still granted', async () => {

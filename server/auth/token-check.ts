@@ -65,6 +65,13 @@ export async function checkWidgetRequest(store: Store, credentials: WidgetCreden
       detail: `The widget token expired at ${new Date(token.expiresAt).toISOString()}; ask for a fresh one`,
     };
   }
+  if (token.issuerId === undefined) {
+    return {
+      ok: false,
+      code: 'token_revoked',
+      detail: `The widget token ${token.id} no longer works: its issuer was removed from the workspace`,
+    };
+  }
   const role = await store.getRole(token.kbId, token.issuerId);
   if (role !== 'editor' && role !== 'owner') {
     return {

@@ -180,7 +180,7 @@ export function createCli(deps: CliDeps): Command {
             [
               record.id,
               status,
-              users.get(record.issuerId) ?? record.issuerId,
+              (record.issuerId && users.get(record.issuerId)) ?? '(removed user)',
               new Date(record.expiresAt).toISOString(),
               record.lastUsedAt === undefined ? '-' : new Date(record.lastUsedAt).toISOString(),
               record.scope.join(','),

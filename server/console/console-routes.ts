@@ -212,7 +212,7 @@ function toConsoleToken(token: TokenRecord, emails: Map<string, string>, now: nu
   const result: ConsoleToken = {
     id: token.id,
     status: token.revokedAt !== undefined ? 'revoked' : now >= token.expiresAt ? 'expired' : 'active',
-    issuer: emails.get(token.issuerId) ?? token.issuerId,
+    issuer: (token.issuerId && emails.get(token.issuerId)) || '(removed user)',
     allowed_origins: token.allowedOrigins,
     scope: token.scope,
     created_at: new Date(token.createdAt).toISOString(),

@@ -116,4 +116,30 @@ CREATE INDEX sessions_user ON sessions (user_id);
 CREATE INDEX sessions_expires ON sessions (expires_at);
 `,
   },
+  {
+    // A removed user's tokens stay listed (issuer unknown) instead of being
+    // deleted with them, so the widget is told "revoked", not "invalid", and
+    // the console keeps the record. SQLite cannot change a foreign key in
+    // place: the table is rebuilt (https://sqlite.org/lang_altertable.html).
+    version: 3,
+    sql: `
+CREATE TABLE tokens_rebuilt (
+  id TEXT PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  issuer_id TEXT REFERENCES users(id) ON DELETE SET NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  allowed_origins TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  last_used_at INTEGER
+);
+INSERT INTO tokens_rebuilt SELECT id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at FROM tokens;
+DROP TABLE tokens;
+ALTER TABLE tokens_rebuilt RENAME TO tokens;
+CREATE INDEX tokens_kb ON tokens (kb_id, created_at);
+CREATE INDEX tokens_issuer ON tokens (issuer_id);
+`,
+  },
 ];

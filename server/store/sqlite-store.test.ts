@@ -148,7 +148,7 @@ describe('SqliteStore users and roles', () => {
     expect(await store.listMembers(KB_ID)).toEqual([{ kbId: KB_ID, userId: user.id, role: 'owner', email: 'alice@example.com' }]);
   });
 
-  test('removeUser: memberships, reader grants and the tokens they issued are gone, others kept', async () => {
+  test('removeUser: memberships and reader grants are gone; the tokens they issued stay listed without an issuer', async () => {
     // Arrange
     const { store } = await openTestStore();
     const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
@@ -168,8 +168,10 @@ describe('SqliteStore users and roles', () => {
     expect(await store.getUser(alice.id)).toBeUndefined();
     expect(await store.getRole(KB_ID, alice.id)).toBeUndefined();
     expect((await store.listMembers(KB_ID)).map((member) => member.userId)).toEqual([bob.id]);
-    expect(await store.findTokenByHash('a'.repeat(64))).toBeUndefined();
-    expect((await store.listTokens(KB_ID)).map((token) => token.id)).toEqual(['tok_bob']);
+    const orphan = await store.findTokenByHash('a'.repeat(64));
+    expect(orphan?.id).toBe('tok_alice');
+    expect(orphan).not.toHaveProperty('issuerId');
+    expect((await store.listTokens(KB_ID)).map((token) => token.id)).toEqual(['tok_alice', 'tok_bob']);
     expect((await store.getDocument(KB_ID, 'secret.md'))?.readers).toEqual([bob.id]);
   });
 });
@@ -786,7 +788,7 @@ describe('SqliteStore migration 2 (console sign-in)', () => {
     const check = new BetterSqlite3(path, { readonly: true });
     const versions = check.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
     check.close();
-    expect(versions).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
   });
 
   test('an up-to-date database opened again: no migration runs twice, the password is kept', async () => {

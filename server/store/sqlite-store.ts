@@ -51,7 +51,7 @@ interface DocumentRow {
 interface TokenRow {
   id: string;
   kb_id: string;
-  issuer_id: string;
+  issuer_id: string | null;
   token_hash: string;
   allowed_origins: string;
   scope: string;
@@ -126,13 +126,13 @@ function toToken(row: TokenRow): TokenRecord {
   const token: TokenRecord = {
     id: row.id,
     kbId: row.kb_id,
-    issuerId: row.issuer_id,
     tokenHash: row.token_hash,
     allowedOrigins: JSON.parse(row.allowed_origins) as string[],
     scope: JSON.parse(row.scope) as Visibility[],
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   };
+  if (row.issuer_id !== null) token.issuerId = row.issuer_id;
   if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
   if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
   return token;
@@ -513,7 +513,7 @@ class SqliteStore implements Store {
         .run(
           token.id,
           token.kbId,
-          token.issuerId,
+          token.issuerId ?? null,
           token.tokenHash,
           JSON.stringify(token.allowedOrigins),
           JSON.stringify(token.scope),

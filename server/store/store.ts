@@ -146,7 +146,8 @@ export interface TokenRecord {
   /** Public identifier, e.g. `tok_...`, used to list and revoke. */
   id: string;
   kbId: string;
-  issuerId: string;
+  /** The user who issued it; absent once that user has been removed (the token no longer works). */
+  issuerId?: string;
   /** SHA-256 (hex) of the secret token; the secret itself is never stored. */
   tokenHash: string;
   /** Normalized allowed origins and `*.` patterns; empty = server-only. */
