@@ -18,7 +18,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * `process.env.NODE_ENV` (which a library build leaves alone) is defined so no
  * `process` reference reaches a browser.
  *
- * `test`: server tests and DOM-free widget modules run in Node; each test
+ * The console page's bundle has its own configuration, vite.console.config.ts.
+ *
+ * `test`: server tests and DOM-free widget and console modules run in Node; each test
  * file builds its own fixtures (temporary data folders, ephemeral ports).
  * Widget tests that need a browser (`*.browser.test.ts`) run in Chromium
  * through web-test-runner instead.
@@ -54,8 +56,9 @@ export default defineConfig({
       'e2e/**/*.test.ts',
       'eval/**/*.test.ts',
       'widget/**/*.test.ts',
+      'console/**/*.test.ts',
     ],
-    exclude: [...configDefaults.exclude, 'widget/**/*.browser.test.ts'],
+    exclude: [...configDefaults.exclude, 'widget/**/*.browser.test.ts', 'console/**/*.browser.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,11 +1,11 @@
-// Widget tests in the system Chromium (Debian package), through
+// Widget and console tests in the system Chromium (Debian package), through
 // @web/test-runner with @open-wc/testing. No browser is downloaded.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { scriptedAnswers } from './widget/testing/scripted-answers.mjs';
 
 export default {
-  files: ['widget/**/*.browser.test.ts'],
+  files: ['widget/**/*.browser.test.ts', 'console/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
   middleware: [scriptedAnswers],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],

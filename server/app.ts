@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import type { Logger } from 'pino';
@@ -8,6 +9,7 @@ import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
 import { consoleSession, requireSignedIn } from './auth/console-session.ts';
+import { consolePageRoutes } from './console/console-page.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { OPENAPI_DOCUMENT } from './console/openapi.ts';
 import { sameOriginOnly } from './auth/same-origin-check.ts';
@@ -36,6 +38,13 @@ export interface AppDeps {
    * and `/widget/kb-widget.mjs`; omitted = the widget script is not served.
    */
   widgetDistDir?: string;
+  /**
+   * Folder of the built console (`dist/console`), served at
+   * `/console/console.js` to the page at `/console`; default: `console/`
+   * inside `widgetDistDir`. Without either, the page is served but its
+   * script answers 404.
+   */
+  consoleDistDir?: string;
   /** Platform cap on token lifetimes issued from the console, minutes (default {@link DEFAULT_TOKEN_TTL_CAP_MINUTES}). */
   tokenTtlCapMinutes?: number;
 }
@@ -48,7 +57,7 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
  * the widget script; widget endpoints: CORS, media type, body parser with a
  * size limit, per-IP limit, token check, per-token limit, routes; console:
  * same-origin check, no caching, media type, body parser, session cookie,
- * sign-in routes; JSON 404, one error handler last.
+ * sign-in routes, console API, the console page; JSON 404, one error handler last.
  */
 export function createApp(deps: AppDeps): Express {
   const app = express();
@@ -108,6 +117,9 @@ export function createApp(deps: AppDeps): Express {
       publicBaseUrl: (request) => `${request.protocol}://${request.get('host')}`,
     }),
   );
+
+  const consoleDistDir = deps.consoleDistDir ?? (deps.widgetDistDir === undefined ? undefined : join(deps.widgetDistDir, 'console'));
+  app.use(consolePageRoutes(consoleDistDir));
 
   app.use((request) => {
     throw problem(404, 'not_found', `No endpoint at ${request.method} ${request.path}`);

@@ -1,22 +1,30 @@
 import { fileURLToPath } from 'node:url';
+import { buildConsole, findStaleConsoleBuild } from './console-build.ts';
 import { buildWidget, findStaleWidgetBuild } from './widget-build.ts';
 
 /**
- * First step of `npm start`: builds the widget into `dist/` when the build
- * is missing or older than its sources, so a fresh clone serves a working
- * `/widget/kb-widget.js`; otherwise returns at once, keeping later starts
- * fast. A widget that does not compile stops `npm start` with Vite's error.
+ * First step of `npm start`: builds the widget into `dist/` and the console
+ * into `dist/console/` when a build is missing or older than its sources,
+ * so a fresh clone serves a working `/widget/kb-widget.js` and `/console`;
+ * otherwise returns at once, keeping later starts fast. A widget or console
+ * that does not compile stops `npm start` with Vite's error.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const reason = await findStaleWidgetBuild(root);
-if (reason !== undefined) {
+
+const builds = [
+  { what: 'the widget', files: 'dist/kb-widget.js and dist/kb-widget.mjs', findStale: findStaleWidgetBuild, build: buildWidget },
+  { what: 'the console', files: 'dist/console/console.js', findStale: findStaleConsoleBuild, build: buildConsole },
+];
+for (const { what, files, findStale, build } of builds) {
+  const reason = await findStale(root);
+  if (reason === undefined) continue;
   const started = Date.now();
-  process.stdout.write(`Building the widget (${reason})...\n`);
+  process.stdout.write(`Building ${what} (${reason})...\n`);
   try {
-    await buildWidget(root);
+    await build(root);
   } catch (error) {
-    process.stderr.write(`error: the widget failed to build: ${(error as Error).message}\n`);
+    process.stderr.write(`error: ${what} failed to build: ${(error as Error).message}\n`);
     process.exit(1);
   }
-  process.stdout.write(`Built dist/kb-widget.js and dist/kb-widget.mjs in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`Built ${files} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -63,7 +63,7 @@ export async function buildWidget(root: string): Promise<void> {
   }
 }
 
-async function modifiedTime(path: string): Promise<number | undefined> {
+export async function modifiedTime(path: string): Promise<number | undefined> {
   try {
     return (await stat(path)).mtimeMs;
   } catch (error) {
@@ -72,8 +72,8 @@ async function modifiedTime(path: string): Promise<number | undefined> {
   }
 }
 
-/** @returns the first file at or under `path` modified after `time` (test files skipped), if any */
-async function findNewerFile(path: string, time: number): Promise<string | undefined> {
+/** @returns the first file at or under `path` modified after `time` (test files skipped), if any; also used by console-build.ts */
+export async function findNewerFile(path: string, time: number): Promise<string | undefined> {
   let stats;
   try {
     stats = await stat(path);

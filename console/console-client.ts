@@ -1,0 +1,245 @@
+import { parseAllowedOrigin } from '../server/auth/origins.ts';
+
+/**
+ * The console's calls to its JSON API (`/console/api`, described in
+ * `/openapi.json`), DOM-free so it runs in Node tests as well as in the
+ * browser. Every call sends the session cookie of the page's own origin
+ * (`credentials: 'same-origin'`); a refusal becomes a {@link ConsoleApiError}
+ * carrying the problem's `detail` (RFC 9457), the sentence the server wrote
+ * for a person.
+ */
+
+/** A person's role on a knowledge base (DESIGN.md "Access rules"). */
+export type Role = 'reader' | 'editor' | 'owner';
+
+/** Visibility of a document, and the values of a token's scope. */
+export type Visibility = 'public' | 'workspace' | 'restricted';
+
+/** Every visibility, in order from widest to narrowest audience. */
+export const VISIBILITIES: readonly Visibility[] = ['public', 'workspace', 'restricted'];
+
+/** Every role, from least to most permission. */
+export const ROLES: readonly Role[] = ['reader', 'editor', 'owner'];
+
+/** The signed-in person (`GET /console/api/session`). */
+export interface ConsoleUser {
+  id: string;
+  email: string;
+  name?: string;
+}
+
+/** One entry of `GET /console/api/knowledge-bases`. */
+export interface KnowledgeBaseSummary {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** `GET /console/api/knowledge-bases/{kbId}`: the knowledge base and what the person may do there. */
+export interface KnowledgeBaseDetail extends KnowledgeBaseSummary {
+  can_issue_tokens: boolean;
+  can_manage_members: boolean;
+  /** Longest token lifetime the server accepts, minutes. */
+  token_ttl_cap_minutes: number;
+  /** Lifetime preselected in the form, minutes. */
+  token_ttl_default_minutes: number;
+}
+
+/** One document the person can read. */
+export interface ConsoleDocument {
+  doc_id: string;
+  title: string;
+  visibility: Visibility;
+  quotable?: boolean;
+  passages?: number;
+  updated_at?: string;
+}
+
+/** One member of a knowledge base. */
+export interface ConsoleMember {
+  user_id: string;
+  email: string;
+  role: Role;
+}
+
+/** A widget token as listed: never the secret. Times are ISO 8601. */
+export interface ConsoleToken {
+  id: string;
+  status: 'active' | 'expired' | 'revoked';
+  issuer: string;
+  allowed_origins: string[];
+  scope: Visibility[];
+  created_at: string;
+  expires_at: string;
+  revoked_at?: string;
+  last_used_at?: string;
+}
+
+/** A token just issued: the secret (shown once) and the ready-to-paste snippet. */
+export interface IssuedToken extends ConsoleToken {
+  token: string;
+  snippet: string;
+}
+
+/** What the Developers tab sends to issue a token. */
+export interface IssueTokenRequest {
+  allowed_origins: string[];
+  /** Lifetime in minutes, at most the knowledge base's `token_ttl_cap_minutes`. */
+  ttl_minutes: number;
+  scope: Visibility[];
+}
+
+/** A refused or failed console call: the HTTP status, the problem code and a sentence for a person. */
+export class ConsoleApiError extends Error {
+  /** HTTP status; 0 when the request never reached the server. */
+  readonly status: number;
+  /** The problem's `code` (`unauthenticated`, `forbidden`, `invalid_request`, …), if any. */
+  readonly code: string | undefined;
+
+  constructor(status: number, code: string | undefined, message: string) {
+    super(message);
+    this.name = 'ConsoleApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** The `fetch` the client calls; tests pass their own. */
+export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The console API, one method per route.
+ *
+ * @throws ConsoleApiError from every method when the server refuses (4xx,
+ *   5xx, with the problem's detail as message) or cannot be reached
+ */
+export class ConsoleClient {
+  readonly #baseUrl: string;
+  readonly #fetch: FetchFunction;
+
+  /**
+   * @param options.baseUrl origin of the console API, empty for the page's own (the default)
+   * @param options.fetch `fetch` to call (default: the global one)
+   */
+  constructor(options: { baseUrl?: string; fetch?: FetchFunction } = {}) {
+    this.#baseUrl = options.baseUrl ?? '';
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** @returns the signed-in person, or undefined when nobody is signed in (401) */
+  async currentUser(): Promise<ConsoleUser | undefined> {
+    try {
+      return (await this.#request<{ user: ConsoleUser }>('GET', '/session')).user;
+    } catch (error) {
+      if (error instanceof ConsoleApiError && error.status === 401) return undefined;
+      throw error;
+    }
+  }
+
+  /** Signs in; the server sets the session cookie. A wrong email or password is a 401 ConsoleApiError. */
+  async signIn(email: string, password: string): Promise<void> {
+    await this.#request('POST', '/session', { email, password });
+  }
+
+  async signOut(): Promise<void> {
+    await this.#request('DELETE', '/session');
+  }
+
+  async listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
+    return (await this.#request<{ knowledge_bases: KnowledgeBaseSummary[] }>('GET', '/knowledge-bases')).knowledge_bases;
+  }
+
+  async getKnowledgeBase(kbId: string): Promise<KnowledgeBaseDetail> {
+    return this.#request<KnowledgeBaseDetail>('GET', kbPath(kbId));
+  }
+
+  async listDocuments(kbId: string): Promise<ConsoleDocument[]> {
+    return (await this.#request<{ documents: ConsoleDocument[] }>('GET', `${kbPath(kbId)}/documents`)).documents;
+  }
+
+  async listMembers(kbId: string): Promise<ConsoleMember[]> {
+    return (await this.#request<{ members: ConsoleMember[] }>('GET', `${kbPath(kbId)}/members`)).members;
+  }
+
+  /** Sets a member's role (owners only). */
+  async setMemberRole(kbId: string, userId: string, role: Role): Promise<void> {
+    await this.#request('PUT', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}`, { role });
+  }
+
+  async listTokens(kbId: string): Promise<ConsoleToken[]> {
+    return (await this.#request<{ tokens: ConsoleToken[] }>('GET', `${kbPath(kbId)}/tokens`)).tokens;
+  }
+
+  /** Issues a token (editors and owners); the result holds the secret, which the server never shows again. */
+  async issueToken(kbId: string, request: IssueTokenRequest): Promise<IssuedToken> {
+    return this.#request<IssuedToken>('POST', `${kbPath(kbId)}/tokens`, request);
+  }
+
+  async revokeToken(kbId: string, tokenId: string): Promise<void> {
+    await this.#request('DELETE', `${kbPath(kbId)}/tokens/${encodeURIComponent(tokenId)}`);
+  }
+
+  async #request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+    if (body !== undefined) {
+      init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+      init.body = JSON.stringify(body);
+    }
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.#baseUrl}/console/api${path}`, init);
+    } catch (error) {
+      throw new ConsoleApiError(0, undefined, `The console API could not be reached: ${(error as Error).message}`);
+    }
+    if (!response.ok) throw await toApiError(response);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  }
+}
+
+function kbPath(kbId: string): string {
+  return `/knowledge-bases/${encodeURIComponent(kbId)}`;
+}
+
+async function toApiError(response: Response): Promise<ConsoleApiError> {
+  let detail: string | undefined;
+  let code: string | undefined;
+  try {
+    const problem = (await response.json()) as { detail?: unknown; code?: unknown };
+    if (typeof problem.detail === 'string') detail = problem.detail;
+    if (typeof problem.code === 'string') code = problem.code;
+  } catch {
+    // Not a problem document (a proxy's HTML page, an empty body): the status line says enough.
+  }
+  return new ConsoleApiError(response.status, code, detail ?? `The server answered ${response.status} ${response.statusText}`.trim());
+}
+
+/** Allowed origins as typed in the Developers tab, checked before they are sent. */
+export type ParsedOrigins = { ok: true; origins: string[] } | { ok: false; message: string };
+
+/**
+ * Reads the "Allowed origins" field: one origin per line, blank lines and
+ * surrounding spaces ignored, duplicates kept once. Each line is checked with
+ * the server's own parser (server/auth/origins.ts), so the page refuses what
+ * the API would refuse and says which line is wrong.
+ *
+ * @param text the textarea's value
+ * @returns the origins as typed (the server stores their canonical form), or
+ *   the message for the first malformed line or an empty list
+ */
+export function parseOriginLines(text: string): ParsedOrigins {
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  const origins: string[] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line === '') continue;
+    if (parseAllowedOrigin(line) === undefined) {
+      return {
+        ok: false,
+        message: `Line ${index + 1}: "${line}" is not an origin. Write scheme and host with an optional port, such as https://shop.example.com, http://localhost:5173 or https://*.example.com, without a path.`,
+      };
+    }
+    if (!origins.includes(line)) origins.push(line);
+  }
+  if (origins.length === 0) return { ok: false, message: 'Enter at least one allowed origin, such as https://shop.example.com.' };
+  return { ok: true, origins };
+}

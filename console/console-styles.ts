@@ -1,0 +1,105 @@
+import { css } from 'lit';
+
+/** Shared look of the console pages: readable type, visible focus, labelled form rows, plain tables. */
+export const consoleStyles = css`
+  :host {
+    display: block;
+    font-family: system-ui, -apple-system, 'Segoe UI', sans-serif;
+    font-size: 15px;
+    line-height: 1.5;
+    color: #1d1d1f;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  h1,
+  h2,
+  h3 {
+    line-height: 1.25;
+  }
+  label {
+    display: block;
+    font-weight: 600;
+    margin-block: 0.75rem 0.25rem;
+  }
+  input[type='email'],
+  input[type='password'],
+  input[type='number'],
+  textarea,
+  select {
+    font: inherit;
+    padding: 0.4rem 0.5rem;
+    border: 1px solid #5e6470;
+    border-radius: 6px;
+    min-width: min(24rem, 100%);
+  }
+  fieldset {
+    border: 1px solid #c4c8d0;
+    border-radius: 6px;
+    margin-block: 0.75rem;
+  }
+  fieldset label {
+    display: inline;
+    font-weight: normal;
+    margin: 0 1rem 0 0.25rem;
+  }
+  legend {
+    font-weight: 600;
+  }
+  button {
+    font: inherit;
+    padding: 0.4rem 0.9rem;
+    border-radius: 6px;
+    border: 1px solid #1a5fb4;
+    background: #1a5fb4;
+    color: #ffffff;
+    cursor: pointer;
+  }
+  button.secondary {
+    background: #ffffff;
+    color: #1a5fb4;
+  }
+  button:disabled {
+    opacity: 0.6;
+    cursor: default;
+  }
+  :focus-visible {
+    outline: 3px solid #1a5fb4;
+    outline-offset: 2px;
+  }
+  a {
+    color: #1a5fb4;
+  }
+  .hint {
+    color: #5e6470;
+    margin: 0.25rem 0;
+  }
+  .error {
+    color: #a51d2d;
+  }
+  table {
+    border-collapse: collapse;
+    margin-block: 0.75rem;
+  }
+  th,
+  td {
+    text-align: start;
+    padding: 0.35rem 0.75rem 0.35rem 0;
+    border-bottom: 1px solid #c4c8d0;
+    vertical-align: top;
+  }
+  code,
+  pre {
+    font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace;
+    font-size: 0.9em;
+  }
+  pre {
+    white-space: pre-wrap;
+    word-break: break-all;
+    background: #f3f4f6;
+    padding: 0.75rem;
+    border-radius: 6px;
+  }
+`;

@@ -1,0 +1,34 @@
+import { KbConsoleApp } from './console-app.ts';
+import { KbDevelopersTab } from './developers-tab.ts';
+import { KbDocumentsTab } from './documents-tab.ts';
+import { KbKnowledgeBaseView } from './kb-view.ts';
+import { KbMembersTab } from './members-tab.ts';
+import { KbSignInPage } from './sign-in-page.ts';
+
+/** The console's elements by tag name. */
+const ELEMENTS = {
+  'kb-console-app': KbConsoleApp,
+  'kb-sign-in-page': KbSignInPage,
+  'kb-knowledge-base-view': KbKnowledgeBaseView,
+  'kb-documents-tab': KbDocumentsTab,
+  'kb-members-tab': KbMembersTab,
+  'kb-developers-tab': KbDevelopersTab,
+} as const;
+
+/** Registers the console's elements; idempotent, like the widget's `defineKbWidget`. */
+export function defineConsoleElements(): void {
+  for (const [tagName, element] of Object.entries(ELEMENTS)) {
+    if (!customElements.get(tagName)) customElements.define(tagName, element);
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'kb-console-app': KbConsoleApp;
+    'kb-sign-in-page': KbSignInPage;
+    'kb-knowledge-base-view': KbKnowledgeBaseView;
+    'kb-documents-tab': KbDocumentsTab;
+    'kb-members-tab': KbMembersTab;
+    'kb-developers-tab': KbDevelopersTab;
+  }
+}

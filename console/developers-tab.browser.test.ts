@@ -1,0 +1,230 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { ConsoleClient, type ConsoleToken, type FetchFunction, type KnowledgeBaseDetail } from './console-client.ts';
+import { defineConsoleElements } from './define.ts';
+import type { KbDevelopersTab } from './developers-tab.ts';
+
+/**
+ * The Developers tab in Chromium against a scripted console API (a `fetch`
+ * answering by method and path): client-side origin validation, the reader
+ * view, the token shown once with its Copy button, the server's 400 detail,
+ * the two-step revoke, and axe.
+ */
+defineConsoleElements();
+
+const OWNER_KB: KnowledgeBaseDetail = {
+  id: 'docs',
+  name: 'Docs',
+  role: 'owner',
+  can_issue_tokens: true,
+  can_manage_members: true,
+  token_ttl_cap_minutes: 120,
+  token_ttl_default_minutes: 60,
+};
+const READER_KB: KnowledgeBaseDetail = { ...OWNER_KB, role: 'reader', can_issue_tokens: false, can_manage_members: false };
+
+const ACTIVE_TOKEN: ConsoleToken = {
+  id: 'tok_1',
+  status: 'active',
+  issuer: 'owner@example.com',
+  allowed_origins: ['https://shop.example.com'],
+  scope: ['public'],
+  created_at: '2026-01-15T12:00:00.000Z',
+  expires_at: '2026-01-15T13:00:00.000Z',
+};
+
+/** A console API holding a token list; records each request. */
+class ScriptedApi {
+  tokens: ConsoleToken[] = [];
+  requests: { method: string; path: string; body: unknown }[] = [];
+  /** Problem answered to the next POST, if any. */
+  refuseIssue: { status: number; detail: string } | undefined;
+
+  readonly fetch: FetchFunction = async (url, init) => {
+    const method = init?.method ?? 'GET';
+    const path = url.replace('/console/api/knowledge-bases/docs', '');
+    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    this.requests.push({ method, path, body });
+    if (method === 'GET' && path === '/tokens') return Response.json({ tokens: this.tokens });
+    if (method === 'POST' && path === '/tokens') {
+      if (this.refuseIssue) {
+        const { status, detail } = this.refuseIssue;
+        return Response.json({ type: 'about:blank', title: 'Bad Request', status, code: 'invalid_request', detail }, { status });
+      }
+      const request = body as { allowed_origins: string[]; scope: ConsoleToken['scope'] };
+      const token: ConsoleToken = { ...ACTIVE_TOKEN, id: 'tok_new', allowed_origins: request.allowed_origins, scope: request.scope };
+      this.tokens = [...this.tokens, token];
+      return Response.json(
+        { ...token, token: 'kbw_secret_once', snippet: '<script src="http://kb.test/widget/kb-widget.js"></script>' },
+        { status: 201 },
+      );
+    }
+    if (method === 'DELETE' && path.startsWith('/tokens/')) {
+      const id = path.slice('/tokens/'.length);
+      this.tokens = this.tokens.map((token) => (token.id === id ? { ...token, status: 'revoked' } : token));
+      return new Response(null, { status: 204 });
+    }
+    return Response.json({ status: 404, code: 'not_found', detail: `No route ${method} ${path}` }, { status: 404 });
+  };
+}
+
+async function developersTab(knowledgeBase: KnowledgeBaseDetail, api: ScriptedApi): Promise<KbDevelopersTab> {
+  const element = await fixture<KbDevelopersTab>(
+    html`<kb-developers-tab .client=${new ConsoleClient({ fetch: api.fetch })} .knowledgeBase=${knowledgeBase}></kb-developers-tab>`,
+  );
+  await waitUntil(() => !text(element).includes('Loading tokens'), 'the token list loads');
+  return element;
+}
+
+function root(element: KbDevelopersTab): ShadowRoot {
+  return element.shadowRoot!;
+}
+
+function text(element: KbDevelopersTab): string {
+  return root(element).textContent?.replace(/\s+/g, ' ') ?? '';
+}
+
+function button(element: KbDevelopersTab, name: string): HTMLButtonElement | undefined {
+  return [...root(element).querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === name);
+}
+
+async function issue(element: KbDevelopersTab, origins: string): Promise<void> {
+  root(element).querySelector<HTMLTextAreaElement>('#allowed-origins')!.value = origins;
+  button(element, 'Issue token')!.click();
+  await element.updateComplete;
+}
+
+describe('kb-developers-tab form', () => {
+  it('editor or owner: labelled fields, lifetime 60 with the cap as max, public scope checked', async () => {
+    const element = await developersTab(OWNER_KB, new ScriptedApi());
+
+    const labels = [...root(element).querySelectorAll('label')].map((label) => label.textContent?.trim());
+    expect(labels).to.include.members(['Allowed origins', 'Lifetime (minutes)', 'public', 'workspace', 'restricted']);
+    const lifetime = root(element).querySelector<HTMLInputElement>('#ttl-minutes')!;
+    expect(lifetime.value).to.equal('60');
+    expect(lifetime.max).to.equal('120');
+    expect(root(element).querySelector<HTMLInputElement>('#scope-public')!.checked).to.equal(true);
+    expect(root(element).querySelector<HTMLInputElement>('#scope-workspace')!.checked).to.equal(false);
+    expect(button(element, 'Issue token')).to.exist;
+  });
+
+  it('malformed origin: a message naming it, the field marked invalid, nothing sent', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+
+    await issue(element, 'https://shop.example.com\nshop.example.com/path');
+
+    const message = root(element).querySelector('#origins-error')!.textContent ?? '';
+    expect(message).to.contain('Line 2: "shop.example.com/path" is not an origin');
+    expect(root(element).querySelector('#allowed-origins')!.getAttribute('aria-invalid')).to.equal('true');
+    expect(api.requests.some((request) => request.method === 'POST')).to.equal(false);
+  });
+
+  it('server refuses (400): its detail shown in the alert region', async () => {
+    const api = new ScriptedApi();
+    api.refuseIssue = { status: 400, detail: 'Token lifetime of 60 minutes exceeds the platform cap of 30 minutes' };
+    const element = await developersTab(OWNER_KB, api);
+
+    await issue(element, 'https://shop.example.com');
+    await waitUntil(() => text(element).includes('platform cap'), 'the refusal is shown');
+
+    expect(root(element).querySelector('[role="alert"]')!.textContent).to.contain('The token was not issued: Token lifetime of 60 minutes exceeds the platform cap of 30 minutes');
+  });
+
+  it('lifetime above the cap: a message naming the range, nothing sent', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    root(element).querySelector<HTMLInputElement>('#ttl-minutes')!.value = '500';
+
+    await issue(element, 'https://shop.example.com');
+
+    expect(root(element).querySelector('[role="alert"]')!.textContent).to.contain('from 1 to 120; "500" is not');
+    expect(api.requests.some((request) => request.method === 'POST')).to.equal(false);
+  });
+});
+
+describe('kb-developers-tab reader', () => {
+  it('reader: a sentence instead of the form, the token list without Revoke', async () => {
+    const api = new ScriptedApi();
+    api.tokens = [ACTIVE_TOKEN];
+    const element = await developersTab(READER_KB, api);
+
+    expect(root(element).querySelector('form')).to.equal(null);
+    expect(root(element).querySelector('#allowed-origins')).to.equal(null);
+    expect(button(element, 'Issue token')).to.equal(undefined);
+    expect(text(element)).to.contain('needs the editor or owner role');
+    expect(text(element)).to.contain('https://shop.example.com');
+    expect(button(element, 'Revoke')).to.equal(undefined);
+  });
+});
+
+describe('kb-developers-tab issued token', () => {
+  it('issued: the token once with a Copy button writing it to the clipboard, and the snippet; gone after a reload', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    let copied = '';
+    const clipboard = navigator.clipboard;
+    const original = clipboard.writeText;
+    clipboard.writeText = async (value: string) => {
+      copied = value;
+    };
+    try {
+      await issue(element, 'http://localhost:5173');
+      await waitUntil(() => root(element).querySelector('.token') !== null, 'the token is shown');
+
+      expect(root(element).querySelector('.token')!.textContent).to.equal('kbw_secret_once');
+      expect(root(element).querySelector('.snippet')!.textContent).to.contain('kb-widget.js');
+      expect(api.requests.find((request) => request.method === 'POST')?.body).to.deep.equal({
+        allowed_origins: ['http://localhost:5173'],
+        ttl_minutes: 60,
+        scope: ['public'],
+      });
+      button(element, 'Copy')!.click();
+      await waitUntil(() => text(element).includes('Copied'), 'the copy is confirmed');
+      expect(copied).to.equal('kbw_secret_once');
+      expect(text(element)).to.contain('http://localhost:5173');
+    } finally {
+      clipboard.writeText = original;
+    }
+
+    const reloaded = await developersTab(OWNER_KB, api);
+    expect(root(reloaded).querySelector('.token')).to.equal(null);
+    expect(text(reloaded)).not.to.contain('kbw_secret_once');
+  });
+});
+
+describe('kb-developers-tab revoke', () => {
+  it('Revoke asks to confirm; Cancel keeps the token; Confirm revoke revokes and refreshes the list', async () => {
+    const api = new ScriptedApi();
+    api.tokens = [ACTIVE_TOKEN];
+    const element = await developersTab(OWNER_KB, api);
+
+    button(element, 'Revoke')!.click();
+    await element.updateComplete;
+    button(element, 'Cancel')!.click();
+    await element.updateComplete;
+    expect(button(element, 'Confirm revoke')).to.equal(undefined);
+
+    button(element, 'Revoke')!.click();
+    await element.updateComplete;
+    expect(api.requests.some((request) => request.method === 'DELETE')).to.equal(false);
+    button(element, 'Confirm revoke')!.click();
+    await waitUntil(() => root(element).querySelector('tbody td:nth-child(6)')?.textContent === 'revoked', 'the list shows revoked');
+
+    expect(api.requests.find((request) => request.method === 'DELETE')?.path).to.equal('/tokens/tok_1');
+    expect(button(element, 'Revoke')).to.equal(undefined);
+  });
+});
+
+describe('kb-developers-tab accessibility', () => {
+  it('no axe violations: owner form with a token list and an issued token, and the reader view', async () => {
+    const api = new ScriptedApi();
+    api.tokens = [ACTIVE_TOKEN];
+    const owner = await developersTab(OWNER_KB, api);
+    await issue(owner, 'https://shop.example.com');
+    await waitUntil(() => root(owner).querySelector('.token') !== null, 'the token is shown');
+    await expect(owner).to.be.accessible();
+
+    const reader = await developersTab(READER_KB, api);
+    await expect(reader).to.be.accessible();
+  });
+});

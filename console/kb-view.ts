@@ -1,0 +1,121 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { ConsoleClient, type KnowledgeBaseDetail } from './console-client.ts';
+import { consoleStyles } from './console-styles.ts';
+
+/** The tabs of a knowledge base, as they appear in the URL (`#/kb/{id}/{tab}`). */
+export type KbTab = 'documents' | 'members' | 'developers';
+
+/** Every tab, in display order, with its visible name. */
+export const KB_TABS: ReadonlyArray<{ tab: KbTab; label: string }> = [
+  { tab: 'documents', label: 'Documents' },
+  { tab: 'members', label: 'Members' },
+  { tab: 'developers', label: 'Developers' },
+];
+
+/**
+ * One knowledge base: its name, the person's role, and the tabs Documents,
+ * Members and Developers as links (the current one marked with
+ * `aria-current="page"`), so each tab has its own address and the browser's
+ * back button works.
+ *
+ * @tagname kb-knowledge-base-view
+ * @summary A knowledge base with its tabs.
+ */
+export class KbKnowledgeBaseView extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      nav ul {
+        display: flex;
+        gap: 1.25rem;
+        list-style: none;
+        padding: 0;
+        border-bottom: 1px solid #c4c8d0;
+      }
+      nav a {
+        display: inline-block;
+        padding: 0.4rem 0.1rem;
+        text-decoration: none;
+      }
+      nav a[aria-current='page'] {
+        border-bottom: 3px solid #1a5fb4;
+        font-weight: 600;
+      }
+    `,
+  ];
+
+  static override properties = {
+    client: { attribute: false },
+    kbId: { attribute: 'kb-id' },
+    tab: {},
+    _knowledgeBase: { state: true },
+    _error: { state: true },
+  };
+
+  /** The console API. */
+  declare client: ConsoleClient;
+  /** Knowledge base shown. */
+  declare kbId: string;
+  /** Tab shown. */
+  declare tab: KbTab;
+  declare private _knowledgeBase: KnowledgeBaseDetail | undefined;
+  declare private _error: string | undefined;
+
+  constructor() {
+    super();
+    this.client = new ConsoleClient();
+    this.kbId = '';
+    this.tab = 'documents';
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('kbId') && this.kbId !== '') void this._loadKnowledgeBase();
+  }
+
+  private async _loadKnowledgeBase(): Promise<void> {
+    this._knowledgeBase = undefined;
+    try {
+      this._knowledgeBase = await this.client.getKnowledgeBase(this.kbId);
+      this._error = undefined;
+    } catch (error) {
+      this._error = `The knowledge base could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  private _renderTab(knowledgeBase: KnowledgeBaseDetail) {
+    switch (this.tab) {
+      case 'documents':
+        return html`<kb-documents-tab .client=${this.client} kb-id=${knowledgeBase.id}></kb-documents-tab>`;
+      case 'members':
+        return html`<kb-members-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-manage=${knowledgeBase.can_manage_members}></kb-members-tab>`;
+      case 'developers':
+        return html`<kb-developers-tab .client=${this.client} .knowledgeBase=${knowledgeBase}></kb-developers-tab>`;
+    }
+  }
+
+  override render() {
+    const knowledgeBase = this._knowledgeBase;
+    return html`
+      <p><a href="#/">All knowledge bases</a></p>
+      <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
+      ${knowledgeBase
+        ? html`
+            <h1>${knowledgeBase.name}</h1>
+            <p>Your role: ${knowledgeBase.role}</p>
+            <nav aria-label="Knowledge base sections">
+              <ul>
+                ${KB_TABS.map(
+                  ({ tab, label }) => html`<li>
+                    <a href="#/kb/${encodeURIComponent(knowledgeBase.id)}/${tab}" aria-current=${tab === this.tab ? 'page' : 'false'}>${label}</a>
+                  </li>`,
+                )}
+              </ul>
+            </nav>
+            ${this._renderTab(knowledgeBase)}
+          `
+        : this._error
+          ? nothing
+          : html`<p>Loading…</p>`}
+    `;
+  }
+}

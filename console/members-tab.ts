@@ -1,0 +1,102 @@
+import { LitElement, html, nothing } from 'lit';
+import { ConsoleClient, ROLES, type ConsoleMember, type Role } from './console-client.ts';
+import { consoleStyles } from './console-styles.ts';
+
+/**
+ * The Members tab: who belongs to a knowledge base and with which role.
+ * Owners change a role with a labelled select per member; the server refuses
+ * a change that would leave no owner, and its sentence is shown.
+ *
+ * @tagname kb-members-tab
+ * @summary Members and roles; owners manage them.
+ */
+export class KbMembersTab extends LitElement {
+  static override styles = consoleStyles;
+
+  static override properties = {
+    client: { attribute: false },
+    kbId: { attribute: 'kb-id' },
+    canManage: { attribute: 'can-manage', type: Boolean },
+    _members: { state: true },
+    _error: { state: true },
+    _status: { state: true },
+  };
+
+  /** The console API. */
+  declare client: ConsoleClient;
+  /** Knowledge base whose members are listed. */
+  declare kbId: string;
+  /** Whether the person may change roles (owners). */
+  declare canManage: boolean;
+  declare private _members: ConsoleMember[] | undefined;
+  declare private _error: string | undefined;
+  declare private _status: string | undefined;
+
+  constructor() {
+    super();
+    this.client = new ConsoleClient();
+    this.kbId = '';
+    this.canManage = false;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('kbId') && this.kbId !== '') void this._loadMembers();
+  }
+
+  private async _loadMembers(): Promise<void> {
+    try {
+      this._members = await this.client.listMembers(this.kbId);
+      this._error = undefined;
+    } catch (error) {
+      this._error = `The members could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  private async _changeRole(member: ConsoleMember, event: Event): Promise<void> {
+    const select = event.currentTarget as HTMLSelectElement;
+    const role = select.value as Role;
+    this._status = undefined;
+    try {
+      await this.client.setMemberRole(this.kbId, member.user_id, role);
+      this._error = undefined;
+      this._status = `${member.email} is now ${role}.`;
+    } catch (error) {
+      this._error = `The role of ${member.email} was not changed: ${(error as Error).message}`;
+      select.value = member.role;
+    }
+    await this._loadMembers();
+  }
+
+  override render() {
+    return html`
+      <h2>Members</h2>
+      <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
+      <p role="status">${this._status ?? nothing}</p>
+      ${this._members === undefined
+        ? nothing
+        : html`<table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${this._members.map(
+                (member) => html`<tr>
+                  <td>${member.email}</td>
+                  <td>
+                    ${this.canManage
+                      ? html`<label for="role-${member.user_id}">Role of ${member.email}</label>
+                          <select id="role-${member.user_id}" @change=${(event: Event) => this._changeRole(member, event)}>
+                            ${ROLES.map((role) => html`<option value=${role} ?selected=${role === member.role}>${role}</option>`)}
+                          </select>`
+                      : member.role}
+                  </td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`}
+    `;
+  }
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from 'vite';
+
+/**
+ * Vite configuration of the console bundle (`npm run build`, after the
+ * widget's `vite.config.ts`, which empties `dist/` first):
+ * `console/index.ts` -> `dist/console/console.js`, one minified ES module
+ * with Lit bundled in, served at `/console/console.js` to the page at
+ * `/console` (server/console/console-page.ts). Lit's production build is
+ * chosen as for the widget.
+ */
+export default defineConfig({
+  build: {
+    lib: {
+      entry: 'console/index.ts',
+      formats: ['es'],
+      fileName: () => 'console.js',
+    },
+    outDir: 'dist/console',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    copyPublicDir: false,
+    rolldownOptions: { output: { minify: true } },
+  },
+  environments: {
+    client: {
+      resolve: { conditions: ['module', 'browser', 'production'] },
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    },
+  },
+});
