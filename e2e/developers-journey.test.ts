@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-server.ts';
 
 /**
  * Issue 4's journey in Debian's Chromium: sign in at `/console`, open the
@@ -13,8 +12,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
  * demo page's widget, ask a question, revoke the token in the console, and
  * see the widget report the revoked token on the next question.
  */
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PASSWORD = 'journey password 2026';
 const QUESTION = 'How do I create a directory together with its missing parent directories?';
 
@@ -24,59 +21,21 @@ let browser: Browser;
 let apiUrl: string;
 let demoPort: number;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-console-'));
   demoPort = await freePort();
-  server = spawn('npm', ['start'], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      PORT: '0',
-      KB_DEMO_PORT: String(demoPort),
-      KB_DATA_DIR: dataDir,
-      KB_OWNER_PASSWORD: PASSWORD,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  apiUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not start within 120 s:\n${output}`)), 120_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving (http:\/\/localhost:\d+)/.exec(output);
-      if (match && output.includes('demo page: http://localhost:')) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    };
-    server!.stdout!.on('data', read);
-    server!.stderr!.on('data', read);
-    server!.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const started = await startServer(
+    { PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, KB_OWNER_PASSWORD: PASSWORD },
+    (output) => output.includes('demo page: http://localhost:'),
+  );
+  server = started.process;
+  apiUrl = started.apiUrl;
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    process.kill(-server.pid, 'SIGTERM');
-    await exited;
-  }
+  await stopServer(server);
   await rm(dataDir, { recursive: true, force: true });
 });
 

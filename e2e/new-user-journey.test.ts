@@ -1,19 +1,19 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse, StreamFrame } from '../protocol/query-protocol.ts';
 import { readFrames } from '../server/testing/read-frames.ts';
+import { PROJECT_ROOT, startServer, stopServer } from './start-server.ts';
 
 /**
  * The README's journey, as a new user runs it: `npm start` on an empty data
  * folder, a token from `npm run --silent kb -- token issue`, then questions
  * on both endpoints; then a second start that reuses the store.
  */
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const projectRoot = PROJECT_ROOT;
 const run = promisify(execFile);
 let dataDir: string;
 let server: ChildProcess | undefined;
@@ -24,36 +24,10 @@ let firstStartOutput: string;
 const DIRECTORY_QUESTION = 'How do I create a directory together with its missing parent directories?';
 const CAPITAL_QUESTION = 'What is the capital of Australia?';
 
-/** Starts `npm start` and resolves with its output once it prints its URL. */
-function start(): Promise<{ process: ChildProcess; url: string; output: string }> {
-  const child = spawn('npm', ['start'], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: '0', KB_DEMO_PORT: '0', KB_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm start printed no URL within 90 s:\n${output}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving (http:\/\/localhost:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1]!, output });
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
+/** Starts `npm start` on the test's data folder (no demo page: only the API matters here). */
+async function start(): Promise<{ process: ChildProcess; url: string; output: string }> {
+  const started = await startServer({ PORT: '0', KB_DEMO_PORT: '0', KB_DATA_DIR: dataDir });
+  return { process: started.process, url: started.apiUrl, output: started.output };
 }
 
 function post(path: string, question: string): Promise<Response> {
@@ -78,7 +52,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await stop(server);
+  await stopServer(server);
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -128,7 +102,7 @@ describe('a new user after npm install && npm start', () => {
   });
 
   test('second start on the same data folder: nothing re-indexed, ready within seconds', async () => {
-    await stop(server);
+    await stopServer(server);
     const startedAt = Date.now();
     const restarted = await start();
     server = restarted.process;

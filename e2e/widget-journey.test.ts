@@ -1,14 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_KB_ID } from '../server/seed.ts';
 import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-server.ts';
 
 /**
  * The widget and the server together, as a visitor meets them: `npm start`
@@ -17,46 +16,12 @@ import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts'
  * `http://localhost:<demo>` the page's token is allowed; the same page at
  * `http://127.0.0.1:<demo>` is a different origin, which the token refuses.
  */
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const QUESTION = 'How do I create a directory together with its missing parent directories?';
 
 let dataDir: string;
 let server: ChildProcess | undefined;
 let browser: Browser;
 let demoPort: number;
-
-/** A port free right now on 127.0.0.1 (the demo server binds it next). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-function start(): Promise<ChildProcess> {
-  const child = spawn('npm', ['start'], {
-    cwd: projectRoot,
-    env: { ...process.env, PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not serve the demo within 120 s:\n${output}`)), 120_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('demo page: http://localhost:')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-}
 
 /** The inline widget of the demo page. */
 function inlineWidget(page: Page) {
@@ -76,21 +41,17 @@ function isStreamRequest(response: Response): boolean {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-widget-'));
   demoPort = await freePort();
-  server = await start();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  server = (
+    await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir }, (output) =>
+      output.includes('demo page: http://localhost:'),
+    )
+  ).process;
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (server?.pid && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    process.kill(-server.pid, 'SIGTERM');
-    await exited;
-  }
+  await stopServer(server);
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -1,18 +1,10 @@
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Problem } from '../../protocol/query-protocol.ts';
-import { createApp } from '../app.ts';
-import { issueToken } from '../auth/widget-tokens.ts';
-import { createPooledAnswerEngine, type PooledAnswerEngine } from '../engine/answer-pool.ts';
-import { createSourceSpanCodec } from '../engine/source-span.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
-import type { Store } from '../store/store.ts';
+import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
+import { embeddedStoreLocation } from '../store/open-store.ts';
+import { startAppWithEngine, type AppWithEngine } from '../testing/app-with-engine.ts';
 import { readFrames } from '../testing/read-frames.ts';
 
 /**
@@ -20,59 +12,25 @@ import { readFrames } from '../testing/read-frames.ts';
  * so the database cannot be opened) while the token check still can: a real
  * fault between accepting a request and answering it.
  */
-let folder: string;
-let store: Store;
-let engine: PooledAnswerEngine;
-let server: Server;
-let baseUrl: string;
-let token: string;
+let app: AppWithEngine;
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'kb-failure-test-'));
-  store = openStore(embeddedStoreLocation(folder));
-  const owner = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
-  await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
-  await store.setRole('docs', owner.id, 'owner');
-  ({ token } = await issueToken(store, { kbId: 'docs', issuerId: owner.id, allowedOrigins: [] }, { ttlCapMinutes: 60, now: Date.now() }));
-  await writeFile(join(folder, 'not-a-folder'), 'plain file');
-  engine = createPooledAnswerEngine({
-    location: embeddedStoreLocation(join(folder, 'not-a-folder', 'data')),
-    abstentionThreshold: 0.5,
-    threads: 1,
+  app = await startAppWithEngine((folder) => {
+    writeFileSync(join(folder, 'not-a-folder'), 'plain file');
+    return createPooledAnswerEngine({
+      location: embeddedStoreLocation(join(folder, 'not-a-folder', 'data')),
+      abstentionThreshold: 0.5,
+      threads: 1,
+    });
   });
-  const app = createApp({
-    store,
-    engine,
-    codec: createSourceSpanCodec('failure-test-secret-0123456789abcdef'),
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-    rateLimitPerIp: 1000,
-    rateLimitPerToken: 1000,
-    trustedProxies: 0,
-  });
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/kb-api/api/v1/kb/docs/widget`;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  await engine.close();
-  await store.close();
-  await rm(folder, { recursive: true, force: true });
+  await app.close();
 });
 
-function ask(path: string): Promise<Response> {
-  return fetch(`${baseUrl}/${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ question: 'How do I create a directory?' }),
-  });
-}
-
 test('store unreachable while answering, JSON endpoint: 503 unavailable with Retry-After', async () => {
-  const response = await ask('query');
+  const response = await app.ask('query');
 
   expect(response.status).toBe(503);
   expect(response.headers.get('retry-after')).toBe('5');
@@ -80,7 +38,7 @@ test('store unreachable while answering, JSON endpoint: 503 unavailable with Ret
 });
 
 test('store unreachable while answering, stream endpoint: one error frame upstream_unavailable, nothing after', async () => {
-  const response = await ask('query/stream');
+  const response = await app.ask('query/stream');
   const frames = await readFrames(response);
 
   expect(response.status).toBe(200);

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs `npm start` the way a new user does, for the end-to-end tests: in the
+ * project folder, with the given environment added, in its own process group
+ * (so stopping it stops tsx and node too).
+ */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface StartedServer {
+  process: ChildProcess;
+  /** Everything it printed up to the moment it was ready. */
+  output: string;
+  /** The API's base URL it printed, e.g. `http://localhost:41234`. */
+  apiUrl: string;
+}
+
+/**
+ * @param env variables added to the test's environment (PORT, KB_DATA_DIR, ...)
+ * @param ready what the output must show before the server counts as started
+ * @throws Error with the output when it exits or is not ready within 120 s
+ */
+export function startServer(env: Record<string, string>, ready: (output: string) => boolean = () => true): Promise<StartedServer> {
+  const child = spawn('npm', ['start'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`npm start was not ready within 120 s:\n${output}`)), 120_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /serving (http:\/\/localhost:\d+)/.exec(output);
+      if (match && ready(output)) {
+        clearTimeout(timer);
+        resolve({ process: child, output, apiUrl: match[1]! });
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+}
+
+/** Stops a server started by {@link startServer} and waits for it to exit. */
+export async function stopServer(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+/** A port free right now on 127.0.0.1 (for the demo page, which the server binds next). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Debian's Chromium, launched headless without any network of its own. */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+};
