@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.shared.ts';
 
 /**
  * Vite and Vitest configuration.
@@ -11,12 +12,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - `kb-widget.mjs`: ES module for `<script type="module">` and `import()`,
  *   minified too.
  *
- * Lit ships its development build under the `development` export condition
- * (extra checks, console warnings, about 40% larger). Vite picks
- * `development` whenever `NODE_ENV` is not `production`, as under Vitest, so
- * the client's conditions are fixed to production here, and
- * `process.env.NODE_ENV` (which a library build leaves alone) is defined so no
- * `process` reference reaches a browser.
+ * Lit is bundled in its production build (see vite.shared.ts, shared with
+ * the console's bundle).
  *
  * The console page's bundle has its own configuration, vite.console.config.ts.
  *
@@ -34,20 +31,9 @@ export default defineConfig({
       fileName: (format) => (format === 'es' ? 'kb-widget.mjs' : 'kb-widget.js'),
     },
     outDir: 'dist',
-    emptyOutDir: true,
-    target: 'es2022',
-    sourcemap: false,
-    copyPublicDir: false,
-    // Both files are loaded as they are, from the API, so both are minified in
-    // full (a library's ES build keeps its whitespace by default).
-    rolldownOptions: { output: { minify: true } },
+    ...BROWSER_LIBRARY_BUILD,
   },
-  environments: {
-    client: {
-      resolve: { conditions: ['module', 'browser', 'production'] },
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    },
-  },
+  environments: LIT_PRODUCTION_ENVIRONMENTS,
   test: {
     include: [
       'server/**/*.test.ts',

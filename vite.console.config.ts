@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.shared.ts';
 
 /**
  * Vite configuration of the console bundle (`npm run build`, after the
@@ -16,16 +17,7 @@ export default defineConfig({
       fileName: () => 'console.js',
     },
     outDir: 'dist/console',
-    emptyOutDir: true,
-    target: 'es2022',
-    sourcemap: false,
-    copyPublicDir: false,
-    rolldownOptions: { output: { minify: true } },
+    ...BROWSER_LIBRARY_BUILD,
   },
-  environments: {
-    client: {
-      resolve: { conditions: ['module', 'browser', 'production'] },
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    },
-  },
+  environments: LIT_PRODUCTION_ENVIRONMENTS,
 });
