@@ -2,6 +2,44 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.shared.ts';
 
 /**
+ * Server tests that open no store (pure units with fakes, bundle builds): run
+ * once, in the `embedded` project. A test missing here runs on both backends,
+ * which is always safe.
+ */
+const STORE_FREE_SERVER_TESTS = [
+  'server/api/sse-writer.test.ts',
+  'server/auth/origins.test.ts',
+  'server/auth/password-hash.test.ts',
+  'server/cli/read-secret.test.ts',
+  'server/config.test.ts',
+  'server/demo/console-build.test.ts',
+  'server/demo/widget-build.test.ts',
+  'server/engine/analyzer.test.ts',
+  'server/engine/answer-engine.chat.test.ts',
+  'server/engine/answer-engine.test.ts',
+  'server/engine/answer-events.test.ts',
+  'server/engine/answer-prompt.test.ts',
+  'server/engine/chat-completions-client.test.ts',
+  'server/engine/evidence.test.ts',
+  'server/engine/extractive-answerer.test.ts',
+  'server/engine/grounding-check.test.ts',
+  'server/engine/qa-shortcut.test.ts',
+  'server/engine/reach.test.ts',
+  'server/engine/sentences.test.ts',
+  'server/engine/source-span.test.ts',
+  'server/engine/suggestions.test.ts',
+  'server/ingest/html-parser.test.ts',
+  'server/ingest/markdown-parser.test.ts',
+  'server/ingest/plain-text-parser.test.ts',
+  'server/ingest/chunker.test.ts',
+  'server/ingest/faq-file.test.ts',
+  'server/ingest/section-builder.test.ts',
+  'server/store/postgres-config.test.ts',
+  'server/store/postgres-errors.test.ts',
+  'server/store/postgres-search.test.ts',
+];
+
+/**
  * Vite and Vitest configuration.
  *
  * `build` (`npm run build`): the `<kb-widget>` element as a library, one
@@ -20,7 +58,16 @@ import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.share
  * `test`: server tests and DOM-free widget and console modules run in Node; each test
  * file builds its own fixtures (temporary data folders, ephemeral ports).
  * Widget tests that need a browser (`*.browser.test.ts`) run in Chromium
- * through web-test-runner instead.
+ * through web-test-runner instead. Two projects (DESIGN.md "Storage": one
+ * suite, two backends):
+ * - `embedded`: every Node test, stores on the embedded SQLite backend;
+ * - `postgres`: the server tests again with `KB_TEST_BACKEND=postgres`, so
+ *   every store they open (server/testing/test-store.ts) is a fresh schema of
+ *   a database created for the run on the local PostgreSQL server
+ *   (`KB_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`)
+ *   and dropped at its end. Server tests that never open a store are left out
+ *   of it ({@link STORE_FREE_SERVER_TESTS}).
+ * `npx vitest run --project embedded` runs the first alone (no PostgreSQL needed).
  */
 export default defineConfig({
   build: {
@@ -35,19 +82,39 @@ export default defineConfig({
   },
   environments: LIT_PRODUCTION_ENVIRONMENTS,
   test: {
-    include: [
-      'server/**/*.test.ts',
-      'protocol/**/*.test.ts',
-      'bench/**/*.test.ts',
-      'e2e/**/*.test.ts',
-      'eval/**/*.test.ts',
-      'widget/**/*.test.ts',
-      'console/**/*.test.ts',
-    ],
-    exclude: [...configDefaults.exclude, 'widget/**/*.browser.test.ts', 'console/**/*.browser.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'embedded',
+          // A DATABASE_URL or KB_TEST_BACKEND of the developer's shell never redirects these tests (or the servers they start).
+          env: { KB_TEST_BACKEND: 'embedded', DATABASE_URL: '' },
+          include: [
+            'server/**/*.test.ts',
+            'protocol/**/*.test.ts',
+            'bench/**/*.test.ts',
+            'e2e/**/*.test.ts',
+            'eval/**/*.test.ts',
+            'widget/**/*.test.ts',
+            'console/**/*.test.ts',
+          ],
+          exclude: [...configDefaults.exclude, 'widget/**/*.browser.test.ts', 'console/**/*.browser.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...STORE_FREE_SERVER_TESTS],
+          env: { KB_TEST_BACKEND: 'postgres', DATABASE_URL: '' },
+          globalSetup: ['server/testing/postgres-test-database.ts'],
+        },
+      },
+    ],
   },
 });

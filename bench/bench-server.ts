@@ -5,20 +5,37 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
 import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
+import type { AnswerEngine } from '../server/engine/answer-engine.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/evidence.ts';
 import { createSourceSpanCodec } from '../server/engine/source-span.ts';
-import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 
 /**
- * The process under load in `npm run bench`: the real app on the store in
- * `argv[2]`, and beside it the baseline, an Express app answering every query
- * with a constant answer (JSON and SSE) and no engine. It reports its
- * event-loop delay over IPC, so the load generator's own work is not counted.
+ * The process under load in `npm run bench`: the real app on the store whose
+ * location (JSON) is `argv[2]`, and beside it the baseline, an Express app
+ * answering every query with a constant answer (JSON and SSE) and no engine.
+ * It reports its event-loop delay and (after a full GC; run it with
+ * `--expose-gc`) its RSS over IPC, so the load generator's own work and
+ * memory are not counted.
+ *
+ * Questions starting with `IDLE:` get a stream that stays open and idle (as
+ * while a chat model has not yet sent its first token) until the client
+ * goes: the streams the memory figure holds. Every other question gets the
+ * real engine's answer.
  */
-const dataDir = process.argv[2]!;
-const location = embeddedStoreLocation(dataDir);
+const location = JSON.parse(process.argv[2]!) as StoreLocation;
 const store = openStore(location);
-const engine = createPooledAnswerEngine({ location, abstentionThreshold: 0.5, threads: availableParallelism() });
+const pooled = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: availableParallelism() });
+const engine: AnswerEngine & { close(): Promise<void> } = {
+  answer(request) {
+    if (!request.question.startsWith('IDLE:')) return pooled.answer(request);
+    return (async function* idle() {
+      if (request.signal && !request.signal.aborted) await once(request.signal, 'abort');
+    })();
+  },
+  close: () => pooled.close(),
+};
 const app = createApp({
   store,
   engine,
@@ -28,6 +45,8 @@ const app = createApp({
   rateLimitPerIp: 1_000_000_000,
   rateLimitPerToken: 1_000_000_000,
   trustedProxies: 0,
+  maxStreamsPerToken: 1_000_000,
+  maxStreamSeconds: 3600,
 });
 
 const constantAnswer = {
@@ -59,6 +78,10 @@ process.on('message', (message: { type: string }) => {
     process.send!({ type: 'delay-reset' });
   } else if (message.type === 'read-delay') {
     process.send!({ type: 'delay', maxMilliseconds: histogram.max / 1e6, p99Milliseconds: histogram.percentile(99) / 1e6 });
+  } else if (message.type === 'rss') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const usage = process.memoryUsage();
+    process.send!({ type: 'rss', bytes: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
   } else if (message.type === 'stop') {
     appServer.closeAllConnections();
     baselineServer.closeAllConnections();

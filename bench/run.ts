@@ -1,30 +1,43 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { openIdleStreams } from './idle-streams.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
-import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
 
 /**
  * `npm run bench`: the figures of the query service on the bundled Node.js
- * docs, each beside a baseline measured in the same run on the same machine:
+ * docs, each beside a baseline measured in the same run on the same machine
+ * (issue 6, "Load benchmark"). Loopback only, bounded in time (about three
+ * minutes); written to bench/results.md and printed.
  *
  * - ingest time of the corpus, beside reading and hashing the same files;
- * - JSON query latency (p50/p95/p99) and requests/s under 32 concurrent
- *   clients (autocannon), beside an Express handler returning a constant answer;
- * - time to the first stream frame, beside a constant SSE handler;
+ * - JSON queries/s and p50/p95/p99 at 32 and 256 concurrent clients
+ *   (autocannon) on each backend (embedded SQLite; PostgreSQL when the local
+ *   server answers at `KB_BENCH_POSTGRES_URL`, default
+ *   `postgres://postgres@127.0.0.1:5432/postgres`, in a database created and
+ *   dropped by the run), beside an Express handler returning a constant answer;
+ * - one process holding 10,000 open, idle answer streams: RSS per stream,
+ *   beside a raw `node:http` SSE server holding as many;
+ * - time to the first stream frame while 1,000 streams are open, beside the
+ *   raw SSE server with 1,000 open;
  * - the server's maximum event-loop delay during the JSON load.
- *
- * Loopback only, bounded in time (about a minute in all).
  */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = 32;
+const CLIENT_COUNTS = [32, 256] as const;
+const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
+const ACTIVE_STREAMS = 1_000;
 const FIRST_FRAME_SAMPLES = 200;
+const RESULTS_FILE = new URL('./results.md', import.meta.url);
+/** `BENCH_PARTS=streams` (or `json`) runs one part alone while working on it; results.md is then left as it was. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'json,streams').split(','));
 const QUESTIONS = [
   'How do I create a directory together with its missing parent directories?',
   'How do I read a file line by line?',
@@ -35,6 +48,7 @@ const QUESTIONS = [
   'How do I set a timeout on an HTTP request?',
   'What is the difference between process.nextTick and setImmediate?',
 ];
+const IDLE_QUESTION = JSON.stringify({ question: 'IDLE: hold this stream open' });
 
 interface Row {
   figure: string;
@@ -43,82 +57,208 @@ interface Row {
   unit: string;
 }
 
-const dataDir = await mkdtemp(join(tmpdir(), 'kb-bench-'));
+interface BenchServer {
+  child: ChildProcess;
+  appBase: string;
+  baselineBase: string;
+  token: string;
+}
+
 const rows: Row[] = [];
-let server: ChildProcess | undefined;
+const notes: string[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+const started = performance.now();
 try {
+  const dataDir = await mkdtemp(join(tmpdir(), 'kb-bench-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+
   // Ingest, beside reading and hashing the same files.
   const files = (await readdir(DEMO_CORPUS_PATH)).filter((name) => name.endsWith('.md'));
-  let started = performance.now();
+  let mark = performance.now();
   for (const name of files) createHash('sha256').update(await readFile(join(DEMO_CORPUS_PATH, name))).digest('hex');
-  const readAndHash = performance.now() - started;
-  const store = openStore(embeddedStoreLocation(dataDir));
-  started = performance.now();
-  const seed = await seedDemo(store, { ownerEmail: 'owner@example.com' });
-  const ingest = performance.now() - started;
-  rows.push({ figure: `ingest ${seed.report.created.length} pages (ms)`, value: ingest, baseline: readAndHash, unit: 'ms' });
-  const { token } = await issueToken(
-    store,
-    { kbId: DEMO_KB_ID, issuerId: seed.owner.id, allowedOrigins: [] },
-    { ttlCapMinutes: 60, now: Date.now() },
-  );
-  await store.close();
+  const readAndHash = performance.now() - mark;
+  const embedded = embeddedStoreLocation(dataDir);
+  mark = performance.now();
+  const embeddedToken = await seeded(embedded);
+  rows.push({ figure: `ingest ${files.length} pages, embedded (ms)`, value: performance.now() - mark, baseline: readAndHash, unit: 'ms' });
 
-  server = fork(new URL('./bench-server.ts', import.meta.url), [dataDir], { execArgv: ['--import', 'tsx'] });
-  const [ready] = (await once(server, 'message')) as [{ appPort: number; baselinePort: number }];
-  const appBase = `http://127.0.0.1:${ready.appPort}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget`;
-  const baselineBase = `http://127.0.0.1:${ready.baselinePort}`;
-  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-  const requests = QUESTIONS.map((question) => ({ method: 'POST' as const, body: JSON.stringify({ question }) }));
-
-  // One client at a time: the latency of a single question, without queueing.
-  const appSingle = await sequentialTimes(`${appBase}/query`, headers);
-  const baselineSingle = await sequentialTimes(`${baselineBase}/query`, headers);
-  rows.push(
-    { figure: 'JSON p50, one client', value: quantile(appSingle, 0.5), baseline: quantile(baselineSingle, 0.5), unit: 'ms' },
-    { figure: 'JSON p95, one client', value: quantile(appSingle, 0.95), baseline: quantile(baselineSingle, 0.95), unit: 'ms' },
-  );
-
-  // Warm-up, then JSON load on the baseline and on the service.
-  await load(`${baselineBase}/query`, headers, requests, 2);
-  await load(`${appBase}/query`, headers, requests, 2);
-  const baselineLoad = await load(`${baselineBase}/query`, headers, requests, LOAD_SECONDS);
-  await ask(server, 'reset-delay');
-  const appLoad = await load(`${appBase}/query`, headers, requests, LOAD_SECONDS);
-  const delay = (await ask(server, 'read-delay')) as { maxMilliseconds: number; p99Milliseconds: number };
-  if (appLoad.non2xx > 0 || appLoad.errors > 0) throw new Error(`JSON load had ${appLoad.non2xx} non-2xx and ${appLoad.errors} errors`);
-  rows.push(
-    { figure: `JSON p50 @${CONNECTIONS} clients`, value: appLoad.latency.p50, baseline: baselineLoad.latency.p50, unit: 'ms' },
-    { figure: `JSON p95 @${CONNECTIONS} clients`, value: percentile95(appLoad), baseline: percentile95(baselineLoad), unit: 'ms' },
-    { figure: `JSON p99 @${CONNECTIONS} clients`, value: appLoad.latency.p99, baseline: baselineLoad.latency.p99, unit: 'ms' },
-    { figure: `JSON requests/s @${CONNECTIONS} clients`, value: appLoad.requests.average, baseline: baselineLoad.requests.average, unit: 'req/s' },
-  );
-
-  // Time to first frame, one request at a time.
-  const appFirst = await firstFrameTimes(`${appBase}/query/stream`, headers);
-  const baselineFirst = await firstFrameTimes(`${baselineBase}/query/stream`, headers);
-  rows.push(
-    { figure: 'stream first frame p50', value: quantile(appFirst, 0.5), baseline: quantile(baselineFirst, 0.5), unit: 'ms' },
-    { figure: 'stream first frame p95', value: quantile(appFirst, 0.95), baseline: quantile(baselineFirst, 0.95), unit: 'ms' },
-  );
-  rows.push({ figure: 'event-loop max delay under JSON load', value: delay.maxMilliseconds, baseline: Number.NaN, unit: 'ms' });
-
-  printTable(rows);
-} finally {
-  if (server?.connected) {
-    server.send({ type: 'stop' });
-    await once(server, 'exit');
+  const backends: { name: string; location: StoreLocation; token: string }[] = [{ name: 'embedded', location: embedded, token: embeddedToken }];
+  const postgres = await createPostgresDatabase();
+  if (postgres) {
+    cleanups.push(postgres.drop);
+    mark = performance.now();
+    const token = await seeded(postgres.location);
+    rows.push({ figure: `ingest ${files.length} pages, PostgreSQL (ms)`, value: performance.now() - mark, baseline: readAndHash, unit: 'ms' });
+    backends.push({ name: 'PostgreSQL', location: postgres.location, token });
+  } else {
+    notes.push('PostgreSQL rows skipped: no server answered at KB_BENCH_POSTGRES_URL.');
   }
-  await rm(dataDir, { recursive: true, force: true });
+
+  // JSON load: the baseline once per client count, then each backend.
+  for (const [index, backend] of PARTS.has('json') ? backends.entries() : []) {
+    const server = await startBenchServer(backend.location, backend.token);
+    const headers = jsonHeaders(server.token);
+    const requests = QUESTIONS.map((question) => ({ method: 'POST' as const, body: JSON.stringify({ question }) }));
+    await load(`${server.baselineBase}/query`, headers, requests, 32, 2);
+    await load(`${server.appBase}/query`, headers, requests, 32, 2);
+    if (index === 0) {
+      const single = await sequentialTimes(`${server.appBase}/query`, headers);
+      const baselineSingle = await sequentialTimes(`${server.baselineBase}/query`, headers);
+      rows.push({ figure: `JSON p50, one client, ${backend.name}`, value: quantile(single, 0.5), baseline: quantile(baselineSingle, 0.5), unit: 'ms' });
+    }
+    for (const clients of CLIENT_COUNTS) {
+      const baseline = await load(`${server.baselineBase}/query`, headers, requests, clients, LOAD_SECONDS);
+      await ask(server.child, 'reset-delay');
+      const app = await load(`${server.appBase}/query`, headers, requests, clients, LOAD_SECONDS);
+      const delay = (await ask(server.child, 'read-delay')) as { maxMilliseconds: number };
+      if (app.non2xx > 0 || app.errors > 0) throw new Error(`JSON load had ${app.non2xx} non-2xx and ${app.errors} errors`);
+      const at = `@${clients} clients, ${backend.name}`;
+      rows.push(
+        { figure: `JSON requests/s ${at}`, value: app.requests.average, baseline: baseline.requests.average, unit: 'req/s' },
+        { figure: `JSON p50 ${at}`, value: app.latency.p50, baseline: baseline.latency.p50, unit: 'ms' },
+        { figure: `JSON p95 ${at}`, value: percentile95(app), baseline: percentile95(baseline), unit: 'ms' },
+        { figure: `JSON p99 ${at}`, value: app.latency.p99, baseline: baseline.latency.p99, unit: 'ms' },
+        { figure: `event-loop max delay ${at}`, value: delay.maxMilliseconds, baseline: Number.NaN, unit: 'ms' },
+      );
+    }
+    await stopChild(server.child);
+  }
+
+  // Streams: memory of idle streams, and the first frame while many are open (embedded backend).
+  if (PARTS.has('streams')) await streamFigures(embedded, embeddedToken);
+
+  const text = report(rows, notes, (performance.now() - started) / 1000);
+  if (PARTS.has('json') && PARTS.has('streams')) await writeFile(RESULTS_FILE, text);
+  process.stdout.write(text);
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}
+
+async function streamFigures(embedded: StoreLocation, embeddedToken: string): Promise<void> {
+  const server = await startBenchServer(embedded, embeddedToken);
+  const raw = await startRawSseServer();
+  const appStreams = `${server.appBase}/query/stream`;
+  const rawStreams = `http://127.0.0.1:${raw.port}/query/stream`;
+  const headers = jsonHeaders(server.token);
+
+  // Warm-up of both stream paths (JIT, pools) before memory is read.
+  await firstFrameTimes(appStreams, headers, 20);
+  await firstFrameTimes(rawStreams, headers, 20);
+  const appBefore = (await ask(server.child, 'rss')) as { bytes: number };
+  const appHeld = await openIdleStreams(appStreams, headers, IDLE_QUESTION, IDLE_STREAMS);
+  const appAfter = (await ask(server.child, 'rss')) as { bytes: number };
+  appHeld.close();
+  const rawBefore = (await ask(raw.child, 'rss')) as { bytes: number };
+  const rawHeld = await openIdleStreams(rawStreams, headers, IDLE_QUESTION, IDLE_STREAMS);
+  const rawAfter = (await ask(raw.child, 'rss')) as { bytes: number };
+  rawHeld.close();
+  rows.push({
+    figure: `RSS per open idle stream, ${IDLE_STREAMS.toLocaleString('en')} streams in one process (KB)`,
+    value: (appAfter.bytes - appBefore.bytes) / 1024 / IDLE_STREAMS,
+    baseline: (rawAfter.bytes - rawBefore.bytes) / 1024 / IDLE_STREAMS,
+    unit: 'KB',
+  });
+  rows.push({
+    figure: `RSS with ${IDLE_STREAMS.toLocaleString('en')} open streams (MB)`,
+    value: appAfter.bytes / 1024 / 1024,
+    baseline: rawAfter.bytes / 1024 / 1024,
+    unit: 'MB',
+  });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+
+  const appActive = await openIdleStreams(appStreams, headers, IDLE_QUESTION, ACTIVE_STREAMS);
+  const appFirst = await firstFrameTimes(appStreams, headers, FIRST_FRAME_SAMPLES);
+  appActive.close();
+  const rawActive = await openIdleStreams(rawStreams, headers, IDLE_QUESTION, ACTIVE_STREAMS);
+  const rawFirst = await firstFrameTimes(rawStreams, headers, FIRST_FRAME_SAMPLES);
+  rawActive.close();
+  rows.push(
+    { figure: `stream first frame p50, ${ACTIVE_STREAMS.toLocaleString('en')} streams open`, value: quantile(appFirst, 0.5), baseline: quantile(rawFirst, 0.5), unit: 'ms' },
+    { figure: `stream first frame p95, ${ACTIVE_STREAMS.toLocaleString('en')} streams open`, value: quantile(appFirst, 0.95), baseline: quantile(rawFirst, 0.95), unit: 'ms' },
+  );
+  await stopChild(server.child);
+  await stopChild(raw.child);
+}
+
+/** Seeds the demo knowledge base at `location` and issues a server-only token. */
+async function seeded(location: StoreLocation): Promise<string> {
+  const store = openStore(location);
+  try {
+    const seed = await seedDemo(store, { ownerEmail: 'owner@example.com' });
+    const { token } = await issueToken(
+      store,
+      { kbId: DEMO_KB_ID, issuerId: seed.owner.id, allowedOrigins: [] },
+      { ttlCapMinutes: 120, now: Date.now() },
+    );
+    return token;
+  } finally {
+    await store.close();
+  }
+}
+
+/** A database for this run on the local PostgreSQL server, or undefined when none answers. */
+async function createPostgresDatabase(): Promise<{ location: StoreLocation; drop: () => Promise<void> } | undefined> {
+  const adminUrl = process.env.KB_BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `kbw_bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch {
+    return undefined;
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { location: { kind: 'postgres', url: url.toString() }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+async function startBenchServer(location: StoreLocation, token: string): Promise<BenchServer> {
+  const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location)], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+  });
+  cleanups.push(() => stopChild(child));
+  const [ready] = (await once(child, 'message')) as [{ appPort: number; baselinePort: number }];
+  return {
+    child,
+    appBase: `http://127.0.0.1:${ready.appPort}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget`,
+    baselineBase: `http://127.0.0.1:${ready.baselinePort}`,
+    token,
+  };
+}
+
+async function startRawSseServer(): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(new URL('./raw-sse-server.ts', import.meta.url), [], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  cleanups.push(() => stopChild(child));
+  const [ready] = (await once(child, 'message')) as [{ port: number }];
+  return { child, port: ready.port };
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (!child.connected || child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.send({ type: 'stop' });
+  await exited;
+}
+
+function jsonHeaders(token: string): Record<string, string> {
+  return { 'content-type': 'application/json', authorization: `Bearer ${token}` };
 }
 
 function load(
   url: string,
   headers: Record<string, string>,
   requests: { method: 'POST'; body: string }[],
+  connections: number,
   seconds: number,
 ): Promise<autocannon.Result> {
-  return autocannon({ url, connections: CONNECTIONS, duration: seconds, headers, requests, method: 'POST' });
+  return autocannon({ url, connections, duration: seconds, headers, requests, method: 'POST' });
 }
 
 /** autocannon reports p90 and p97.5; p95 is interpolated between them. */
@@ -130,29 +270,29 @@ async function sequentialTimes(url: string, headers: Record<string, string>): Pr
   const times: number[] = [];
   for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample += 1) {
     const question = QUESTIONS[sample % QUESTIONS.length]!;
-    const started = performance.now();
+    const begun = performance.now();
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ question }) });
     await response.json();
-    times.push(performance.now() - started);
+    times.push(performance.now() - begun);
   }
   return times;
 }
 
-async function firstFrameTimes(url: string, headers: Record<string, string>): Promise<number[]> {
+async function firstFrameTimes(url: string, headers: Record<string, string>, samples: number): Promise<number[]> {
   const times: number[] = [];
-  for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample += 1) {
+  for (let sample = 0; sample < samples; sample += 1) {
     const question = QUESTIONS[sample % QUESTIONS.length]!;
-    const started = performance.now();
+    const begun = performance.now();
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ question }) });
     const reader = response.body!.getReader();
     let received = '';
     const decoder = new TextDecoder();
-    while (!received.includes('\n\n')) {
+    while (!/^(event|data):/m.test(received)) {
       const { value, done } = await reader.read();
       if (done) break;
       received += decoder.decode(value, { stream: true });
     }
-    times.push(performance.now() - started);
+    times.push(performance.now() - begun);
     await reader.cancel();
   }
   return times;
@@ -169,19 +309,25 @@ function ask(child: ChildProcess, type: string): Promise<unknown> {
   return reply;
 }
 
-function printTable(table: Row[]): void {
+function report(table: Row[], extraNotes: string[], seconds: number): string {
   const format = (value: number) => (Number.isNaN(value) ? '-' : value >= 100 ? value.toFixed(0) : value.toFixed(2));
-  const lines = [
-    `kb-widget bench (${LOAD_SECONDS} s per load, loopback, ${new Date().toISOString()})`,
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return [
+    '# kb-widget benchmark results',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString()} in ${seconds.toFixed(0)} s: ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node.js ${process.version}, loopback, ${LOAD_SECONDS} s per load; the load generator runs on the same cores.`,
     '',
     '| figure | kb-widget | baseline | ratio |',
     '| --- | ---: | ---: | ---: |',
     ...table.map(
       (row) =>
-        `| ${row.figure} | ${format(row.value)} ${row.unit} | ${format(row.baseline)} ${Number.isNaN(row.baseline) ? '' : row.unit} | ${Number.isNaN(row.baseline) ? '-' : `${(row.value / row.baseline).toFixed(2)}x`} |`,
+        `| ${row.figure} | ${format(row.value)} ${row.unit} | ${Number.isNaN(row.baseline) ? '-' : `${format(row.baseline)} ${row.unit}`} | ${Number.isNaN(row.baseline) ? '-' : `${(row.value / row.baseline).toFixed(2)}x`} |`,
     ),
     '',
-    'Baselines: ingest = reading and hashing the same files; JSON and stream = an Express handler with a constant answer.',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+    'Baselines, measured in the same run: ingest = reading and hashing the same files; JSON = an Express handler returning a constant answer (same body parser, no engine, no store); streams = a raw `node:http` server writing SSE headers and a 15 s heartbeat per stream (bench/raw-sse-server.ts), in a process of its own.',
+    '',
+    `Idle streams are real answer streams of the app (token check, limits, SSE writer, heartbeat timer) whose answer has not begun: the bench server's engine holds questions starting with \`IDLE:\` open until the client goes, as while a chat model has not sent its first token. RSS is read after a full GC, before and after opening them.`,
+    ...extraNotes.map((note) => `\n${note}`),
+    '',
+  ].join('\n');
 }

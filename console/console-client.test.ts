@@ -92,6 +92,31 @@ describe('ConsoleClient', () => {
     expect(calls[0]).toMatchObject({ url: '/console/api/knowledge-bases/docs/tokens/tok_1', init: { method: 'DELETE' } });
   });
 
+  test('removeMember: DELETE to the member route, the user id encoded; a 400 carries the server sentence', async () => {
+    const { fetch, calls } = scriptedFetch(
+      new Response(null, { status: 204 }),
+      problemResponse(400, 'invalid_request', 'Knowledge base "docs" needs at least one owner; make someone else owner first'),
+    );
+    const client = new ConsoleClient({ fetch });
+
+    await client.removeMember('docs', 'usr/1');
+    const failure = await client.removeMember('docs', 'usr_owner').catch((error: unknown) => error);
+
+    expect(calls[0]).toMatchObject({ url: '/console/api/knowledge-bases/docs/members/usr%2F1', init: { method: 'DELETE' } });
+    expect(failure).toMatchObject({ status: 400, message: expect.stringContaining('needs at least one owner') });
+  });
+
+  test('issuePreviewToken: POST { scope } to the preview route; the preview token back', async () => {
+    const issued = { id: 'tok_p', token: 'kbw_preview', purpose: 'preview', allowed_origins: ['http://console.test'] };
+    const { fetch, calls } = scriptedFetch(new Response(JSON.stringify(issued), { status: 201 }));
+
+    const result = await new ConsoleClient({ fetch }).issuePreviewToken('docs', ['public', 'workspace']);
+
+    expect(result).toEqual(issued);
+    expect(calls[0]).toMatchObject({ url: '/console/api/knowledge-bases/docs/tokens/preview', init: { method: 'POST', credentials: 'same-origin' } });
+    expect(JSON.parse(String(calls[0]?.init?.body))).toEqual({ scope: ['public', 'workspace'] });
+  });
+
   test('a non-problem error body (a proxy page): the status line as message', async () => {
     const { fetch } = scriptedFetch(new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }));
 

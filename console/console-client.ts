@@ -62,6 +62,9 @@ export interface ConsoleMember {
   role: Role;
 }
 
+/** Why a token was issued: for customers' pages, or for the Developers tab's live preview. */
+export type TokenPurpose = 'embed' | 'preview';
+
 /** A widget token as listed: never the secret. Times are ISO 8601. */
 export interface ConsoleToken {
   id: string;
@@ -69,6 +72,7 @@ export interface ConsoleToken {
   issuer: string;
   allowed_origins: string[];
   scope: Visibility[];
+  purpose: TokenPurpose;
   created_at: string;
   expires_at: string;
   revoked_at?: string;
@@ -79,6 +83,14 @@ export interface ConsoleToken {
 export interface IssuedToken extends ConsoleToken {
   token: string;
   snippet: string;
+}
+
+/**
+ * A preview token (`purpose: 'preview'`): allowed only on the console's own
+ * origin, for 10 minutes, for the Developers tab's live preview.
+ */
+export interface PreviewToken extends ConsoleToken {
+  token: string;
 }
 
 /** What the Developers tab sends to issue a token. */
@@ -166,6 +178,11 @@ export class ConsoleClient {
     await this.#request('PUT', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}`, { role });
   }
 
+  /** Removes a member from the knowledge base (owners only); the last owner cannot be removed (400). */
+  async removeMember(kbId: string, userId: string): Promise<void> {
+    await this.#request('DELETE', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}`);
+  }
+
   async listTokens(kbId: string): Promise<ConsoleToken[]> {
     return (await this.#request<{ tokens: ConsoleToken[] }>('GET', `${kbPath(kbId)}/tokens`)).tokens;
   }
@@ -173,6 +190,15 @@ export class ConsoleClient {
   /** Issues a token (editors and owners); the result holds the secret, which the server never shows again. */
   async issueToken(kbId: string, request: IssueTokenRequest): Promise<IssuedToken> {
     return this.#request<IssuedToken>('POST', `${kbPath(kbId)}/tokens`, request);
+  }
+
+  /**
+   * Issues a preview token (editors and owners) for the live preview on this
+   * page: the signed-in person's, with `scope`, allowed only on the console's
+   * own origin, for 10 minutes. It is listed like any token.
+   */
+  async issuePreviewToken(kbId: string, scope: readonly Visibility[]): Promise<PreviewToken> {
+    return this.#request<PreviewToken>('POST', `${kbPath(kbId)}/tokens/preview`, { scope });
   }
 
   async revokeToken(kbId: string, tokenId: string): Promise<void> {

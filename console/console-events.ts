@@ -7,8 +7,22 @@ export class ConsoleSignedInEvent extends Event {
   }
 }
 
+/**
+ * The live preview on the Developers tab was issued a preview token (at its
+ * first question, or again after the 10 minutes ran out): the token list
+ * has a new entry.
+ */
+export class ConsolePreviewTokenIssuedEvent extends Event {
+  static readonly eventName = 'kb-console-preview-token-issued';
+
+  constructor() {
+    super(ConsolePreviewTokenIssuedEvent.eventName, { bubbles: true, composed: true });
+  }
+}
+
 declare global {
   interface HTMLElementEventMap {
     'kb-console-signed-in': ConsoleSignedInEvent;
+    'kb-console-preview-token-issued': ConsolePreviewTokenIssuedEvent;
   }
 }

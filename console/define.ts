@@ -4,6 +4,7 @@ import { KbDocumentsTab } from './documents-tab.ts';
 import { KbKnowledgeBaseView } from './kb-view.ts';
 import { KbMembersTab } from './members-tab.ts';
 import { KbSignInPage } from './sign-in-page.ts';
+import { KbWidgetPreview } from './widget-preview.ts';
 
 /** The console's elements by tag name. */
 const ELEMENTS = {
@@ -13,6 +14,7 @@ const ELEMENTS = {
   'kb-documents-tab': KbDocumentsTab,
   'kb-members-tab': KbMembersTab,
   'kb-developers-tab': KbDevelopersTab,
+  'kb-widget-preview': KbWidgetPreview,
 } as const;
 
 /** Registers the console's elements; idempotent, like the widget's `defineKbWidget`. */
@@ -30,5 +32,6 @@ declare global {
     'kb-documents-tab': KbDocumentsTab;
     'kb-members-tab': KbMembersTab;
     'kb-developers-tab': KbDevelopersTab;
+    'kb-widget-preview': KbWidgetPreview;
   }
 }

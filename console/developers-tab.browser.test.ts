@@ -1,14 +1,22 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { defineKbWidget } from '../widget/define.ts';
+import type { KbWidget } from '../widget/kb-widget.ts';
 import { ConsoleClient, type ConsoleToken, type FetchFunction, type KnowledgeBaseDetail } from './console-client.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbDevelopersTab } from './developers-tab.ts';
+import type { KbWidgetPreview } from './widget-preview.ts';
 
 /**
  * The Developers tab in Chromium against a scripted console API (a `fetch`
  * answering by method and path): client-side origin validation, the reader
  * view, the token shown once with its Copy button, the server's 400 detail,
- * the two-step revoke, and axe.
+ * the two-step revoke, the live preview, and axe.
+ *
+ * The preview's `<kb-widget>` is the real element (defined here, so the
+ * preview loads no script) talking to the scripted widget API of
+ * widget/testing/scripted-answers.mjs on the page's own origin.
  */
+defineKbWidget();
 defineConsoleElements();
 
 const OWNER_KB: KnowledgeBaseDetail = {
@@ -28,6 +36,7 @@ const ACTIVE_TOKEN: ConsoleToken = {
   issuer: 'owner@example.com',
   allowed_origins: ['https://shop.example.com'],
   scope: ['public'],
+  purpose: 'embed',
   created_at: '2026-01-15T12:00:00.000Z',
   expires_at: '2026-01-15T13:00:00.000Z',
 };
@@ -38,6 +47,8 @@ class ScriptedApi {
   requests: { method: string; path: string; body: unknown }[] = [];
   /** Problem answered to the next POST, if any. */
   refuseIssue: { status: number; detail: string } | undefined;
+  /** Preview tokens issued so far. */
+  previews = 0;
 
   readonly fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
@@ -45,6 +56,23 @@ class ScriptedApi {
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     this.requests.push({ method, path, body });
     if (method === 'GET' && path === '/tokens') return Response.json({ tokens: this.tokens });
+    if (method === 'POST' && path === '/tokens/preview') {
+      if (this.refuseIssue) {
+        const { status, detail } = this.refuseIssue;
+        return Response.json({ type: 'about:blank', title: 'Forbidden', status, code: 'forbidden', detail }, { status });
+      }
+      this.previews += 1;
+      const request = body as { scope: ConsoleToken['scope'] };
+      const token: ConsoleToken = {
+        ...ACTIVE_TOKEN,
+        id: `tok_preview_${this.previews}`,
+        purpose: 'preview',
+        allowed_origins: [location.origin],
+        scope: request.scope,
+      };
+      this.tokens = [...this.tokens, token];
+      return Response.json({ ...token, token: `kbw_preview_${this.previews}` }, { status: 201 });
+    }
     if (method === 'POST' && path === '/tokens') {
       if (this.refuseIssue) {
         const { status, detail } = this.refuseIssue;
@@ -208,10 +236,117 @@ describe('kb-developers-tab revoke', () => {
     await element.updateComplete;
     expect(api.requests.some((request) => request.method === 'DELETE')).to.equal(false);
     button(element, 'Confirm revoke')!.click();
-    await waitUntil(() => root(element).querySelector('tbody td:nth-child(6)')?.textContent === 'revoked', 'the list shows revoked');
+    await waitUntil(() => root(element).querySelector('tbody td:nth-child(7)')?.textContent === 'revoked', 'the list shows revoked');
 
     expect(api.requests.find((request) => request.method === 'DELETE')?.path).to.equal('/tokens/tok_1');
     expect(button(element, 'Revoke')).to.equal(undefined);
+  });
+});
+
+describe('kb-developers-tab preview', () => {
+  function preview(element: KbDevelopersTab): KbWidgetPreview | null {
+    return root(element).querySelector('kb-widget-preview');
+  }
+
+  function previewWidget(element: KbDevelopersTab): KbWidget | null {
+    return preview(element)?.shadowRoot?.querySelector('kb-widget') ?? null;
+  }
+
+  async function scriptedRequests(): Promise<{ question: string; token: string }[]> {
+    return (await (await fetch('/scripted/requests')).json()) as { question: string; token: string }[];
+  }
+
+  beforeEach(async () => {
+    await fetch('/scripted/reset');
+  });
+
+  it('owner: the real widget inline for this knowledge base on this origin, with the note on the preview token; no token issued yet', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+
+    const widget = previewWidget(element)!;
+    expect(widget.getAttribute('mode')).to.equal('inline');
+    expect(widget.getAttribute('kb-id')).to.equal('docs');
+    expect(widget.getAttribute('base-url')).to.equal(location.origin);
+    expect(widget.token).to.equal(undefined);
+    expect(preview(element)!.shadowRoot!.textContent!.replace(/\s+/g, ' ')).to.contain('uses a 10-minute preview token limited to this page');
+    expect(api.requests.some((request) => request.path === '/tokens/preview')).to.equal(false);
+  });
+
+  it('a question asked in the preview: a preview token for the form scope is issued, used, listed as Preview; the cited answer shown', async () => {
+    const api = new ScriptedApi();
+    api.tokens = [ACTIVE_TOKEN];
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+    const widget = previewWidget(element)!;
+
+    await widget.ask('answer');
+    await waitUntil(() => widget.shadowRoot!.querySelector('.answer a.citation') !== null, 'the cited answer is shown');
+
+    expect(api.requests.find((request) => request.path === '/tokens/preview')).to.deep.include({ method: 'POST', body: { scope: ['public'] } });
+    expect((await scriptedRequests()).map((request) => request.token)).to.deep.equal(['kbw_preview_1']);
+    expect(widget.shadowRoot!.textContent).to.contain('fs.md');
+    await waitUntil(() => root(element).querySelector('tr[data-token-id="tok_preview_1"]') !== null, 'the token list is refreshed');
+    const row = root(element).querySelector('tr[data-token-id="tok_preview_1"]')!;
+    expect(row.querySelector('td')!.textContent).to.equal('Preview');
+    expect(root(element).querySelector('tr[data-token-id="tok_1"] td')!.textContent).to.equal('Embed');
+    expect(row.querySelector('button')!.getAttribute('aria-label')).to.equal(`Revoke preview token for ${location.origin}`);
+  });
+
+  it('scope changed in the form: a fresh preview widget, whose question issues a token for the new scope', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+    const first = previewWidget(element)!;
+    await first.ask('answer');
+
+    root(element).querySelector<HTMLInputElement>('#scope-workspace')!.click();
+    await element.updateComplete;
+    await preview(element)!.updateComplete;
+    const second = previewWidget(element)!;
+    await second.ask('answer');
+
+    expect(second).not.to.equal(first);
+    expect(preview(element)!.shadowRoot!.textContent).to.contain('(public, workspace)');
+    const scopes = api.requests.filter((request) => request.path === '/tokens/preview').map((request) => request.body);
+    expect(scopes).to.deep.equal([{ scope: ['public'] }, { scope: ['public', 'workspace'] }]);
+    expect((await scriptedRequests()).map((request) => request.token)).to.deep.equal(['kbw_preview_1', 'kbw_preview_2']);
+  });
+
+  it('preview token refused by the server: its sentence shown above the widget', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+    api.refuseIssue = { status: 403, detail: 'Issuing a preview token needs update permission (editor or owner); your role is reader' };
+
+    await previewWidget(element)!.ask('answer');
+    await preview(element)!.updateComplete;
+
+    expect(preview(element)!.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain(
+      'The preview token was not issued: Issuing a preview token needs update permission',
+    );
+  });
+
+  it('Restart preview: a new widget element, which asks for a new token at its first question', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+    const first = previewWidget(element)!;
+    await first.ask('answer');
+
+    [...preview(element)!.shadowRoot!.querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === 'Restart preview')!.click();
+    await preview(element)!.updateComplete;
+    await previewWidget(element)!.ask('answer');
+
+    expect(previewWidget(element)).not.to.equal(first);
+    expect(api.previews).to.equal(2);
+  });
+
+  it('reader: no preview (a preview token needs update permission)', async () => {
+    const element = await developersTab(READER_KB, new ScriptedApi());
+
+    expect(preview(element)).to.equal(null);
   });
 });
 

@@ -23,8 +23,13 @@ import { consoleStyles } from './console-styles.ts';
  * and the token list, but a sentence replaces the form. "Revoke" asks for a
  * second click ("Confirm revoke" / "Cancel") and refreshes the list.
  *
+ * Below the form, editors and owners get a live preview of the widget
+ * (`<kb-widget-preview>`) with the scope checked in the form: it runs on a
+ * 10-minute preview token limited to the console's own origin, which the
+ * list shows with the purpose "Preview" (customers' tokens: "Embed").
+ *
  * @tagname kb-developers-tab
- * @summary Issue, list and revoke widget tokens.
+ * @summary Issue, preview, list and revoke widget tokens.
  */
 export class KbDevelopersTab extends LitElement {
   static override styles = [
@@ -60,6 +65,7 @@ export class KbDevelopersTab extends LitElement {
     _copied: { state: true },
     _confirming: { state: true },
     _busy: { state: true },
+    _scope: { state: true },
   };
 
   /** The console API. */
@@ -76,11 +82,14 @@ export class KbDevelopersTab extends LitElement {
   /** Id of the token whose revocation awaits confirmation. */
   declare private _confirming: string | undefined;
   declare private _busy: boolean;
+  /** Scope checked in the form, which the preview uses too. */
+  declare private _scope: Visibility[];
 
   constructor() {
     super();
     this.client = new ConsoleClient();
     this._busy = false;
+    this._scope = ['public'];
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -107,6 +116,11 @@ export class KbDevelopersTab extends LitElement {
     const text = (event.currentTarget as HTMLTextAreaElement).value;
     const parsed = parseOriginLines(text);
     this._originsError = parsed.ok || text.trim() === '' ? undefined : parsed.message;
+  }
+
+  private _readScope(event: Event): void {
+    const fieldset = event.currentTarget as HTMLFieldSetElement;
+    this._scope = [...fieldset.querySelectorAll<HTMLInputElement>('input[name="scope"]:checked')].map((input) => input.value as Visibility);
   }
 
   private async _issueToken(event: SubmitEvent): Promise<void> {
@@ -201,11 +215,11 @@ export class KbDevelopersTab extends LitElement {
         <label for="ttl-minutes">Lifetime (minutes)</label>
         <input id="ttl-minutes" name="ttl_minutes" type="number" min="1" max=${cap} step="1" .value=${String(preset)} required aria-describedby="ttl-hint" />
         <p class="hint" id="ttl-hint">At most ${cap} minutes.</p>
-        <fieldset>
+        <fieldset @change=${this._readScope}>
           <legend>Scope</legend>
           ${VISIBILITIES.map(
             (visibility) => html`<span
-              ><input type="checkbox" id="scope-${visibility}" name="scope" value=${visibility} ?checked=${visibility === 'public'} /><label
+              ><input type="checkbox" id="scope-${visibility}" name="scope" value=${visibility} ?checked=${this._scope.includes(visibility)} /><label
                 for="scope-${visibility}"
                 >${visibility}</label
               ></span
@@ -241,6 +255,7 @@ export class KbDevelopersTab extends LitElement {
       <table>
         <thead>
           <tr>
+            <th scope="col">Purpose</th>
             <th scope="col">Allowed origins</th>
             <th scope="col">Scope</th>
             <th scope="col">Issuer</th>
@@ -254,6 +269,7 @@ export class KbDevelopersTab extends LitElement {
           ${this._tokens.map(
             (token) => html`
               <tr data-token-id=${token.id}>
+                <td>${token.purpose === 'preview' ? 'Preview' : 'Embed'}</td>
                 <td>${token.allowed_origins.join(', ')}</td>
                 <td>${token.scope.join(', ')}</td>
                 <td>${token.issuer}</td>
@@ -270,14 +286,14 @@ export class KbDevelopersTab extends LitElement {
   }
 
   private _renderRevoke(token: ConsoleToken) {
-    const origins = token.allowed_origins.join(', ');
+    const what = `${token.purpose === 'preview' ? 'preview token' : 'token'} for ${token.allowed_origins.join(', ')}`;
     if (this._confirming !== token.id) {
-      return html`<button type="button" class="secondary" aria-label="Revoke token for ${origins}" @click=${() => (this._confirming = token.id)}>
+      return html`<button type="button" class="secondary" aria-label="Revoke ${what}" @click=${() => (this._confirming = token.id)}>
         Revoke
       </button>`;
     }
     return html`<span class="actions">
-      <button type="button" ?disabled=${this._busy} aria-label="Confirm revoke token for ${origins}" @click=${() => this._revokeToken(token.id)}>
+      <button type="button" ?disabled=${this._busy} aria-label="Confirm revoke ${what}" @click=${() => this._revokeToken(token.id)}>
         Confirm revoke
       </button>
       <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
@@ -291,6 +307,14 @@ export class KbDevelopersTab extends LitElement {
       <h2>Developers</h2>
       <p>Widget tokens let a page on an allowed origin embed <code>&lt;kb-widget&gt;</code> for this knowledge base.</p>
       ${this._renderForm(knowledgeBase)} ${this._issued ? this._renderIssued(this._issued) : nothing}
+      ${knowledgeBase.can_issue_tokens
+        ? html`<kb-widget-preview
+            .client=${this.client}
+            kb-id=${knowledgeBase.id}
+            .scope=${this._scope}
+            @kb-console-preview-token-issued=${this.refreshTokens}
+          ></kb-widget-preview>`
+        : nothing}
       <h3>Tokens</h3>
       <div role="alert" class="error">${this._listError ? html`<p>${this._listError}</p>` : nothing}</div>
       ${this._renderTokens(knowledgeBase.can_issue_tokens)}

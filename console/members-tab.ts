@@ -1,17 +1,28 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient, ROLES, type ConsoleMember, type Role } from './console-client.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**
  * The Members tab: who belongs to a knowledge base and with which role.
- * Owners change a role with a labelled select per member; the server refuses
- * a change that would leave no owner, and its sentence is shown.
+ * Owners change a role with a labelled select per member, and remove a
+ * member with "Remove", which asks for a second click ("Confirm remove" /
+ * "Cancel") like the Developers tab's Revoke. The server refuses a change or
+ * removal that would leave no owner, and its sentence is shown. A removed
+ * member's tokens stop working at once (DESIGN.md "Tokens and origins").
  *
  * @tagname kb-members-tab
  * @summary Members and roles; owners manage them.
  */
 export class KbMembersTab extends LitElement {
-  static override styles = consoleStyles;
+  static override styles = [
+    consoleStyles,
+    css`
+      .actions {
+        display: flex;
+        gap: 0.5rem;
+      }
+    `,
+  ];
 
   static override properties = {
     client: { attribute: false },
@@ -20,23 +31,29 @@ export class KbMembersTab extends LitElement {
     _members: { state: true },
     _error: { state: true },
     _status: { state: true },
+    _confirming: { state: true },
+    _busy: { state: true },
   };
 
   /** The console API. */
   declare client: ConsoleClient;
   /** Knowledge base whose members are listed. */
   declare kbId: string;
-  /** Whether the person may change roles (owners). */
+  /** Whether the person may change roles and remove members (owners). */
   declare canManage: boolean;
   declare private _members: ConsoleMember[] | undefined;
   declare private _error: string | undefined;
   declare private _status: string | undefined;
+  /** User id of the member whose removal awaits confirmation. */
+  declare private _confirming: string | undefined;
+  declare private _busy: boolean;
 
   constructor() {
     super();
     this.client = new ConsoleClient();
     this.kbId = '';
     this.canManage = false;
+    this._busy = false;
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -67,6 +84,45 @@ export class KbMembersTab extends LitElement {
     await this._loadMembers();
   }
 
+  private async _removeMember(member: ConsoleMember): Promise<void> {
+    this._status = undefined;
+    this._busy = true;
+    try {
+      await this.client.removeMember(this.kbId, member.user_id);
+      this._error = undefined;
+      this._status = `${member.email} was removed from this knowledge base.`;
+      this._confirming = undefined;
+      await this._loadMembers();
+    } catch (error) {
+      this._error = `${member.email} was not removed: ${(error as Error).message}`;
+      this._confirming = undefined;
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  private _renderRemove(member: ConsoleMember) {
+    if (this._confirming !== member.user_id) {
+      return html`<button
+        type="button"
+        class="secondary"
+        aria-label="Remove ${member.email}"
+        @click=${() => {
+          this._confirming = member.user_id;
+          this._status = undefined;
+        }}
+      >
+        Remove
+      </button>`;
+    }
+    return html`<span class="actions">
+      <button type="button" ?disabled=${this._busy} aria-label="Confirm remove ${member.email}" @click=${() => this._removeMember(member)}>
+        Confirm remove
+      </button>
+      <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
+    </span>`;
+  }
+
   override render() {
     return html`
       <h2>Members</h2>
@@ -79,11 +135,12 @@ export class KbMembersTab extends LitElement {
               <tr>
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
+                ${this.canManage ? html`<th scope="col">Actions</th>` : nothing}
               </tr>
             </thead>
             <tbody>
               ${this._members.map(
-                (member) => html`<tr>
+                (member) => html`<tr data-user-id=${member.user_id}>
                   <td>${member.email}</td>
                   <td>
                     ${this.canManage
@@ -93,6 +150,7 @@ export class KbMembersTab extends LitElement {
                           </select>`
                       : member.role}
                   </td>
+                  ${this.canManage ? html`<td>${this._renderRemove(member)}</td>` : nothing}
                 </tr>`,
               )}
             </tbody>

@@ -8,9 +8,11 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
 
 /**
  * Issue 4's journey in Debian's Chromium: sign in at `/console`, open the
- * Developers tab, issue a token for the demo page's origin, paste it into the
- * demo page's widget, ask a question, revoke the token in the console, and
- * see the widget report the revoked token on the next question.
+ * Developers tab, issue a token for the demo page's origin, ask a question in
+ * the tab's live preview (a preview token limited to the console's origin)
+ * and see a cited answer, paste the issued token into the demo page's widget,
+ * ask a question, revoke the token in the console, and see the widget report
+ * the revoked token on the next question.
  */
 const PASSWORD = 'journey password 2026';
 const QUESTION = 'How do I create a directory together with its missing parent directories?';
@@ -39,9 +41,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test('sign in, issue a token on the Developers tab, embed it, ask, revoke: the next question reports the revoked token', async () => {
+test('sign in, issue a token on the Developers tab, preview it, embed it, ask, revoke: the next question reports the revoked token', async () => {
   const context = await browser.newContext();
   const console = await context.newPage();
+  const policyViolations: string[] = [];
+  console.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) policyViolations.push(message.text());
+  });
   await console.goto(`${apiUrl}/console`);
   await console.getByLabel('Email').fill('owner@example.com');
   await console.getByLabel('Password').fill(PASSWORD);
@@ -53,6 +59,17 @@ test('sign in, issue a token on the Developers tab, embed it, ask, revoke: the n
   const snippet = (await console.locator('pre').filter({ hasText: '<kb-widget' }).first().textContent())!;
   const token = /token="(kbw_[^"]+)"/.exec(snippet)![1]!;
   expect(snippet).toContain(`<script src="${apiUrl}/widget/kb-widget.js"></script>`);
+
+  const preview = console.locator('kb-widget-preview kb-widget');
+  await preview.getByRole('textbox', { name: 'Your question' }).fill(QUESTION);
+  await preview.getByRole('textbox', { name: 'Your question' }).press('Enter');
+  await expect.poll(() => preview.locator('article.answer').first().textContent()).toContain('recursive');
+  await expect.poll(() => preview.locator('a.citation').count()).toBeGreaterThan(0);
+  await expect.poll(() => preview.locator('li[part="citation"]').first().textContent()).toContain('fs.md');
+  const previewRow = console.locator('tbody tr', { hasText: 'Preview' });
+  await expect.poll(() => previewRow.count()).toBe(1);
+  expect(await previewRow.textContent()).toContain(apiUrl);
+  expect(policyViolations).toEqual([]);
 
   const demo = await context.newPage();
   await demo.goto(`http://localhost:${demoPort}/`);
@@ -66,9 +83,11 @@ test('sign in, issue a token on the Developers tab, embed it, ask, revoke: the n
   await widget.getByRole('textbox', { name: 'Your question' }).press('Enter');
   await expect.poll(() => widget.locator('article.answer').first().textContent()).toContain('recursive');
 
-  await console.getByRole('button', { name: 'Revoke' }).first().click();
-  await console.getByRole('button', { name: 'Confirm revoke' }).click();
-  await expect.poll(() => console.locator('table').textContent()).toContain('revoked');
+  // The first token for the demo origin is the one issued above; the demo page's server issues its own later.
+  const issuedRow = console.locator('tbody tr', { hasText: `http://localhost:${demoPort}` }).first();
+  await issuedRow.getByRole('button', { name: 'Revoke' }).click();
+  await issuedRow.getByRole('button', { name: 'Confirm revoke' }).click();
+  await expect.poll(() => issuedRow.textContent()).toContain('revoked');
 
   await widget.getByRole('textbox', { name: 'Your question' }).fill(QUESTION);
   await widget.getByRole('textbox', { name: 'Your question' }).press('Enter');

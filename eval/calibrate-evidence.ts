@@ -1,16 +1,12 @@
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logistic-regression.ts';
-import { articleFileName, articleMarkdown, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
+import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
+import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { DEFAULT_TOP_K, questionTerms } from '../server/engine/answer-engine.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD, EVIDENCE_FEATURES, evidenceScore, type EvidenceFeatures } from '../server/engine/evidence.ts';
 import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
-import { ingestPaths } from '../server/ingest/ingest-files.ts';
-import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
-import type { Store } from '../server/store/store.ts';
 
 /**
  * `npm run calibrate`: fits the coefficients of the evidence score
@@ -20,30 +16,38 @@ import type { Store } from '../server/store/store.ts';
  * Calibration set: answerable questions of the odd-positioned ingested
  * articles (label 1) and of the odd-positioned held-out articles (label 0),
  * class-balanced, so a probability of 0.5 is the point where answering and
- * abstaining are equally likely to be right. Report set: the even-positioned
- * articles of both groups. Prints the fitted coefficients to copy into
- * evidence.ts, and the report-set figures of the current and fitted models.
+ * abstaining are equally likely to be right (the engine's threshold, 2/3, is
+ * a cost ratio on top of that: see evidence.ts). Report set: the
+ * even-positioned articles of both groups. Prints the fitted coefficients to
+ * copy into evidence.ts, and the figures of the current and fitted models at
+ * 0.5 and at the engine's threshold.
  */
+
+/** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
+const NO_EVIDENCE: EvidenceFeatures = {
+  passageCoverage: 0,
+  termCoverage: 0,
+  unknownShare: 1,
+  normalizedScore: 0,
+  sentenceCoverage: 0,
+  phraseCoverage: 0,
+  questionLength: 0,
+};
+
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
 const articles = await loadSquad(join(dataDir, 'squad2', 'dev-v2.0.json'));
 const { ingested, heldOut } = splitOpenProtocol(articles);
 
-const folder = await mkdtemp(join(tmpdir(), 'kb-calibrate-'));
-const store = openStore(embeddedStoreLocation(folder));
+const knowledgeBase = await createThrowawayKnowledgeBase(
+  'squad',
+  ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
+);
 try {
-  const sources = join(folder, 'sources');
-  await mkdir(sources);
-  for (const article of ingested) await writeFile(join(sources, articleFileName(article)), articleMarkdown(article));
-  const owner = await store.createUser({ email: 'eval@example.com', name: 'Eval' });
-  await store.createKnowledgeBase({ id: 'squad', name: 'SQuAD open' });
-  await store.setRole('squad', owner.id, 'owner');
-  await ingestPaths(store, { kbId: 'squad', paths: [sources], visibility: 'public', readers: [], quotable: true });
-
-  const odd = <T>(items: readonly T[]) => items.filter((_, index) => index % 2 === 1);
-  const even = <T>(items: readonly T[]) => items.filter((_, index) => index % 2 === 0);
-  const calibration = await labelled(store, odd(ingested), odd(heldOut));
-  const report = await labelled(store, even(ingested), even(heldOut));
+  const present = calibrationSplit(ingested);
+  const absent = calibrationSplit(heldOut);
+  const calibration = await labelled(knowledgeBase, present.calibration, absent.calibration);
+  const report = await labelled(knowledgeBase, present.report, absent.report);
 
   const positives = calibration.filter((example) => example.label === 1).length;
   const negatives = calibration.length - positives;
@@ -59,10 +63,13 @@ try {
     `SQuAD 2.0 open protocol: ${ingested.length} articles ingested, ${heldOut.length} held out`,
     `calibration: ${positives} answerable, ${negatives} absent; report: ${report.filter((example) => example.label === 1).length} answerable, ${report.filter((example) => example.label === 0).length} absent`,
     '',
-    '| model (report set) | answers answerable | abstains on absent | AUROC |',
-    '| --- | ---: | ---: | ---: |',
-    row('current coefficients', report, current),
-    row('fitted coefficients', report, fitted),
+    `| model (threshold) | set | answers answerable | abstains on absent | AUROC |`,
+    '| --- | --- | ---: | ---: | ---: |',
+    row(`current (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'report', report, current, DEFAULT_ABSTENTION_THRESHOLD),
+    row('fitted (0.500)', 'calibration', calibration, fitted, 0.5),
+    row('fitted (0.500)', 'report', report, fitted, 0.5),
+    row(`fitted (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'calibration', calibration, fitted, DEFAULT_ABSTENTION_THRESHOLD),
+    row(`fitted (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'report', report, fitted, DEFAULT_ABSTENTION_THRESHOLD),
     '',
     'fitted coefficients (server/engine/evidence.ts):',
     JSON.stringify(
@@ -73,8 +80,7 @@ try {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {
-  await store.close();
-  await rm(folder, { recursive: true, force: true });
+  await knowledgeBase.close();
 }
 
 interface Example {
@@ -82,35 +88,46 @@ interface Example {
   label: 0 | 1;
 }
 
-async function labelled(store: Store, present: SquadArticle[], absent: SquadArticle[]): Promise<Example[]> {
+async function labelled(
+  knowledgeBase: ThrowawayKnowledgeBase,
+  present: SquadArticle[],
+  absent: SquadArticle[],
+): Promise<Example[]> {
   const examples: Example[] = [];
   for (const [articles, label] of [[present, 1], [absent, 0]] as const) {
     for (const article of articles) {
       for (const question of article.questions) {
         if (question.unanswerable) continue;
-        examples.push({ features: await featuresOf(store, question.question), label });
+        examples.push({ features: await featuresOf(knowledgeBase, question.question), label });
       }
     }
   }
   return examples;
 }
 
-async function featuresOf(store: Store, question: string): Promise<EvidenceFeatures> {
+/** The features the engine computes for a question (its default top-k search, then the extractive answer). */
+async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures> {
   const terms = questionTerms(question);
-  const search = await store.search({ reach: { kbId: 'squad', userId: '', visibilities: ['public'] }, terms, topK: DEFAULT_TOP_K });
-  return composeExtractiveAnswer(terms, search)?.features ?? { passageCoverage: 0, termCoverage: 0, unknownShare: 1, normalizedScore: 0 };
+  const search = await knowledgeBase.store.search({ reach: knowledgeBase.reach, terms, topK: DEFAULT_TOP_K });
+  return composeExtractiveAnswer(terms, search)?.features ?? NO_EVIDENCE;
 }
 
 function vector(features: EvidenceFeatures): number[] {
   return EVIDENCE_FEATURES.map((name) => features[name]);
 }
 
-function row(name: string, examples: Example[], score: (features: EvidenceFeatures) => number): string {
+function row(
+  name: string,
+  set: string,
+  examples: Example[],
+  score: (features: EvidenceFeatures) => number,
+  threshold: number,
+): string {
   const positive = examples.filter((example) => example.label === 1).map((example) => score(example.features));
   const negative = examples.filter((example) => example.label === 0).map((example) => score(example.features));
-  const answered = positive.filter((value) => value >= DEFAULT_ABSTENTION_THRESHOLD).length / positive.length;
-  const abstained = negative.filter((value) => value < DEFAULT_ABSTENTION_THRESHOLD).length / negative.length;
-  return `| ${name} | ${answered.toFixed(3)} | ${abstained.toFixed(3)} | ${areaUnderRoc(positive, negative).toFixed(3)} |`;
+  const answered = positive.filter((value) => value >= threshold).length / positive.length;
+  const abstained = negative.filter((value) => value < threshold).length / negative.length;
+  return `| ${name} | ${set} | ${answered.toFixed(3)} | ${abstained.toFixed(3)} | ${areaUnderRoc(positive, negative).toFixed(3)} |`;
 }
 
 function round(value: number): number {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { markdownDocument } from './markdown-source.ts';
 
 /**
  * SQuAD 2.0 (Rajpurkar, Jia & Liang, ACL 2018) under the open protocol of
@@ -64,14 +65,28 @@ export function paragraphHeading(paragraph: number): string {
   return `Paragraph ${paragraph}`;
 }
 
-/** An article as a markdown document: its title, then one section per paragraph. */
+/** An article as a markdown document: its title, then one section per paragraph (text escaped, read back literally). */
 export function articleMarkdown(article: SquadArticle): string {
-  const title = article.title.replace(/_/g, ' ');
-  const sections = article.paragraphs.map((text, index) => `## ${paragraphHeading(index + 1)}\n\n${text.replace(/\n+/g, ' ')}\n`);
-  return `# ${title}\n\n${sections.join('\n')}`;
+  return markdownDocument(
+    article.title.replace(/_/g, ' '),
+    article.paragraphs.map((text, index) => ({ heading: paragraphHeading(index + 1), text })),
+  );
 }
 
 /** File name of an article's document. */
 export function articleFileName(article: SquadArticle): string {
   return `${article.title.replace(/[^\w-]+/g, '_')}.md`;
+}
+
+/**
+ * Halves of a list of articles for calibration (odd positions: the evidence
+ * model is fitted on them by `npm run calibrate`) and for reporting (even
+ * positions: every SQuAD figure of `npm run eval` is measured on them), so no
+ * figure is reported on the data its threshold was fitted on.
+ */
+export function calibrationSplit<T>(items: readonly T[]): { calibration: T[]; report: T[] } {
+  return {
+    calibration: items.filter((_, position) => position % 2 === 1),
+    report: items.filter((_, position) => position % 2 === 0),
+  };
 }

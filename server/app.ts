@@ -1,16 +1,18 @@
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
+import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts';
 import type { Logger } from 'pino';
 import { problem, problemHandler } from './api/problem.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
 import { queryRoutes } from './api/query-routes.ts';
+import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter, streamCap } from './api/stream-limits.ts';
 import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
 import { consoleSession, requireSignedIn } from './auth/console-session.ts';
 import { consolePageRoutes } from './console/console-page.ts';
-import { consoleRoutes } from './console/console-routes.ts';
+import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console/console-routes.ts';
 import { OPENAPI_DOCUMENT } from './console/openapi.ts';
 import { sameOriginOnly } from './auth/same-origin-check.ts';
 import { signInRoutes } from './console/sign-in-routes.ts';
@@ -34,6 +36,11 @@ export interface AppDeps {
   /** Number of trusted reverse proxies (Express `trust proxy`). */
   trustedProxies: number;
   /**
+   * Keep rate-limit counts in the store's database, shared by every replica
+   * on it (set with `DATABASE_URL`); default false: in this process's memory.
+   */
+  sharedRateLimits?: boolean;
+  /**
    * Folder of the built widget (`dist/`), served at `/widget/kb-widget.js`
    * and `/widget/kb-widget.mjs`; omitted = the widget script is not served.
    */
@@ -47,6 +54,10 @@ export interface AppDeps {
   consoleDistDir?: string;
   /** Platform cap on token lifetimes issued from the console, minutes (default {@link DEFAULT_TOKEN_TTL_CAP_MINUTES}). */
   tokenTtlCapMinutes?: number;
+  /** Answer streams one token may hold open at once in this process (default {@link DEFAULT_MAX_STREAMS_PER_TOKEN}). */
+  maxStreamsPerToken?: number;
+  /** Longest life of one answer stream, seconds (default {@link DEFAULT_MAX_STREAM_SECONDS}). */
+  maxStreamSeconds?: number;
 }
 
 /** Base path of the widget endpoints (SPEC.md 4). */
@@ -55,7 +66,7 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 /**
  * Builds the Express app. Reads top to bottom as a request's path: health,
  * the widget script; widget endpoints: CORS, media type, body parser with a
- * size limit, per-IP limit, token check, per-token limit, routes; console:
+ * size limit, per-IP limit, token check, per-token limit, open-stream cap, routes; console:
  * same-origin check, no caching, media type, body parser, session cookie,
  * sign-in routes, console API, the console page; JSON 404, one error handler last.
  */
@@ -83,15 +94,27 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   app.use('/kb-api', express.json({ limit: MAX_BODY_BYTES, strict: false }));
-  app.use('/kb-api', rateLimit(limitOptions(deps.rateLimitPerIp, 'client')));
+  const sharedStore = (prefix: string) =>
+    deps.sharedRateLimits === true ? { store: new SharedRateLimitStore(deps.store, prefix, deps.now) } : {};
+  app.use('/kb-api', rateLimit({ ...limitOptions(deps.rateLimitPerIp, 'client'), ...sharedStore('widget-ip:') }));
   app.use(
     WIDGET_API_PATH,
     widgetAuth(deps.store, deps.now),
     rateLimit({
       ...limitOptions(deps.rateLimitPerToken, 'token'),
+      ...sharedStore('widget-token:'),
       keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
     }),
-    queryRoutes({ engine: deps.engine, codec: deps.codec, logger: deps.logger }),
+  );
+  app.post(`${WIDGET_API_PATH}/query/stream`, streamCap(new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN)));
+  app.use(
+    WIDGET_API_PATH,
+    queryRoutes({
+      engine: deps.engine,
+      codec: deps.codec,
+      logger: deps.logger,
+      maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
+    }),
   );
 
   // The console authenticates with a session cookie, never a widget token.
@@ -104,9 +127,10 @@ export function createApp(deps: AppDeps): Express {
     }
     next();
   });
+  app.use('/console/api/knowledge-bases/:kbId/documents', express.json({ limit: MAX_DOCUMENT_BODY_BYTES }));
   app.use('/console/api', express.json({ limit: MAX_BODY_BYTES }));
   app.use('/console', consoleSession(deps.store, deps.now));
-  app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now }));
+  app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
   app.use(
     '/console/api',
     requireSignedIn,

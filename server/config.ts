@@ -33,6 +33,10 @@ export interface Config {
   rateLimitPerToken: number;
   /** Proxies in front of the server whose X-Forwarded-For is trusted (Express `trust proxy`). */
   trustedProxies: number;
+  /** Answer streams one widget token may hold open at once, per server process. */
+  maxStreamsPerToken: number;
+  /** Longest life of one answer stream, seconds. */
+  maxStreamSeconds: number;
   /** Email of the owner created on first run. */
   ownerEmail: string;
   /**
@@ -75,6 +79,8 @@ const schema = z.object({
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
   KB_TRUSTED_PROXIES: integer(0, 0, 32),
+  KB_MAX_STREAMS_PER_TOKEN: integer(8, 1, 100_000),
+  KB_MAX_STREAM_SECONDS: integer(120, 1, 3600),
   KB_OWNER_EMAIL: z.string().email().default('owner@example.com'),
   KB_OWNER_PASSWORD: z
     .string()
@@ -124,6 +130,8 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,
     trustedProxies: values.KB_TRUSTED_PROXIES,
+    maxStreamsPerToken: values.KB_MAX_STREAMS_PER_TOKEN,
+    maxStreamSeconds: values.KB_MAX_STREAM_SECONDS,
     ownerEmail: values.KB_OWNER_EMAIL.toLowerCase(),
     ownerPassword: values.KB_OWNER_PASSWORD,
     logLevel: values.LOG_LEVEL,

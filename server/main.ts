@@ -8,7 +8,8 @@ import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
-import { embeddedStoreLocation, openStore } from './store/open-store.ts';
+import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
+import { storeLocationFromEnv } from './store/postgres-config.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
 import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
 import { randomBytes } from 'node:crypto';
@@ -38,8 +39,16 @@ const logger = createLogger(config.logLevel);
 /** Output of `npm run build` (built by `npm start` when missing or stale). */
 const widgetDistDir = fileURLToPath(new URL('../dist', import.meta.url));
 const started = Date.now();
-const location = embeddedStoreLocation(config.dataDir);
+// PostgreSQL when DATABASE_URL is set (README, "PostgreSQL"), else the embedded store in KB_DATA_DIR.
+let location: StoreLocation;
+try {
+  location = storeLocationFromEnv(process.env, config.dataDir);
+} catch (error) {
+  fail((error as Error).message);
+}
 const store = openStore(location);
+// Applies the schema migrations (PostgreSQL runs them on first use) and fails early when the database is unreachable.
+await store.ping().catch((error: Error) => fail(`Cannot open the store at ${describeStoreLocation(location)}: ${error.message}`));
 
 const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
 const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
@@ -71,6 +80,10 @@ const app = createApp({
   rateLimitPerIp: config.rateLimitPerIp,
   rateLimitPerToken: config.rateLimitPerToken,
   trustedProxies: config.trustedProxies,
+  // Replicas on one PostgreSQL share their rate-limit counts through it.
+  sharedRateLimits: location.kind === 'postgres',
+  maxStreamsPerToken: config.maxStreamsPerToken,
+  maxStreamSeconds: config.maxStreamSeconds,
   widgetDistDir,
   tokenTtlCapMinutes: config.tokenTtlCapMinutes,
 });
@@ -113,7 +126,7 @@ process.stdout.write(
   [
     '',
     `kb-widget is serving ${baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-    `  data: ${config.dataDir}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
+    `  data: ${location.kind === 'sqlite' ? config.dataDir : describeStoreLocation(location)}${changed > 0 ? ` (indexed ${changed} pages of ${DEMO_KB_ID})` : ''}`,
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
     ...consoleLines(ownerPassword),
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,

@@ -4,15 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { verifyPassword } from './auth/password-hash.ts';
 import { ensureOwnerPassword } from './seed.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { openStore } from './store/open-store.ts';
+import { createTestStoreLocation } from './testing/test-store.ts';
 import type { Store, User } from './store/store.ts';
 
 /** A fresh store with an owner who has no password, as a first run (or an older release) leaves it. */
 async function storeWithOwner(): Promise<{ store: Store; owner: User }> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-seed-test-'));
-  const store = openSqliteStore({ path: join(folder, 'kb.sqlite') });
+  const { location, dispose } = await createTestStoreLocation(folder);
+  const store = openStore(location);
   onTestFinished(async () => {
     await store.close();
+    await dispose();
     await rm(folder, { recursive: true, force: true });
   });
   const owner = await store.createUser({ email: 'owner@example.com', name: 'Workspace owner' });

@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { generatePassword, hashPassword } from './auth/password-hash.ts';
 import { ingestPaths, type IngestReport } from './ingest/ingest-files.ts';
-import type { Store, User } from './store/store.ts';
+import { ConflictError, type Store, type User } from './store/store.ts';
 
 /**
  * First-run setup of `npm start` (issue: "creates the embedded store, a
  * workspace with an owner, and the knowledge base node-docs"). Idempotent:
  * later runs find everything in place, and re-ingesting the bundled corpus
- * costs one hash per unchanged page.
+ * costs one hash per unchanged page. Safe when several replicas start at once
+ * on one PostgreSQL: a record another replica created first is used as found.
  */
 
 /** Id of the demo knowledge base. */
@@ -36,10 +39,18 @@ export async function seedDemo(
   },
 ): Promise<SeedResult> {
   let owner = await store.findUserByEmail(options.ownerEmail);
-  const ownerCreated = !owner;
-  owner ??= await store.createUser({ email: options.ownerEmail, name: 'Workspace owner' });
+  let ownerCreated = false;
+  if (!owner) {
+    ({ record: owner, created: ownerCreated } = await createdOrFound(
+      () => store.createUser({ email: options.ownerEmail, name: 'Workspace owner' }),
+      () => store.findUserByEmail(options.ownerEmail),
+    ));
+  }
   if (!(await store.getKnowledgeBase(DEMO_KB_ID))) {
-    await store.createKnowledgeBase({ id: DEMO_KB_ID, name: 'Node.js API documentation' });
+    await createdOrFound(
+      () => store.createKnowledgeBase({ id: DEMO_KB_ID, name: 'Node.js API documentation' }),
+      () => store.getKnowledgeBase(DEMO_KB_ID),
+    );
   }
   if (!(await store.getRole(DEMO_KB_ID, owner.id))) await store.setRole(DEMO_KB_ID, owner.id, 'owner');
   const ingestOptions = {
@@ -55,6 +66,21 @@ export async function seedDemo(
   );
   return { owner, ownerCreated, report };
 }
+
+/** Creates a record, or finds the one another process created first (a ConflictError). */
+async function createdOrFound<T>(create: () => Promise<T>, find: () => Promise<T | undefined>): Promise<{ record: T; created: boolean }> {
+  try {
+    return { record: await create(), created: true };
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const found = await find();
+    if (found === undefined) throw error;
+    return { record: found, created: false };
+  }
+}
+
+/** How long a replica waits for another one that claimed the owner's first password to set it. */
+const PASSWORD_CLAIM_WAIT_MILLISECONDS = 10_000;
 
 /** What {@link ensureOwnerPassword} did. */
 export type OwnerPasswordOutcome =
@@ -79,6 +105,17 @@ export async function ensureOwnerPassword(
   configuredPassword: string | undefined,
 ): Promise<OwnerPasswordOutcome> {
   if ((await store.getPasswordHash(ownerId)) !== undefined) return { kind: 'unchanged' };
+  // Replicas starting at once: only the one whose claim is stored sets (and
+  // prints) a password; the others wait for it, and take over only if it
+  // never comes (the claimant stopped before setting it).
+  const claim = randomBytes(16).toString('hex');
+  if ((await store.getOrCreateSetting(`owner_password_claim:${ownerId}`, () => claim)) !== claim) {
+    const deadline = Date.now() + PASSWORD_CLAIM_WAIT_MILLISECONDS;
+    while (Date.now() < deadline) {
+      if ((await store.getPasswordHash(ownerId)) !== undefined) return { kind: 'unchanged' };
+      await sleep(200);
+    }
+  }
   if (configuredPassword !== undefined) {
     await store.setPasswordHash(ownerId, await hashPassword(configuredPassword));
     return { kind: 'configured' };

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { parseQueryBody } from './query-body.ts';
-import { openEventStream } from './sse-writer.ts';
+import { openEventStream, type EventStream } from './sse-writer.ts';
 import type { WidgetLocals } from './widget-auth.ts';
 import { toWireCitations } from './wire-citations.ts';
 import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
@@ -21,12 +21,23 @@ export interface QueryRouteDeps {
   engine: AnswerEngine;
   codec: SourceSpanCodec;
   logger: Logger;
+  /** Longest life of one answer stream, ms: then the work is abandoned and the stream ends with `error` `timeout`. */
+  maxStreamMilliseconds: number;
 }
 
 export function queryRoutes(deps: QueryRouteDeps): Router {
   const router = Router({ mergeParams: true });
   router.post('/query', (request, response) => answerAsJson(deps, request, response));
-  router.post('/query/stream', (request, response) => answerAsStream(deps, request, response));
+  router.post('/query/stream', (request, response) => {
+    // Validated and opened here, so a refusal is still an HTTP response;
+    // the answer then runs detached: Express would otherwise keep this
+    // request's whole middleware chain alive (its `next` closures) until the
+    // answer ends, several kilobytes per open stream. Every failure after
+    // the stream opened ends it with an `error` frame, so nothing is lost.
+    const query = parseQueryBody(request.body);
+    const { grant } = response.locals as WidgetLocals;
+    void answerAsStream(deps, query, grant, openEventStream(response), response);
+  });
   return router;
 }
 
@@ -52,15 +63,40 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   response.json(body);
 }
 
-async function answerAsStream(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
-  const query = parseQueryBody(request.body);
-  const { grant } = response.locals as WidgetLocals;
-  const stream = openEventStream(response);
+/** How long a stream ended at its deadline may take to flush its last frame before its connection is closed. */
+const FLUSH_GRACE_MILLISECONDS = 2000;
+
+/**
+ * Streams one answer on an open event stream until its terminal frame;
+ * never rejects (a failure becomes the `error` frame and is logged).
+ */
+async function answerAsStream(
+  deps: QueryRouteDeps,
+  query: ReturnType<typeof parseQueryBody>,
+  grant: WidgetLocals['grant'],
+  stream: EventStream,
+  response: Response,
+): Promise<void> {
+  // One signal for the engine: the client went, or the stream's deadline
+  // passed. (AbortSignal.any would do, at a few hundred bytes more per open stream.)
+  const work = new AbortController();
+  const abandon = () => work.abort();
+  stream.signal.addEventListener('abort', abandon, { once: true });
+  // At the deadline the work is abandoned and the stream ends at once; a
+  // client that stopped reading cannot take the end frame either, so its
+  // connection is closed when the frame is not flushed soon.
+  const timer = setTimeout(() => {
+    work.abort();
+    const seconds = Math.round(deps.maxStreamMilliseconds / 1000);
+    const flushed = stream.finish({ type: 'error', code: 'timeout', message: `The answer took longer than ${seconds} s and was stopped; try again` });
+    const grace = setTimeout(() => response.destroy(), FLUSH_GRACE_MILLISECONDS);
+    void flushed.then(() => clearTimeout(grace));
+  }, deps.maxStreamMilliseconds);
   const events = deps.engine.answer({
     question: query.question,
     reach: grant.reach,
     topK: query.topK,
-    signal: stream.signal,
+    signal: work.signal,
   });
   try {
     for await (const event of events) {
@@ -70,12 +106,14 @@ async function answerAsStream(deps: QueryRouteDeps, request: Request, response: 
       }
       if (!(await stream.send(toFrame(deps, event)))) return;
     }
-    if (!stream.closed) {
-      await stream.finish({ type: 'error', code: 'internal', message: 'The answer ended unexpectedly' });
-    }
+    if (!stream.closed) await stream.finish({ type: 'error', code: 'internal', message: 'The answer ended unexpectedly' });
   } catch (error) {
+    if (work.signal.aborted) return; // already ended, the work abandoned on purpose
     deps.logger.error({ err: error, kbId: grant.token.kbId }, 'answer stream failed');
     await stream.finish(errorFrame(error));
+  } finally {
+    clearTimeout(timer);
+    stream.signal.removeEventListener('abort', abandon);
   }
 }
 

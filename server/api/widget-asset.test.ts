@@ -11,7 +11,8 @@ import type { Problem } from '../../protocol/query-protocol.ts';
 import { createApp } from '../app.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import { createSourceSpanCodec } from '../engine/source-span.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation, type TestStoreLocation } from '../testing/test-store.ts';
 import type { Store } from '../store/store.ts';
 
 /**
@@ -21,6 +22,7 @@ import type { Store } from '../store/store.ts';
  * problem that says what to run.
  */
 let folder: string;
+let storeLocation: TestStoreLocation;
 let distDir: string;
 let store: Store;
 let server: Server;
@@ -39,7 +41,8 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'kb-widget-asset-test-'));
   distDir = join(folder, 'dist');
   await mkdir(distDir);
-  store = openStore(embeddedStoreLocation(folder));
+  storeLocation = await createTestStoreLocation(folder);
+  store = openStore(storeLocation.location);
   const app = createApp({
     store,
     engine: unusedEngine,
@@ -65,6 +68,7 @@ afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await store.close();
+  await storeLocation.dispose();
   await rm(folder, { recursive: true, force: true });
 });
 

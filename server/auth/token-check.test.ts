@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { tokenReach } from '../engine/reach.ts';
-import { openSqliteStore } from '../store/sqlite-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Store, User } from '../store/store.ts';
 import { checkWidgetRequest, type WidgetCredentials } from './token-check.ts';
 import { issueToken, type IssueTokenInput } from './widget-tokens.ts';
@@ -24,9 +25,11 @@ interface Workspace {
 /** A store with two knowledge bases and a user per role, in a temporary folder removed after the test. */
 async function openWorkspace(): Promise<Workspace> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-token-check-test-'));
-  const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => ISSUED_AT });
+  const { location, dispose } = await createTestStoreLocation(folder);
+  const store = openStore(location, () => ISSUED_AT);
   onTestFinished(async () => {
     await store.close();
+    await dispose();
     await rm(folder, { recursive: true, force: true });
   });
   await store.createKnowledgeBase({ id: KB_ID, name: 'Docs' });

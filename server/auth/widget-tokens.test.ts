@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { openSqliteStore } from '../store/sqlite-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Store, User, Visibility } from '../store/store.ts';
 import { hashToken, issueToken, TokenIssueError, type IssueTokenInput } from './widget-tokens.ts';
 
@@ -21,9 +22,11 @@ interface Workspace {
 /** A store with one knowledge base and a user per role, in a temporary folder removed after the test. */
 async function openWorkspace(): Promise<Workspace> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-widget-tokens-test-'));
-  const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => NOW });
+  const { location, dispose } = await createTestStoreLocation(folder);
+  const store = openStore(location, () => NOW);
   onTestFinished(async () => {
     await store.close();
+    await dispose();
     await rm(folder, { recursive: true, force: true });
   });
   await store.createKnowledgeBase({ id: KB_ID, name: 'Docs' });

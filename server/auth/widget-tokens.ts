@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { formatAllowedOrigin, parseAllowedOrigin } from './origins.ts';
-import type { Store, TokenRecord, Visibility } from '../store/store.ts';
+import type { Store, TokenPurpose, TokenRecord, Visibility } from '../store/store.ts';
 import { VISIBILITIES } from '../store/store.ts';
 
 /**
@@ -43,6 +43,8 @@ export interface IssueTokenInput {
   ttlMinutes?: number;
   /** Visibilities to reach; default {@link DEFAULT_TOKEN_SCOPE}. */
   scope?: readonly Visibility[];
+  /** `embed` (default) for a customer's page, `preview` for the console's live preview. */
+  purpose?: TokenPurpose;
 }
 
 export interface IssueTokenSettings {
@@ -104,6 +106,7 @@ export async function issueToken(
     tokenHash: hashToken(token),
     allowedOrigins: [...new Set(allowedOrigins)],
     scope,
+    purpose: input.purpose ?? 'embed',
     createdAt: settings.now,
     expiresAt: settings.now + ttlMinutes * 60_000,
   };

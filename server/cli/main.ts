@@ -2,7 +2,8 @@ import { CommanderError } from 'commander';
 import { CliError, createCli } from './program.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { storeLocationFromEnv } from '../store/postgres-config.ts';
 
 /**
  * Entry of `npm run kb -- <command>`: reads the environment (like
@@ -10,8 +11,10 @@ import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
  */
 try {
   const config = loadConfig(process.env, { abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD });
+  // PostgreSQL when DATABASE_URL is set, else the embedded store in KB_DATA_DIR.
+  const location = storeLocationFromEnv(process.env, config.dataDir);
   const program = createCli({
-    openStore: () => openStore(embeddedStoreLocation(config.dataDir)),
+    openStore: () => openStore(location),
     tokenTtlCapMinutes: config.tokenTtlCapMinutes,
     ownerEmail: config.ownerEmail,
     abstentionThreshold: config.abstentionThreshold,

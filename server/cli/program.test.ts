@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CliError, createCli } from './program.ts';
 import { verifyPassword } from '../auth/password-hash.ts';
-import { openSqliteStore } from '../store/sqlite-store.ts';
+import { openStore, type StoreLocation } from '../store/open-store.ts';
+import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Store } from '../store/store.ts';
 
 let folder: string;
+let location: StoreLocation;
+let dispose: () => Promise<void>;
 let stdout: string;
 let stderr: string;
 let clock: number;
@@ -18,7 +21,7 @@ let secretPrompts: string[];
 /** Runs one CLI command against the test's store; the store is opened and closed per command, as in real use. */
 async function run(...args: string[]): Promise<void> {
   const program = createCli({
-    openStore: () => openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => clock }),
+    openStore: () => openStore(location, () => clock),
     tokenTtlCapMinutes: 120,
     ownerEmail: 'owner@example.com',
     abstentionThreshold: 0.5,
@@ -41,6 +44,7 @@ async function run(...args: string[]): Promise<void> {
 
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'kb-cli-test-'));
+  ({ location, dispose } = await createTestStoreLocation(folder));
   stdout = '';
   stderr = '';
   clock = Date.UTC(2026, 0, 1);
@@ -53,6 +57,7 @@ beforeEach(async () => {
   stdout = '';
 });
 afterEach(async () => {
+  await dispose();
   await rm(folder, { recursive: true, force: true });
 });
 
@@ -148,7 +153,7 @@ describe('kb ingest and faq import', () => {
 describe('kb user password', () => {
   /** Runs `work` on a store of the test's database, closed afterwards. */
   async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => clock });
+    const store = openStore(location, () => clock);
     try {
       return await work(store);
     } finally {

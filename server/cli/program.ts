@@ -389,7 +389,9 @@ export function createCli(deps: CliDeps): Command {
     );
 
   program.command('migrate').description('Create or upgrade the database schema').action(
-    withStore(async () => {
+    withStore(async (store) => {
+      // Every store migrates when opened (PostgreSQL: on its first call, which this is).
+      await store.ping();
       print('schema is up to date');
     }),
   );

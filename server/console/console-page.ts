@@ -15,9 +15,14 @@ import { problem } from '../api/problem.ts';
  * plugins, no `<base>`, forms posting nowhere else, and no framing by other
  * sites (`frame-ancestors 'none'`, against clickjacking of the Revoke and
  * Issue buttons). Lit's styles are constructable stylesheets, which CSP does
- * not govern, so no `'unsafe-inline'` is needed. The shell and the bundle
- * are revalidated on every load (`no-cache` with Express's ETag), so a
- * rebuild reaches a signed-in person at once.
+ * not govern, so no `'unsafe-inline'` is needed. The Developers tab's live
+ * preview needs nothing more: the widget script it loads
+ * (`/widget/kb-widget.js`) and the widget endpoints it calls (`/kb-api/...`)
+ * are served by this same server, so `'self'` covers both (the journey in
+ * e2e/developers-journey.test.ts fails on any CSP violation report).
+ *
+ * The shell and the bundle are revalidated on every load (`no-cache` with
+ * Express's ETag), so a rebuild reaches a signed-in person at once.
  */
 
 /** Content-Security-Policy of the console page. */

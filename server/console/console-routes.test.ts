@@ -8,16 +8,20 @@ import { OPENAPI_DOCUMENT } from './openapi.ts';
  * signed in without the role (403), not a member (404, nothing revealed),
  * cross-site (403), and a widget token never accepted. Roles in the fixture's
  * `docs`: owner, alice and bob editors, reader a reader; `other` is owned by
- * owner only.
+ * owner only. `secret.md` (restricted) lists alice, not bob, as a reader.
  */
 const PASSWORD = 'correct horse battery staple';
 let fixture: WidgetFixture;
-const cookies: Record<'owner' | 'alice' | 'reader', string> = { owner: '', alice: '', reader: '' };
+const cookies: Record<'owner' | 'alice' | 'bob' | 'reader', string> = { owner: '', alice: '', bob: '', reader: '' };
 
 beforeAll(async () => {
-  fixture = await createWidgetFixture({ consolePasswords: { owner: PASSWORD, alice: PASSWORD, reader: PASSWORD }, tokenTtlCapMinutes: 120 });
+  fixture = await createWidgetFixture({
+    consolePasswords: { owner: PASSWORD, alice: PASSWORD, bob: PASSWORD, reader: PASSWORD },
+    tokenTtlCapMinutes: 120,
+  });
   cookies.owner = await fixture.signIn('owner@example.com', PASSWORD);
   cookies.alice = await fixture.signIn('alice@example.com', PASSWORD);
+  cookies.bob = await fixture.signIn('bob@example.com', PASSWORD);
   cookies.reader = await fixture.signIn('reader@example.com', PASSWORD);
 });
 afterAll(async () => {
@@ -48,7 +52,10 @@ const ROUTES: [string, string, unknown?][] = [
   ['DELETE', '/knowledge-bases/docs/members/x'],
   ['GET', '/knowledge-bases/docs/tokens'],
   ['POST', '/knowledge-bases/docs/tokens', { allowed_origins: [] }],
+  ['POST', '/knowledge-bases/docs/tokens/preview', { scope: ['public'] }],
   ['DELETE', '/knowledge-bases/docs/tokens/tok_x'],
+  ['PUT', '/knowledge-bases/docs/documents/added/x.md', { content: '# X', visibility: 'public' }],
+  ['DELETE', '/knowledge-bases/docs/documents/added/x.md'],
 ];
 
 describe('every console route', () => {
@@ -171,6 +178,96 @@ describe('tokens from the console', () => {
   });
 });
 
+describe('preview tokens from the console', () => {
+  type PreviewToken = { token: string; id: string; purpose: string; allowed_origins: string[]; scope: string[]; created_at: string; expires_at: string };
+
+  async function preview(cookie: string, scope?: string[]): Promise<PreviewToken> {
+    const response = await call('POST', '/knowledge-bases/docs/tokens/preview', { cookie, body: scope === undefined ? {} : { scope } });
+    expect(response.status).toBe(201);
+    return (await response.json()) as PreviewToken;
+  }
+
+  async function citedDocuments(token: string, question: string): Promise<string[]> {
+    const response = await fixture.post('query', { question }, { token, headers: { Origin: fixture.baseUrl } });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { citations: { doc_id: string }[] }).citations.map((citation) => citation.doc_id);
+  }
+
+  test('an editor asks for one: 201, purpose preview, only the console origin, 10 minutes, public scope by default; listed as preview', async () => {
+    const issued = await preview(cookies.alice);
+
+    expect(issued).toMatchObject({ purpose: 'preview', allowed_origins: [fixture.baseUrl], scope: ['public'] });
+    expect(issued.token).toMatch(/^kbw_/);
+    expect(Date.parse(issued.expires_at) - Date.parse(issued.created_at)).toBe(10 * 60_000);
+    expect(issued).not.toHaveProperty('snippet');
+    const listed = (await (await call('GET', '/knowledge-bases/docs/tokens', { cookie: cookies.reader })).json()) as { tokens: { id: string; purpose: string }[] };
+    expect(listed.tokens.find((token) => token.id === issued.id)).toMatchObject({ purpose: 'preview' });
+    expect(listed.tokens.filter((token) => token.purpose === 'embed').length).toBeGreaterThan(0);
+  });
+
+  test('the widget endpoint accepts it from the console origin and refuses it from any other origin with origin_not_allowed', async () => {
+    const { token } = await preview(cookies.alice);
+    const consolePort = new URL(fixture.baseUrl).port;
+
+    expect(await citedDocuments(token, 'How do I create a directory with its missing parent directories?')).toContain('guide.md');
+    for (const origin of ['http://localhost:5173', `http://localhost:${consolePort}`, 'https://evil.test', `https://127.0.0.1:${consolePort}`]) {
+      const refused = await fixture.post('query', { question: 'How do I read a file?' }, { token, headers: { Origin: origin } });
+      expect(refused.status, origin).toBe(403);
+      expect(await code(refused), origin).toBe('origin_not_allowed');
+    }
+  });
+
+  test('scope restricted: reaches a restricted document only when the issuer can read it (alice yes, bob never)', async () => {
+    const question = 'When does the quokka launch happen?';
+    const everything = ['public', 'workspace', 'restricted'];
+    const byAlice = await preview(cookies.alice, everything);
+    const byBob = await preview(cookies.bob, everything);
+
+    const citedForAlice = await citedDocuments(byAlice.token, question);
+    const citedForBob = await citedDocuments(byBob.token, question);
+
+    expect(citedForAlice).toContain('secret.md');
+    expect(citedForBob).not.toContain('secret.md');
+    const stream = await fixture.post('query/stream', { question }, { token: byBob.token, headers: { Origin: fixture.baseUrl } });
+    expect(await stream.text()).not.toMatch(/quokka|secret\.md/i);
+  });
+
+  test('default public scope: a workspace document is not reached even by an owner', async () => {
+    const issued = await preview(cookies.owner);
+
+    expect(await citedDocuments(issued.token, 'When is the zebra rollout deployed to staging?')).not.toContain('internal.md');
+  });
+
+  test('a reader asks for one: 403 forbidden, nothing issued; a non-member: 404', async () => {
+    const before = (await fixture.store.listTokens('docs')).length;
+
+    const byReader = await call('POST', '/knowledge-bases/docs/tokens/preview', { cookie: cookies.reader, body: {} });
+    const byNonMember = await call('POST', '/knowledge-bases/other/tokens/preview', { cookie: cookies.alice, body: {} });
+
+    expect(byReader.status).toBe(403);
+    expect(await code(byReader)).toBe('forbidden');
+    expect(byNonMember.status).toBe(404);
+    expect(await code(byNonMember)).toBe('not_found');
+    expect((await fixture.store.listTokens('docs')).length).toBe(before);
+  });
+
+  test('an unknown scope: 400 invalid_request naming the scope', async () => {
+    const response = await call('POST', '/knowledge-bases/docs/tokens/preview', { cookie: cookies.owner, body: { scope: ['everything'] } });
+
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Problem).detail).toContain('scope');
+  });
+
+  test('revoked from the list: the next preview question is refused with token_revoked', async () => {
+    const issued = await preview(cookies.alice);
+
+    expect((await call('DELETE', `/knowledge-bases/docs/tokens/${issued.id}`, { cookie: cookies.alice })).status).toBe(204);
+
+    const refused = await fixture.post('query', { question: 'How do I read a file?' }, { token: issued.token, headers: { Origin: fixture.baseUrl } });
+    expect(await code(refused)).toBe('token_revoked');
+  });
+});
+
 describe('members', () => {
   test('an editor changes a role: 403; the owner does: 200', async () => {
     const target = fixture.users.bob.id;
@@ -183,11 +280,125 @@ describe('members', () => {
     await fixture.store.setRole('docs', target, 'editor');
   });
 
+  test('removing a member: an editor gets 403; the owner gets 204 and the member is gone', async () => {
+    const target = fixture.users.bob.id;
+    expect((await call('DELETE', `/knowledge-bases/docs/members/${target}`, { cookie: cookies.alice })).status).toBe(403);
+
+    const response = await call('DELETE', `/knowledge-bases/docs/members/${target}`, { cookie: cookies.owner });
+
+    expect(response.status).toBe(204);
+    expect(await fixture.store.getRole('docs', target)).toBeUndefined();
+    await fixture.store.setRole('docs', target, 'editor');
+  });
+
+  test('the last owner removing themself: 400 with a sentence saying why, the knowledge base keeps its owner', async () => {
+    const response = await call('DELETE', `/knowledge-bases/docs/members/${fixture.users.owner.id}`, { cookie: cookies.owner });
+
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Problem).detail).toContain('needs at least one owner');
+    expect(await fixture.store.getRole('docs', fixture.users.owner.id)).toBe('owner');
+  });
+
   test('the last owner demoting themself: 400, the knowledge base keeps an owner', async () => {
     const response = await call('PUT', `/knowledge-bases/docs/members/${fixture.users.owner.id}`, { cookie: cookies.owner, body: { role: 'reader' } });
 
     expect(response.status).toBe(400);
     expect(await fixture.store.getRole('docs', fixture.users.owner.id)).toBe('owner');
+  });
+});
+
+describe('documents from the console', () => {
+  const ZEBRA_PAGE = '# Zebra care\n\n## Feeding\n\nA zebra grazes on tall grass for most of the day.\n';
+
+  async function ask(question: string, scope: ('public' | 'workspace' | 'restricted')[] = ['public']) {
+    const { token } = await fixture.issue({ issuerId: fixture.users.alice.id, scope });
+    const response = await fixture.post('query', { question }, { token });
+    return (await response.json()) as { abstained: boolean; citations: { doc_id: string }[] };
+  }
+
+  test('an editor adds a markdown page at a nested id: 201 with its passages; the widget answers from it; replaced: 200 updated; same again: unchanged; removed: 204 and no longer cited', async () => {
+    const path = '/knowledge-bases/docs/documents/animals/zebra.md';
+
+    const created = await call('PUT', path, { cookie: cookies.alice, body: { content: ZEBRA_PAGE, visibility: 'public' } });
+    const answered = await ask('Where does a zebra graze?');
+    const updated = await call('PUT', path, { cookie: cookies.alice, body: { content: `${ZEBRA_PAGE}\nZebras drink daily.\n`, visibility: 'public' } });
+    const unchanged = await call('PUT', path, { cookie: cookies.alice, body: { content: `${ZEBRA_PAGE}\nZebras drink daily.\n`, visibility: 'public' } });
+    const removed = await call('DELETE', path, { cookie: cookies.alice });
+    const afterRemoval = await ask('Where does a zebra graze?');
+
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ doc_id: 'animals/zebra.md', outcome: 'created', title: 'Zebra care', visibility: 'public', passages: 1 });
+    expect(answered.citations.map((citation) => citation.doc_id)).toContain('animals/zebra.md');
+    expect([updated.status, ((await updated.json()) as { outcome: string }).outcome]).toEqual([200, 'updated']);
+    expect(((await unchanged.json()) as { outcome: string }).outcome).toBe('unchanged');
+    expect(removed.status).toBe(204);
+    expect(afterRemoval.citations.map((citation) => citation.doc_id)).not.toContain('animals/zebra.md');
+  });
+
+  test('a reader adds a document: 403 forbidden, nothing stored', async () => {
+    const response = await call('PUT', '/knowledge-bases/docs/documents/reader.md', { cookie: cookies.reader, body: { content: '# R', visibility: 'public' } });
+
+    expect(response.status).toBe(403);
+    await expect(fixture.store.getDocument('docs', 'reader.md')).resolves.toBeUndefined();
+  });
+
+  test('bad input: unsupported extension, empty content, a reader who is not a member, a dot-dot id: 400 naming the problem, nothing stored', async () => {
+    const refusals = await Promise.all([
+      call('PUT', '/knowledge-bases/docs/documents/notes.pdf', { cookie: cookies.alice, body: { content: 'x', visibility: 'public' } }),
+      call('PUT', '/knowledge-bases/docs/documents/empty.md', { cookie: cookies.alice, body: { content: '', visibility: 'public' } }),
+      call('PUT', '/knowledge-bases/docs/documents/private.md', {
+        cookie: cookies.alice,
+        body: { content: '# P\n\ntext', visibility: 'restricted', readers: ['usr_stranger'] },
+      }),
+      call('PUT', '/knowledge-bases/docs/documents/a/../b.md', { cookie: cookies.alice, body: { content: '# B', visibility: 'public' } }),
+    ]);
+
+    const bodies = await Promise.all(refusals.map(async (response) => [response.status, ((await response.json()) as Problem).detail]));
+    expect(bodies).toEqual([
+      [400, expect.stringContaining('no supported extension')],
+      [400, expect.stringContaining('empty')],
+      [400, expect.stringContaining('usr_stranger')],
+      [expect.any(Number), expect.any(String)],
+    ]);
+    expect(bodies[3]![0]).not.toBe(201);
+    for (const docId of ['notes.pdf', 'empty.md', 'private.md', 'b.md', 'a/../b.md']) {
+      await expect(fixture.store.getDocument('docs', docId)).resolves.toBeUndefined();
+    }
+  });
+
+  test('a restricted document bob cannot read: bob cannot replace or remove it (403), and it is intact', async () => {
+    const before = await fixture.store.getDocument('docs', 'secret.md');
+
+    const replaced = await call('PUT', '/knowledge-bases/docs/documents/secret.md', { cookie: cookies.bob, body: { content: '# Mine', visibility: 'public' } });
+    const removed = await call('DELETE', '/knowledge-bases/docs/documents/secret.md', { cookie: cookies.bob });
+
+    expect([replaced.status, removed.status]).toEqual([403, 403]);
+    await expect(fixture.store.getDocument('docs', 'secret.md')).resolves.toEqual(before);
+  });
+
+  test('a restricted document alice adds for herself: cited through her restricted-scope token, never through bob\'s', async () => {
+    const path = '/knowledge-bases/docs/documents/okapi.md';
+    await call('PUT', path, {
+      cookie: cookies.alice,
+      body: { content: '# Okapi\n\nThe okapi lives in the Ituri rainforest.\n', visibility: 'restricted', readers: [fixture.users.alice.id] },
+    });
+
+    const asAlice = await ask('Where does the okapi live?', ['public', 'restricted']);
+    const { token } = await fixture.issue({ issuerId: fixture.users.bob.id, scope: ['public', 'restricted'] });
+    const asBob = (await (await fixture.post('query', { question: 'Where does the okapi live?' }, { token })).json()) as { citations: { doc_id: string }[] };
+    await call('DELETE', path, { cookie: cookies.alice });
+
+    expect(asAlice.citations.map((citation) => citation.doc_id)).toContain('okapi.md');
+    expect(asBob.citations.map((citation) => citation.doc_id)).not.toContain('okapi.md');
+  });
+
+  test('a source larger than the 16 KiB of other console requests but within 5 MiB: accepted', async () => {
+    const big = `# Big page\n\n${'Long text about granite quarries. '.repeat(2000)}\n`;
+
+    const response = await call('PUT', '/knowledge-bases/docs/documents/big.md', { cookie: cookies.alice, body: { content: big, visibility: 'public' } });
+    await call('DELETE', '/knowledge-bases/docs/documents/big.md', { cookie: cookies.alice });
+
+    expect(response.status).toBe(201);
   });
 });
 
@@ -200,7 +411,7 @@ test('GET /openapi.json: OpenAPI 3.1 describing the widget endpoints and every c
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query');
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query/stream');
   for (const [method, path] of ROUTES) {
-    const template = path.replace('/docs', '/{kbId}').replace(/members\/x$/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}');
+    const template = path.replace('/docs', '/{kbId}').replace(/members\/x$/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}');
     const operations = (document.paths as Record<string, Record<string, unknown>>)[`/console/api${template}`];
     expect(operations?.[method.toLowerCase()], `${method} ${template}`).toBeDefined();
   }

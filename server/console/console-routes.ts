@@ -2,9 +2,11 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { problem } from '../api/problem.ts';
 import type { ConsoleLocals } from '../auth/console-session.ts';
-import { issueToken, TokenIssueError } from '../auth/widget-tokens.ts';
+import { ownOrigin } from '../auth/same-origin-check.ts';
+import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { readableVisibilities } from '../engine/reach.ts';
-import { ROLES, VISIBILITIES, type Role, type Store, type TokenRecord } from '../store/store.ts';
+import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
+import { ROLES, VISIBILITIES, type PutOutcome, type Role, type Store, type TokenPurpose, type TokenRecord, type Visibility } from '../store/store.ts';
 
 /**
  * The console's JSON API behind the Developers tab (issue 4), relative to
@@ -14,8 +16,9 @@ import { ROLES, VISIBILITIES, type Role, type Store, type TokenRecord } from '..
  *
  * - any member of a knowledge base sees it, the documents they can read, its
  *   members and its tokens;
- * - `editor` and `owner` (update permission) issue and revoke tokens;
- * - `owner` changes roles.
+ * - `editor` and `owner` (update permission) issue and revoke tokens,
+ *   including the Developers tab's preview tokens;
+ * - `owner` changes roles and removes members.
  *
  * A knowledge base the person is not a member of answers 404, so its
  * existence is not revealed. Shapes are documented in `/openapi.json`.
@@ -29,13 +32,34 @@ export interface ConsoleRouteDeps {
   publicBaseUrl: (request: Request) => string;
 }
 
+const scopeField = z.array(z.enum(VISIBILITIES as [string, ...string[]])).min(1).optional();
+
 const issueBody = z.object({
   allowed_origins: z.array(z.string().max(300)).max(50, { error: 'At most 50 allowed origins' }),
   ttl_minutes: z.number().int().min(1).optional(),
-  scope: z.array(z.enum(VISIBILITIES as [string, ...string[]])).min(1).optional(),
+  scope: scopeField,
 });
 
+const previewBody = z.object({ scope: scopeField });
+
+/**
+ * Lifetime of a preview token, minutes: long enough to try a few questions,
+ * short enough that a forgotten tab holds no working token for long. Capped
+ * by the platform cap when that is lower.
+ */
+export const PREVIEW_TOKEN_TTL_MINUTES = 10;
+
 const roleBody = z.object({ role: z.enum(ROLES as [Role, ...Role[]]) });
+
+/** Largest document source the console API takes, in bytes of JSON body. */
+export const MAX_DOCUMENT_BODY_BYTES = 5 * 1024 * 1024;
+
+const documentBody = z.object({
+  content: z.string().min(1, { error: 'content: the document source is empty' }),
+  visibility: z.enum(VISIBILITIES as [Visibility, ...Visibility[]]),
+  readers: z.array(z.string().min(1)).max(1000).optional(),
+  quotable: z.boolean().optional(),
+});
 
 /** A token as the console lists it: never the secret, never the hash. */
 export interface ConsoleToken {
@@ -44,6 +68,8 @@ export interface ConsoleToken {
   issuer: string;
   allowed_origins: string[];
   scope: string[];
+  /** `embed` for a customer's page, `preview` for the Developers tab's live preview. */
+  purpose: TokenPurpose;
   created_at: string;
   expires_at: string;
   revoked_at?: string;
@@ -122,6 +148,80 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     });
   });
 
+  /**
+   * Adds or replaces one document from its source text, through the same
+   * parsing, chunking and indexing as `kb ingest`, in one transaction. The
+   * id's extension picks the format (`.md`, `.html`, `.txt`, ...); a
+   * `restricted` document's readers must be members. Replacing or removing
+   * a document needs update permission and being able to read it.
+   */
+  router.put('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Adding a document');
+    const docId = documentIdOf(request);
+    const body = parse(documentBody, request.body);
+    const readers = body.readers ?? [];
+    if (body.visibility === 'restricted' || readers.length > 0) {
+      const members = new Set((await store.listMembers(kbId)).map((member) => member.userId));
+      const strangers = readers.filter((reader) => !members.has(reader));
+      if (strangers.length > 0) throw problem(400, 'invalid_request', `readers: not members of "${kbId}": ${strangers.join(', ')}`);
+    }
+    await requireReadableIfExists(response, kbId, role, docId, 'replace');
+    let outcome: PutOutcome;
+    try {
+      outcome = await ingestSource(store, {
+        kbId,
+        docId,
+        bytes: Buffer.from(body.content, 'utf8'),
+        visibility: body.visibility,
+        readers,
+        quotable: body.quotable ?? true,
+      });
+    } catch (error) {
+      if (error instanceof SourceRejectedError) throw problem(400, 'invalid_request', `${docId}: ${error.message}`);
+      throw error;
+    }
+    const stored = (await store.getDocument(kbId, docId))!;
+    response.status(outcome === 'created' ? 201 : 200).json({
+      doc_id: docId,
+      outcome,
+      title: stored.title,
+      visibility: stored.visibility,
+      quotable: stored.quotable,
+      passages: stored.chunkCount,
+      updated_at: new Date(stored.updatedAt).toISOString(),
+    });
+  });
+
+  router.delete('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Removing a document');
+    const docId = documentIdOf(request);
+    await requireReadableIfExists(response, kbId, role, docId, 'remove');
+    if (!(await store.removeDocument(kbId, docId))) throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
+    response.status(204).end();
+  });
+
+  /** A document id from the path's remaining segments (ids may contain `/`). */
+  function documentIdOf(request: Request): string {
+    const segments = request.params.docId as unknown as string[];
+    const docId = segments.join('/');
+    if (docId.length === 0 || docId.length > 300 || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+      throw problem(400, 'invalid_request', `"${docId}" is not a document id: use a relative path such as guides/setup.md`);
+    }
+    return docId;
+  }
+
+  async function requireReadableIfExists(response: Response, kbId: string, role: Role, docId: string, action: string): Promise<void> {
+    const existing = await store.getDocument(kbId, docId);
+    if (!existing) return;
+    const { user } = response.locals as ConsoleLocals;
+    const readable =
+      readableVisibilities(role).includes(existing.visibility) &&
+      (existing.visibility !== 'restricted' || existing.readers.includes(user.id));
+    if (!readable) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
+  }
+
   router.get('/knowledge-bases/:kbId/members', async (request, response) => {
     const { kbId } = await membership(request, response);
     const members = await store.listMembers(kbId);
@@ -155,35 +255,64 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     response.json({ tokens: (await store.listTokens(kbId)).map((token) => toConsoleToken(token, emails, now)) });
   });
 
-  router.post('/knowledge-bases/:kbId/tokens', async (request, response) => {
-    const { kbId, role } = await membership(request, response);
-    requireUpdatePermission(role, 'Issuing a token');
-    const body = parse(issueBody, request.body);
+  /** Issues a token for the signed-in person through `issueToken`, its refusals turned into problems. */
+  async function issueAsSignedIn(response: Response, input: Omit<IssueTokenInput, 'issuerId'>) {
     const { user } = response.locals as ConsoleLocals;
     try {
-      const issued = await issueToken(
-        store,
-        {
-          kbId,
-          issuerId: user.id,
-          allowedOrigins: body.allowed_origins,
-          ...(body.ttl_minutes === undefined ? {} : { ttlMinutes: body.ttl_minutes }),
-          ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
-        },
-        { ttlCapMinutes: deps.tokenTtlCapMinutes, now: deps.now() },
-      );
-      const baseUrl = deps.publicBaseUrl(request);
-      response.status(201).json({
-        ...toConsoleToken(issued.record, new Map([[user.id, user.email]]), deps.now()),
-        token: issued.token,
-        snippet: `<script src="${baseUrl}/widget/kb-widget.js"></script>\n<kb-widget base-url="${baseUrl}" kb-id="${kbId}" token="${issued.token}"></kb-widget>`,
-      });
+      const issued = await issueToken(store, { ...input, issuerId: user.id }, { ttlCapMinutes: deps.tokenTtlCapMinutes, now: deps.now() });
+      return { token: issued.token, listed: toConsoleToken(issued.record, new Map([[user.id, user.email]]), deps.now()) };
     } catch (error) {
       if (error instanceof TokenIssueError) {
         throw error.reason === 'forbidden' ? problem(403, 'forbidden', error.message) : problem(400, 'invalid_request', error.message);
       }
       throw error;
     }
+  }
+
+  router.post('/knowledge-bases/:kbId/tokens', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Issuing a token');
+    const body = parse(issueBody, request.body);
+    const issued = await issueAsSignedIn(response, {
+      kbId,
+      allowedOrigins: body.allowed_origins,
+      ...(body.ttl_minutes === undefined ? {} : { ttlMinutes: body.ttl_minutes }),
+      ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
+    });
+    const baseUrl = deps.publicBaseUrl(request);
+    response.status(201).json({
+      ...issued.listed,
+      token: issued.token,
+      snippet: `<script src="${baseUrl}/widget/kb-widget.js"></script>\n<kb-widget base-url="${baseUrl}" kb-id="${kbId}" token="${issued.token}"></kb-widget>`,
+    });
+  });
+
+  /**
+   * A preview token for the Developers tab's live preview: an ordinary
+   * widget token of the signed-in person (so the issuer's reach and the
+   * scope apply as to any other), whose only allowed origin is the console's
+   * own - the origin this request was addressed to, which the same-origin
+   * check has already matched against the request's `Origin` - living
+   * {@link PREVIEW_TOKEN_TTL_MINUTES} minutes, listed as `purpose: preview`.
+   * A token for customers' pages cannot serve here, since the console's
+   * origin is rightly not among its allowed origins.
+   */
+  router.post('/knowledge-bases/:kbId/tokens/preview', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Issuing a preview token');
+    const body = parse(previewBody, request.body);
+    const consoleOrigin = ownOrigin(request);
+    if (consoleOrigin === undefined) {
+      throw problem(400, 'invalid_request', `The console's own origin could not be read from the Host header "${request.get('host') ?? ''}"`);
+    }
+    const issued = await issueAsSignedIn(response, {
+      kbId,
+      allowedOrigins: [consoleOrigin],
+      ttlMinutes: Math.min(PREVIEW_TOKEN_TTL_MINUTES, deps.tokenTtlCapMinutes),
+      purpose: 'preview',
+      ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
+    });
+    response.status(201).json({ ...issued.listed, token: issued.token });
   });
 
   router.delete('/knowledge-bases/:kbId/tokens/:tokenId', async (request, response) => {
@@ -215,6 +344,7 @@ function toConsoleToken(token: TokenRecord, emails: Map<string, string>, now: nu
     issuer: (token.issuerId && emails.get(token.issuerId)) || '(removed user)',
     allowed_origins: token.allowedOrigins,
     scope: token.scope,
+    purpose: token.purpose,
     created_at: new Date(token.createdAt).toISOString(),
     expires_at: new Date(token.expiresAt).toISOString(),
   };

@@ -13,6 +13,25 @@ const problemResponse = (description: string) => ({
 });
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const kbId = { name: 'kbId', in: 'path', required: true, schema: { type: 'string' } } as const;
+const documentId = {
+  name: 'docId',
+  in: 'path',
+  required: true,
+  description: 'Relative path such as `guides/setup.md`; its `/` are not escaped',
+  schema: { type: 'string' },
+} as const;
+const storedDocument = {
+  type: 'object',
+  properties: {
+    doc_id: { type: 'string' },
+    outcome: { enum: ['created', 'updated', 'unchanged'] },
+    title: { type: 'string' },
+    visibility: { enum: ['public', 'workspace', 'restricted'] },
+    quotable: { type: 'boolean' },
+    passages: { type: 'integer' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
 const consoleErrors = {
   '401': problemResponse('Not signed in (`unauthenticated`); widget tokens are never accepted here'),
   '403': problemResponse('Missing role (`forbidden`) or a cross-site request (`cross_site_request`)'),
@@ -31,13 +50,17 @@ const citation = {
 };
 const consoleToken = {
   type: 'object',
-  required: ['id', 'status', 'issuer', 'allowed_origins', 'scope', 'created_at', 'expires_at'],
+  required: ['id', 'status', 'issuer', 'allowed_origins', 'scope', 'purpose', 'created_at', 'expires_at'],
   properties: {
     id: { type: 'string' },
     status: { enum: ['active', 'expired', 'revoked'] },
     issuer: { type: 'string', description: 'Email of the issuer' },
     allowed_origins: { type: 'array', items: { type: 'string' } },
     scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] } },
+    purpose: {
+      enum: ['embed', 'preview'],
+      description: '`embed`: for customers\' pages; `preview`: the Developers tab\'s live preview (console origin only, 10 minutes)',
+    },
     created_at: { type: 'string', format: 'date-time' },
     expires_at: { type: 'string', format: 'date-time' },
     revoked_at: { type: 'string', format: 'date-time' },
@@ -237,6 +260,45 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/console/api/knowledge-bases/{kbId}/documents/{docId}': {
+      put: {
+        summary:
+          'Add or replace one document from its source (editors and owners), indexed like `kb ingest` in one transaction; the id\'s extension picks the format (.md, .markdown, .html, .htm, .txt, .text)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, documentId],
+        requestBody: {
+          required: true,
+          description: 'At most 5 MiB of JSON',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['content', 'visibility'],
+                properties: {
+                  content: { type: 'string', minLength: 1, description: 'The source text (UTF-8)' },
+                  visibility: { enum: ['public', 'workspace', 'restricted'] },
+                  readers: { type: 'array', items: { type: 'string' }, description: 'User ids (members) who may read a restricted document' },
+                  quotable: { type: 'boolean', default: true },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': json(storedDocument, 'Replaced (`outcome: updated`) or already identical (`outcome: unchanged`)'),
+          '201': json(storedDocument, 'Added (`outcome: created`)'),
+          '400': problemResponse('Unsupported extension, empty or non-UTF-8 source, readers who are not members, a malformed id (`invalid_request`)'),
+          '413': problemResponse('Body over 5 MiB (`payload_too_large`)'),
+          ...consoleErrors,
+        },
+      },
+      delete: {
+        summary: 'Remove one document and its passages (editors and owners who can read it)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, documentId],
+        responses: { '204': { description: 'Removed' }, ...consoleErrors },
+      },
+    },
     '/console/api/knowledge-bases/{kbId}/members': {
       get: {
         summary: 'Members and roles',
@@ -318,6 +380,43 @@ export const OPENAPI_DOCUMENT = {
             'The token, shown once, with the ready-to-paste snippet',
           ),
           '400': problemResponse('Malformed origin, lifetime above the cap, unknown scope (`invalid_request`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/tokens/preview': {
+      post: {
+        summary: 'Issue a preview token for the Developers tab\'s live preview (editors and owners)',
+        description:
+          'An ordinary widget token of the signed-in person with `purpose: preview`, whose only allowed origin is the console\'s own ' +
+          '(the origin the request was addressed to), living 10 minutes (less if the platform cap is lower). It obeys the same access rules ' +
+          'as any token: the issuer\'s reach now, intersected with the scope. It is listed and can be revoked like the others.',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] }, description: 'Default `["public"]`' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': json(
+            {
+              allOf: [
+                { $ref: '#/components/schemas/ConsoleToken' },
+                { type: 'object', properties: { token: { type: 'string', description: 'The preview token, for the console page\'s widget' } } },
+              ],
+            },
+            'The preview token',
+          ),
+          '400': problemResponse('Unknown scope (`invalid_request`)'),
           ...consoleErrors,
         },
       },

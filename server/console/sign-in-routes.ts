@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import { z } from 'zod';
 import { problem } from '../api/problem.ts';
+import { SharedRateLimitStore } from '../api/shared-rate-limit-store.ts';
 import {
   clearSessionCookie,
   hashSessionId,
@@ -49,6 +50,8 @@ export interface SignInDeps {
   attemptLimit?: number;
   /** Default {@link SIGN_IN_ATTEMPT_WINDOW_MILLISECONDS}. */
   attemptWindowMilliseconds?: number;
+  /** Count attempts in the store's database, shared by every replica on it (default: this process's memory). */
+  sharedRateLimits?: boolean;
 }
 
 const credentialsSchema = z.object({
@@ -70,6 +73,8 @@ export function signInRoutes(deps: SignInDeps): Router {
   const dummyHash = hashPassword(randomBytes(32).toString('base64url'));
   dummyHash.catch(() => undefined);
 
+  const sharedStore = (prefix: string) =>
+    deps.sharedRateLimits === true ? { store: new SharedRateLimitStore(store, prefix, deps.now) } : {};
   const router = Router();
 
   router.post(
@@ -83,11 +88,12 @@ export function signInRoutes(deps: SignInDeps): Router {
       (response.locals as SignInLocals).credentials = parsed.data;
       next();
     },
-    attemptLimiter({ limit, windowMs, per: 'client' }),
+    attemptLimiter({ limit, windowMs, per: 'client', ...sharedStore('sign-in-ip:') }),
     attemptLimiter({
       limit,
       windowMs,
       per: 'email',
+      ...sharedStore('sign-in-email:'),
       keyGenerator: (_request, response) => (response.locals as SignInLocals).credentials.email.toLowerCase(),
     }),
     async (request, response) => {
@@ -137,6 +143,7 @@ function attemptLimiter(options: {
   windowMs: number;
   per: 'client' | 'email';
   keyGenerator?: (request: Request, response: Response) => string;
+  store?: RateLimitStore;
 }): RequestHandler {
   const property = options.per === 'client' ? 'signInLimitOfClient' : 'signInLimitOfEmail';
   return rateLimit({
@@ -147,6 +154,7 @@ function attemptLimiter(options: {
     skipSuccessfulRequests: true,
     requestPropertyName: property,
     ...(options.keyGenerator ? { keyGenerator: options.keyGenerator } : {}),
+    ...(options.store ? { store: options.store } : {}),
     handler: (request, _response, next) => {
       const resetTime = (request as unknown as Record<string, { resetTime?: Date } | undefined>)[property]?.resetTime;
       const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));

@@ -10,12 +10,13 @@ import { createChatCompletionsClient } from './chat-completions-client.ts';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach } from '../store/store.ts';
 
 /**
  * The pooled engine with a chat model: a worker thread prepares the answer
- * over a real SQLite store (ingested through the real pipeline), the main
+ * over a real store (ingested through the real pipeline, on the test run's backend), the main
  * thread streams from a real HTTP server speaking the OpenAI protocol.
  */
 
@@ -44,7 +45,8 @@ afterEach(async () => {
 async function pooledEngineWith(script: ChatScript): Promise<{ engine: PooledAnswerEngine; server: FakeChatServer }> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-pool-test-'));
   cleanups.push(() => rm(folder, { recursive: true, force: true }));
-  const location = embeddedStoreLocation(folder);
+  const { location, dispose } = await createTestStoreLocation(folder);
+  cleanups.push(dispose);
   const store = openStore(location);
   cleanups.push(() => store.close());
   await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });

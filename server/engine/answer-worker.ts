@@ -19,6 +19,12 @@ export interface AnswerTask {
   topK?: number;
 }
 
+/**
+ * Most PostgreSQL connections of one worker: it prepares one answer at a
+ * time, whose queries run one after another.
+ */
+const WORKER_POSTGRES_CONNECTIONS = 2;
+
 let store: Store | undefined;
 let storeKey = '';
 
@@ -40,7 +46,11 @@ async function storeAt(location: StoreLocation): Promise<Store> {
     const previous = store;
     store = undefined;
     await previous?.close();
-    store = openStore(location);
+    store = openStore(
+      location.kind === 'postgres'
+        ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
+        : location,
+    );
     storeKey = key;
   }
   return store;

@@ -10,7 +10,29 @@ import {
 
 /** A share in 0..1. */
 const share = fc.double({ min: 0, max: 1, noNaN: true });
-const features = fc.record({ passageCoverage: share, termCoverage: share, unknownShare: share, normalizedScore: share });
+const features = fc.record({
+  passageCoverage: share,
+  termCoverage: share,
+  unknownShare: share,
+  normalizedScore: share,
+  sentenceCoverage: share,
+  phraseCoverage: share,
+  questionLength: share,
+});
+
+/** Features with every value given, the others 0. */
+function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
+  return {
+    passageCoverage: 0,
+    termCoverage: 0,
+    unknownShare: 0,
+    normalizedScore: 0,
+    sentenceCoverage: 0,
+    phraseCoverage: 0,
+    questionLength: 0,
+    ...values,
+  };
+}
 
 /** The logistic function written out, independently of the code under test. */
 function logistic(z: number): number {
@@ -19,27 +41,41 @@ function logistic(z: number): number {
 
 describe('evidenceScore', () => {
   test('every feature at 0: the logistic of the intercept', () => {
-    const score = evidenceScore({ passageCoverage: 0, termCoverage: 0, unknownShare: 0, normalizedScore: 0 });
+    const score = evidenceScore(featuresOf({}));
 
     expect(score).toBeCloseTo(logistic(EVIDENCE_COEFFICIENTS.intercept), 12);
   });
 
   test('question fully covered by a passage scoring the most it could, nothing unknown: sum of the positive weights, answered', () => {
-    const score = evidenceScore({ passageCoverage: 1, termCoverage: 1, unknownShare: 0, normalizedScore: 1 });
+    const score = evidenceScore(
+      featuresOf({ passageCoverage: 1, termCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1 }),
+    );
 
-    const { intercept, passageCoverage, termCoverage, normalizedScore } = EVIDENCE_COEFFICIENTS;
-    expect(score).toBeCloseTo(logistic(intercept + passageCoverage + termCoverage + normalizedScore), 12);
+    const { intercept, unknownShare, ...weights } = EVIDENCE_COEFFICIENTS;
+    const positive = Object.values(weights).reduce((total, weight) => total + weight, 0);
+    expect(unknownShare).toBeLessThan(0);
+    expect(score).toBeCloseTo(logistic(intercept + positive), 12);
     expect(score).toBeGreaterThan(0.99);
   });
 
+  test('short question fully covered by one sentence of a well-scored passage: answered', () => {
+    const score = evidenceScore(
+      featuresOf({ passageCoverage: 1, termCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, questionLength: 0.3 }),
+    );
+
+    expect(score).toBeGreaterThan(DEFAULT_ABSTENTION_THRESHOLD);
+  });
+
   test('nothing covered, every term unknown to the knowledge base: abstained', () => {
-    const score = evidenceScore({ passageCoverage: 0, termCoverage: 0, unknownShare: 1, normalizedScore: 0 });
+    const score = evidenceScore(featuresOf({ unknownShare: 1 }));
 
     expect(score).toBeLessThan(0.001);
   });
 
   test('fully covered passage but half the question unknown to the knowledge base: below the threshold', () => {
-    const score = evidenceScore({ passageCoverage: 0.5, termCoverage: 0.5, unknownShare: 0.5, normalizedScore: 0.4 });
+    const score = evidenceScore(
+      featuresOf({ passageCoverage: 0.5, termCoverage: 0.5, unknownShare: 0.5, normalizedScore: 0.4, sentenceCoverage: 0.5, questionLength: 0.4 }),
+    );
 
     expect(score).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
@@ -53,7 +89,7 @@ describe('evidenceScore', () => {
     );
   });
 
-  test.each(['passageCoverage', 'termCoverage', 'normalizedScore'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each(['passageCoverage', 'termCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength'] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, share, (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -72,6 +108,14 @@ describe('evidenceScore', () => {
   });
 
   test('feature list: names every feature of the model once', () => {
-    expect([...EVIDENCE_FEATURES].sort()).toEqual(['normalizedScore', 'passageCoverage', 'termCoverage', 'unknownShare']);
+    expect([...EVIDENCE_FEATURES].sort()).toEqual([
+      'normalizedScore',
+      'passageCoverage',
+      'phraseCoverage',
+      'questionLength',
+      'sentenceCoverage',
+      'termCoverage',
+      'unknownShare',
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * question, as a probability in 0..1, and the abstention threshold on it.
  *
  * A logistic model (Platt scaling: J. Platt, "Probabilistic outputs for
- * support vector machines", 1999) over four features of the question's terms,
+ * support vector machines", 1999) over seven features of the question's terms,
  * each in 0..1:
  * - `passageCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering passage (text or heading path);
@@ -12,7 +12,14 @@
  * - `unknownShare`: IDF-weighted share of question terms that no passage of
  *   the knowledge base contains (a strong sign the question is off-topic);
  * - `normalizedScore`: the best passage's BM25 score divided by the most any
- *   passage could score for these terms (Σ IDF × (k1 + 1)).
+ *   passage could score for these terms (Σ IDF × (k1 + 1));
+ * - `sentenceCoverage`: IDF-weighted share of the question terms found in the
+ *   best-covering sentence of the candidate passages (terms only in its
+ *   passage's headings at half weight): an answer is usually one sentence;
+ * - `phraseCoverage`: share of the question's adjacent term pairs that are
+ *   adjacent in the best BM25 passage (phrase match);
+ * - `questionLength`: the question's distinct terms, as a share of 10
+ *   (saturating): a long question that matches is stronger evidence.
  *
  * Coefficients fitted by `npm run calibrate` (eval/calibrate-evidence.ts) on
  * SQuAD 2.0 under the open protocol, class-balanced, on the odd-positioned
@@ -25,6 +32,9 @@ export interface EvidenceFeatures {
   termCoverage: number;
   unknownShare: number;
   normalizedScore: number;
+  sentenceCoverage: number;
+  phraseCoverage: number;
+  questionLength: number;
 }
 
 /** Order in which the features enter the model. */
@@ -33,19 +43,35 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'termCoverage',
   'unknownShare',
   'normalizedScore',
+  'sentenceCoverage',
+  'phraseCoverage',
+  'questionLength',
 ];
 
 /** Logistic coefficients: intercept and one weight per feature. */
 export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
-  intercept: -7.14,
-  passageCoverage: 4.124,
-  termCoverage: 2.176,
-  unknownShare: -7.639,
-  normalizedScore: 11.815,
+  intercept: -9.389,
+  passageCoverage: 1.655,
+  termCoverage: 1.127,
+  unknownShare: -6.279,
+  normalizedScore: 11.992,
+  sentenceCoverage: 4.22,
+  phraseCoverage: 6.025,
+  questionLength: 3.069,
 };
 
-/** Answers whose evidence score is below this are withheld: the service abstains. */
-export const DEFAULT_ABSTENTION_THRESHOLD = 0.5;
+/**
+ * Answers whose evidence score is below this are withheld: the service abstains.
+ *
+ * The score is a class-balanced probability, so 0.5 would weigh a wrong
+ * answer and a needless abstention alike. A wrong answer costs more (it is
+ * cited, so it reads as grounded; an abstention only asks the person to
+ * rephrase): counting it twice as costly, the service answers when the odds
+ * p / (1 - p) are at least 2, i.e. p >= 2/3 (the Bayes decision rule for
+ * unequal costs; Duda, Hart & Stork, "Pattern Classification", 2nd ed.,
+ * section 2.2). README "Calibration" gives the resulting figures.
+ */
+export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 
 /**
  * @returns the probability (0..1) that the answer is supported

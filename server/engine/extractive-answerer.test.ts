@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { analyze } from './analyzer.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD, evidenceScore } from './evidence.ts';
-import { CANDIDATE_PASSAGES, MAX_SENTENCES, composeExtractiveAnswer } from './extractive-answerer.ts';
+import {
+  CANDIDATE_PASSAGES,
+  MAX_SENTENCES,
+  QUESTION_LENGTH_SATURATION,
+  composeExtractiveAnswer,
+  phraseCoverage,
+} from './extractive-answerer.ts';
 import type { ScoredPassage, SearchResult } from '../store/store.ts';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 
@@ -85,7 +91,16 @@ describe('composeExtractiveAnswer', () => {
 
     // N = 10, df 2: idf = ln 4.4 each; k1 = 0.9.
     const normalizedScore = 3 / (2 * idf(10, 2) * 1.9);
-    expect(answer?.features).toEqual({ passageCoverage: 1, termCoverage: 1, unknownShare: 0, normalizedScore: expect.closeTo(normalizedScore, 10) });
+    expect(answer?.features).toEqual({
+      passageCoverage: 1,
+      termCoverage: 1,
+      unknownShare: 0,
+      normalizedScore: expect.closeTo(normalizedScore, 10),
+      sentenceCoverage: 1,
+      // "creat new directori": the question's pair is not side by side.
+      phraseCoverage: 0,
+      questionLength: 2 / QUESTION_LENGTH_SATURATION,
+    });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });
 
@@ -95,6 +110,14 @@ describe('composeExtractiveAnswer', () => {
     const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], { creat: 2, directori: 2 }));
 
     expect(answer?.text).toBe('Want to create a nested directory tree [1]?');
+  });
+
+  test('quoted sentence with a space before its full stop (tokenized text): one space before the marker', () => {
+    const passage = passageOf(1, 'Creates a new directory at the given path .', 3);
+
+    const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], { creat: 2, directori: 2 }));
+
+    expect(answer?.text).toBe('Creates a new directory at the given path [1].');
   });
 
   test('quoted list item without closing punctuation: marker appended after the text', () => {
@@ -146,7 +169,7 @@ describe('composeExtractiveAnswer', () => {
 
   test('passage scored below 0.75 of the best: its sentence not added even though it covers new terms', () => {
     const first = passageOf(1, 'The rare value is stored in this field.', 10);
-    const weak = passageOf(2, 'The common and other values live in the second field.', 5);
+    const weak = passageOf(2, 'The common values and the other ones live in the second field.', 5);
     const search = searchOf([first, weak], { rare: 1, common: 10, other: 10 }, 100);
 
     const answer = composeExtractiveAnswer(['rare', 'common', 'other'], search);
@@ -347,5 +370,31 @@ describe('composeExtractiveAnswer over random small fixtures', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('phraseCoverage', () => {
+  test('question pairs found side by side in the passage: their share of the pairs', () => {
+    // Pairs: (dutch, name), (name, rhine); the passage holds "dutch name" only.
+    expect(phraseCoverage(['dutch', 'name', 'rhine'], analyze('The Dutch name of the river is Rijn; the Rhine flows north.'))).toBe(0.5);
+  });
+
+  test('stop words between two terms: still side by side once analyzed', () => {
+    expect(phraseCoverage(['name', 'rhine'], analyze('the name of the Rhine'))).toBe(1);
+  });
+
+  test('question of one term: 0', () => {
+    expect(phraseCoverage(['rhine'], ['rhine'])).toBe(0);
+  });
+});
+
+describe('composeExtractiveAnswer sentence choice', () => {
+  test('two sentences covering the same terms: the one holding them as a phrase is quoted', () => {
+    const passage = passageOf(1, 'The river has a Dutch and a German name. The Dutch name is Rijn.', 4);
+    const search = searchOf([passage], { dutch: 2, name: 2 });
+
+    const answer = composeExtractiveAnswer(['dutch', 'name'], search);
+
+    expect(answer?.text).toBe('The Dutch name is Rijn [1].');
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../engine/analyzer.ts';
-import { openSqliteStore } from '../store/sqlite-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach, Store, Visibility } from '../store/store.ts';
 import { ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
 
@@ -30,9 +31,11 @@ interface Workspace {
 async function openWorkspace(): Promise<Workspace> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-ingest-files-test-'));
   let clock = Date.UTC(2026, 0, 15, 12, 0, 0);
-  const store = openSqliteStore({ path: join(folder, 'kb.sqlite'), now: () => clock });
+  const { location, dispose } = await createTestStoreLocation(folder);
+  const store = openStore(location, () => clock);
   onTestFinished(async () => {
     await store.close();
+    await dispose();
     await rm(folder, { recursive: true, force: true });
   });
   await store.createKnowledgeBase({ id: KB_ID, name: 'Knowledge base' });

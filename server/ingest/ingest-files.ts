@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, relative, resolve, sep } from 'node:path';
-import { analyzeChunks } from './analyze-chunks.ts';
-import { chunkDocument } from './chunker.ts';
+import { ingestSource, SourceRejectedError, type SourceDocument } from './ingest-source.ts';
 import { parserFor } from './source-formats.ts';
 import type { Store, Visibility } from '../store/store.ts';
 
@@ -18,8 +16,7 @@ import type { Store, Visibility } from '../store/store.ts';
  * gone (DESIGN.md "The engine": removed documents removed from the index).
  */
 
-/** Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds every document. */
-export const INDEX_VERSION = 2;
+export { INDEX_VERSION } from './ingest-source.ts';
 
 export interface IngestOptions {
   kbId: string;
@@ -85,46 +82,21 @@ async function ingestFile(
   options: IngestOptions,
   report: IngestReport,
 ): Promise<'created' | 'updated' | 'unchanged' | undefined> {
-  const bytes = await readFile(file.path);
-  const contentHash = createHash('sha256')
-    .update(bytes)
-    .update(
-      JSON.stringify({
-        index: INDEX_VERSION,
-        visibility: options.visibility,
-        readers: [...options.readers].sort(),
-        quotable: options.quotable,
-      }),
-    )
-    .digest('hex');
-  const existing = await store.getDocument(options.kbId, file.docId);
-  if (existing?.contentHash === contentHash) return 'unchanged';
-
-  let source: string;
-  try {
-    source = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    report.failed.push({ docId: file.docId, path: file.path, reason: 'The file is not valid UTF-8 text' });
-    return undefined;
-  }
-  const parse = parserFor(file.path)!;
-  const parsed = parse(source, titleFromFileName(file.path));
-  const chunks = analyzeChunks(chunkDocument(parsed));
-  if (chunks.length === 0) {
-    report.failed.push({ docId: file.docId, path: file.path, reason: 'The file has no text to index' });
-    return undefined;
-  }
-  const input = {
+  const source: SourceDocument = {
     kbId: options.kbId,
     docId: file.docId,
-    title: parsed.title,
+    bytes: await readFile(file.path),
     visibility: options.visibility,
     readers: options.readers,
     quotable: options.quotable,
-    contentHash,
-    chunks,
   };
-  return store.putDocument(file.root ? { ...input, sourceRoot: file.root } : input);
+  try {
+    return await ingestSource(store, file.root === undefined ? source : { ...source, sourceRoot: file.root });
+  } catch (error) {
+    if (!(error instanceof SourceRejectedError)) throw error;
+    report.failed.push({ docId: file.docId, path: file.path, reason: error.message });
+    return undefined;
+  }
 }
 
 async function pruneRemoved(
@@ -199,8 +171,4 @@ async function walk(folder: string): Promise<string[]> {
     else if (entry.isFile() && parserFor(path)) found.push(path);
   }
   return found;
-}
-
-function titleFromFileName(path: string): string {
-  return basename(path, extname(path)).replace(/[-_]+/g, ' ');
 }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { openPostgresStore, type PostgresPoolSettings } from './postgres-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { Store } from './store.ts';
 
@@ -7,10 +8,14 @@ export const DATABASE_FILE = 'kb.sqlite';
 
 /**
  * Where a store lives, as plain data: enough for another thread (an answer
- * worker) to open its own connection to the same store. A PostgreSQL
- * location selected by `DATABASE_URL` joins this union in a later release.
+ * worker) to open its own connection to the same store.
+ * - `sqlite`: the embedded database file (the default, `KB_DATA_DIR`);
+ * - `postgres`: a PostgreSQL database (`DATABASE_URL`), optionally one schema
+ *   of it, with the pool settings of postgres-store.ts.
  */
-export type StoreLocation = { kind: 'sqlite'; path: string };
+export type StoreLocation =
+  | { kind: 'sqlite'; path: string }
+  | ({ kind: 'postgres'; url: string; schema?: string } & PostgresPoolSettings);
 
 /** @returns the location of the embedded store in a data folder */
 export function embeddedStoreLocation(dataDir: string): StoreLocation {
@@ -18,11 +23,33 @@ export function embeddedStoreLocation(dataDir: string): StoreLocation {
 }
 
 /**
- * Opens a connection to the store at `location`.
+ * Opens a connection to the store at `location` (for PostgreSQL, a pool whose
+ * schema is migrated on first use: opening never waits for the database).
  *
  * @param now clock in epoch milliseconds (for record times); injectable for tests
- * @throws StoreUnavailableError when it cannot be opened
+ * @throws StoreUnavailableError when an embedded database cannot be opened
  */
 export function openStore(location: StoreLocation, now?: () => number): Store {
-  return openSqliteStore(now ? { path: location.path, now } : { path: location.path });
+  switch (location.kind) {
+    case 'sqlite':
+      return openSqliteStore(now ? { path: location.path, now } : { path: location.path });
+    case 'postgres': {
+      const { kind: _kind, ...options } = location;
+      return openPostgresStore(now ? { ...options, now } : options);
+    }
+  }
+}
+
+/** Human-readable location for start-up messages, without the URL's password. */
+export function describeStoreLocation(location: StoreLocation): string {
+  if (location.kind === 'sqlite') return location.path;
+  let shown: string;
+  try {
+    const url = new URL(location.url);
+    if (url.password !== '') url.password = '***';
+    shown = url.toString();
+  } catch {
+    shown = 'PostgreSQL (DATABASE_URL)';
+  }
+  return location.schema === undefined ? shown : `${shown} (schema ${location.schema})`;
 }

@@ -142,4 +142,72 @@ CREATE INDEX tokens_kb ON tokens (kb_id, created_at);
 CREATE INDEX tokens_issuer ON tokens (issuer_id);
 `,
   },
+  {
+    // Why a token was issued: 'embed' for a customer's page, 'preview' for
+    // the short-lived token behind the Developers tab's live preview, whose
+    // only allowed origin is the console's own. Both are listed and revocable.
+    version: 4,
+    sql: `
+ALTER TABLE tokens ADD COLUMN purpose TEXT NOT NULL DEFAULT 'embed' CHECK (purpose IN ('embed', 'preview'));
+`,
+  },
+  {
+    // BM25 statistics within the reach (DESIGN.md "Access rules"): what a
+    // question is told must not depend on documents it cannot reach, so N,
+    // avgdl and each term's df are computed over the readable documents.
+    // Postings carry their document so they can be filtered without a join,
+    // and documents carry their passage count and length sums.
+    version: 5,
+    sql: `
+ALTER TABLE documents ADD COLUMN chunk_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN body_length_sum INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN heading_length_sum INTEGER NOT NULL DEFAULT 0;
+UPDATE documents SET
+  chunk_count = (SELECT COUNT(*) FROM chunks c WHERE c.document_id = documents.id),
+  body_length_sum = (SELECT COALESCE(SUM(c.body_length), 0) FROM chunks c WHERE c.document_id = documents.id),
+  heading_length_sum = (SELECT COALESCE(SUM(c.heading_length), 0) FROM chunks c WHERE c.document_id = documents.id);
+CREATE TABLE postings_rebuilt (
+  kb_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  document_id INTEGER NOT NULL,
+  tf_body INTEGER NOT NULL,
+  tf_heading INTEGER NOT NULL,
+  body_length INTEGER NOT NULL,
+  heading_length INTEGER NOT NULL,
+  PRIMARY KEY (kb_id, term, chunk_id)
+) WITHOUT ROWID;
+INSERT INTO postings_rebuilt
+  SELECT p.kb_id, p.term, p.chunk_id, c.document_id, p.tf_body, p.tf_heading, p.body_length, p.heading_length
+  FROM postings p JOIN chunks c ON c.id = p.chunk_id;
+DROP TABLE postings;
+ALTER TABLE postings_rebuilt RENAME TO postings;
+CREATE INDEX postings_chunk ON postings (chunk_id);
+`,
+  },
+  {
+    // Rate-limit windows kept in the database, so that every process on it
+    // shares them (issue 6: replicas share limits on one PostgreSQL).
+    version: 6,
+    sql: `
+CREATE TABLE rate_limits (
+  key TEXT PRIMARY KEY,
+  hits INTEGER NOT NULL,
+  reset_at INTEGER NOT NULL
+);
+CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
+`,
+  },
+  {
+    // A version of each knowledge base's index, incremented in the same
+    // transaction as every change of its postings (a document created,
+    // updated or removed), so that a connection holding the postings in
+    // memory (store/postings-cache.ts) sees with one cheap read whether they
+    // are still current, whichever connection or process made the change.
+    // Not `PRAGMA data_version`: that changes on every write (token use, rate limits).
+    version: 7,
+    sql: `
+ALTER TABLE index_stats ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

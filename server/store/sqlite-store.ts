@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { prepareSearch, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
+import { prepareSearch, SQLITE_REACH_FILTER, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -21,6 +21,7 @@ import {
   type SearchResult,
   type SessionRecord,
   type Store,
+  type TokenPurpose,
   type TokenRecord,
   type User,
   type Visibility,
@@ -55,6 +56,7 @@ interface TokenRow {
   token_hash: string;
   allowed_origins: string;
   scope: string;
+  purpose: TokenPurpose;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
@@ -129,6 +131,7 @@ function toToken(row: TokenRow): TokenRecord {
     tokenHash: row.token_hash,
     allowedOrigins: JSON.parse(row.allowed_origins) as string[],
     scope: JSON.parse(row.scope) as Visibility[],
+    purpose: row.purpose,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
   };
@@ -139,14 +142,11 @@ function toToken(row: TokenRow): TokenRecord {
 }
 
 const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
-  (SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id) AS chunk_count,
+  d.chunk_count,
   (SELECT json_group_array(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
 
-/** Reach filter shared by the passage queries (same rule as the search SQL). */
-const REACH_FILTER = `d.kb_id = @kbId
-  AND d.visibility IN (SELECT value FROM json_each(@visibilities))
-  AND (d.visibility <> 'restricted'
-       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))`;
+/** Reach filter shared by the passage queries (the search SQL's rule). */
+const REACH_FILTER = SQLITE_REACH_FILTER;
 
 class SqliteStore implements Store {
   readonly #database: Database;
@@ -335,8 +335,8 @@ class SqliteStore implements Store {
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertPosting = database.prepare(
-      `INSERT INTO postings (kb_id, term, chunk_id, tf_body, tf_heading, body_length, heading_length)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_body, tf_heading, body_length, heading_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     let bodyLengthSum = 0;
     let headingLengthSum = 0;
@@ -356,6 +356,7 @@ class SqliteStore implements Store {
           input.kbId,
           term,
           chunkId,
+          documentId,
           chunk.bodyTerms.get(term) ?? 0,
           chunk.headingTerms.get(term) ?? 0,
           chunk.bodyLength,
@@ -365,6 +366,8 @@ class SqliteStore implements Store {
       bodyLengthSum += chunk.bodyLength;
       headingLengthSum += chunk.headingLength;
     });
+    this.#prepare('UPDATE documents SET chunk_count = ?, body_length_sum = ?, heading_length_sum = ? WHERE id = ?')
+      .run(input.chunks.length, bodyLengthSum, headingLengthSum, documentId);
     this.#adjustStats(input.kbId, input.chunks.length, bodyLengthSum, headingLengthSum);
   }
 
@@ -374,19 +377,26 @@ class SqliteStore implements Store {
   }
 
   #deleteDocument(kbId: string, documentId: number): void {
-    const totals = this.#prepare<[number], { count: number; body: number | null; heading: number | null }>(
-        'SELECT COUNT(*) AS count, SUM(body_length) AS body, SUM(heading_length) AS heading FROM chunks WHERE document_id = ?',
+    const totals = this.#prepare<[number], { count: number; body: number; heading: number }>(
+        'SELECT chunk_count AS count, body_length_sum AS body, heading_length_sum AS heading FROM documents WHERE id = ?',
       )
       .get(documentId);
     this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
     this.#prepare('DELETE FROM documents WHERE id = ?').run(documentId);
-    if (totals) this.#adjustStats(kbId, -totals.count, -(totals.body ?? 0), -(totals.heading ?? 0));
+    if (totals) this.#adjustStats(kbId, -totals.count, -totals.body, -totals.heading);
   }
 
+  /**
+   * Adds a change of a knowledge base's postings to its statistics and bumps
+   * its index version (migration 7), in the caller's transaction: every
+   * change of the postings goes through here, which is what tells the
+   * in-memory postings of other connections (store/postings-cache.ts) that
+   * they are stale.
+   */
   #adjustStats(kbId: string, chunks: number, bodyLength: number, headingLength: number): void {
     this.#prepare(
         `UPDATE index_stats SET chunk_count = chunk_count + ?, body_length_sum = body_length_sum + ?,
-           heading_length_sum = heading_length_sum + ? WHERE kb_id = ?`,
+           heading_length_sum = heading_length_sum + ?, version = version + 1 WHERE kb_id = ?`,
       )
       .run(chunks, bodyLength, headingLength, kbId);
   }
@@ -507,8 +517,8 @@ class SqliteStore implements Store {
   insertToken(token: TokenRecord): Promise<void> {
     return this.#call(() => {
       this.#prepare(
-          `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           token.id,
@@ -517,6 +527,7 @@ class SqliteStore implements Store {
           token.tokenHash,
           JSON.stringify(token.allowedOrigins),
           JSON.stringify(token.scope),
+          token.purpose,
           token.createdAt,
           token.expiresAt,
           token.revokedAt ?? null,
@@ -595,6 +606,36 @@ class SqliteStore implements Store {
 
   deleteSessionsOf(userId: string): Promise<number> {
     return this.#call(() => this.#prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes);
+  }
+
+  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }> {
+    return this.#call(
+      () =>
+        this.#prepare<Record<string, unknown>, { hits: number; resetAt: number }>(
+            `INSERT INTO rate_limits (key, hits, reset_at) VALUES (@key, 1, @at + @windowMs)
+             ON CONFLICT (key) DO UPDATE SET
+               hits = CASE WHEN rate_limits.reset_at <= @at THEN 1 ELSE rate_limits.hits + 1 END,
+               reset_at = CASE WHEN rate_limits.reset_at <= @at THEN @at + @windowMs ELSE rate_limits.reset_at END
+             RETURNING hits, reset_at AS resetAt`,
+          )
+          .get({ key, at, windowMs })!,
+    );
+  }
+
+  unhitRateLimit(key: string, at: number): Promise<void> {
+    return this.#call(() => {
+      this.#prepare('UPDATE rate_limits SET hits = MAX(hits - 1, 0) WHERE key = ? AND reset_at > ?').run(key, at);
+    });
+  }
+
+  resetRateLimit(key: string): Promise<void> {
+    return this.#call(() => {
+      this.#prepare('DELETE FROM rate_limits WHERE key = ?').run(key);
+    });
+  }
+
+  pruneRateLimits(at: number): Promise<number> {
+    return this.#call(() => this.#prepare('DELETE FROM rate_limits WHERE reset_at <= ?').run(at).changes);
   }
 
   getOrCreateSetting(key: string, create: () => string): Promise<string> {

@@ -119,9 +119,14 @@ export interface ScoredPassage {
 export interface SearchResult {
   /** Best first, at most `topK`, all inside the reach. */
   passages: ScoredPassage[];
-  /** Passages in the whole knowledge base (N of the IDF). */
+  /**
+   * Passages inside the reach (N of the IDF). Every statistic here is
+   * computed within the reach, never over the whole knowledge base, so that
+   * no answer depends on documents the question cannot reach (DESIGN.md
+   * "Access rules"; server/access-rules.property.test.ts).
+   */
   passageCount: number;
-  /** Query term -> passages of the knowledge base containing it (0 when absent). */
+  /** Query term -> passages inside the reach containing it (0 when absent). */
   documentFrequencies: Record<string, number>;
 }
 
@@ -142,6 +147,10 @@ export interface FaqPair {
   sources: { docId: string; heading?: string }[];
 }
 
+/** Why a widget token was issued (see {@link TokenRecord.purpose}). */
+export type TokenPurpose = 'embed' | 'preview';
+export const TOKEN_PURPOSES: readonly TokenPurpose[] = ['embed', 'preview'];
+
 export interface TokenRecord {
   /** Public identifier, e.g. `tok_...`, used to list and revoke. */
   id: string;
@@ -154,6 +163,12 @@ export interface TokenRecord {
   allowedOrigins: string[];
   /** Visibilities the token may reach, intersected with what its issuer can read. */
   scope: Visibility[];
+  /**
+   * Why it was issued: `embed` for a customer's page (the Developers tab's
+   * form, the CLI), `preview` for the console's live preview (allowed only on
+   * the console's own origin, 10 minutes). Both obey the same access rules.
+   */
+  purpose: TokenPurpose;
   createdAt: number;
   expiresAt: number;
   revokedAt?: number;
@@ -215,7 +230,10 @@ export interface Store {
   /** Removes a document and its passages; returns whether it existed. */
   removeDocument(kbId: string, docId: string): Promise<boolean>;
 
-  /** BM25 top-k over the passages inside the reach (filtered in the query itself). */
+  /**
+   * BM25 top-k over the passages inside the reach (filtered in the query
+   * itself), with N, avgdl and df computed within the reach.
+   */
   search(query: SearchQuery): Promise<SearchResult>;
   /**
    * The passages of one document inside the reach, in document order,
@@ -245,6 +263,24 @@ export interface Store {
   deleteSession(idHash: string): Promise<void>;
   /** Ends every session of a user (password changed); returns how many there were. */
   deleteSessionsOf(userId: string): Promise<number>;
+
+  /**
+   * Counts one hit of a rate-limit key in its fixed window, atomically (so
+   * every server process sharing the database shares the count): a key
+   * whose window has ended starts a new one of `windowMs` at `at`.
+   *
+   * @param key e.g. `ip:203.0.113.7` or `token:tok_...`
+   * @param windowMs window length, milliseconds (> 0)
+   * @param at the time of the hit, epoch milliseconds
+   * @returns hits in the current window, this one included, and when it ends (epoch ms)
+   */
+  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }>;
+  /** Takes back one hit of `key` in its current window (a request that should not count); never below 0. */
+  unhitRateLimit(key: string, at: number): Promise<void>;
+  /** Forgets the window of `key`. */
+  resetRateLimit(key: string): Promise<void>;
+  /** Deletes the windows that ended by `at` (housekeeping); returns how many. */
+  pruneRateLimits(at: number): Promise<number>;
 
   /** Returns the named setting, creating it with `create()` on first use (atomic). */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;

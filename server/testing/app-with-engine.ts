@@ -5,18 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { createApp } from '../app.ts';
+import { createApp, type AppDeps } from '../app.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import { createSourceSpanCodec } from '../engine/source-span.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from './test-store.ts';
 
 /**
  * The real app on an ephemeral port with an engine chosen by the test (a
  * pool pointed at an unreachable store, an engine with a bug, ...), a fresh
- * store in a temporary folder with one owner, the knowledge base `docs` and a
- * server-only token for it. For tests of how the HTTP layer reports engine
- * failures.
+ * store on the test run's backend (server/testing/test-store.ts) with one
+ * owner, the knowledge base `docs` and a server-only token for it. For tests
+ * of how the HTTP layer reports engine failures.
  */
 export interface AppWithEngine {
   /** Base URL of the widget endpoints of `docs`, e.g. `http://127.0.0.1:4321/kb-api/api/v1/kb/docs/widget`. */
@@ -32,10 +33,15 @@ export interface AppWithEngine {
 
 /**
  * @param makeEngine builds the engine, given the temporary folder
+ * @param options app settings that override the test defaults (limits, stream caps)
  */
-export async function startAppWithEngine(makeEngine: (folder: string) => AnswerEngine & { close?: () => Promise<void> }): Promise<AppWithEngine> {
+export async function startAppWithEngine(
+  makeEngine: (folder: string) => AnswerEngine & { close?: () => Promise<void> },
+  options: Partial<Pick<AppDeps, 'rateLimitPerIp' | 'rateLimitPerToken' | 'maxStreamsPerToken' | 'maxStreamSeconds' | 'trustedProxies' | 'sharedRateLimits'>> = {},
+): Promise<AppWithEngine> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-app-test-'));
-  const store = openStore(embeddedStoreLocation(folder));
+  const { location, dispose } = await createTestStoreLocation(folder);
+  const store = openStore(location);
   const owner = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
   await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
   await store.setRole('docs', owner.id, 'owner');
@@ -50,6 +56,7 @@ export async function startAppWithEngine(makeEngine: (folder: string) => AnswerE
     rateLimitPerIp: 1000,
     rateLimitPerToken: 1000,
     trustedProxies: 0,
+    ...options,
   });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -70,6 +77,7 @@ export async function startAppWithEngine(makeEngine: (folder: string) => AnswerE
       await new Promise((resolve) => server.close(resolve));
       await engine.close?.();
       await store.close();
+      await dispose();
       await rm(folder, { recursive: true, force: true });
     },
   };

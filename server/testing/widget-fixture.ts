@@ -11,15 +11,17 @@ import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
-import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
+import { openStore } from '../store/open-store.ts';
+import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
 import type { ChatClient } from '../engine/chat-completions-client.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
  * A small real workspace served on an ephemeral port, for HTTP-level tests:
- * a temporary SQLite store, users with each role, two knowledge bases, and
- * documents of every visibility ingested through the real pipeline.
+ * a temporary store on the test run's backend (server/testing/test-store.ts),
+ * users with each role, two knowledge bases, and documents of every
+ * visibility ingested through the real pipeline.
  *
  * Knowledge base `docs`:
  * - `guide.md` (public): directories, files, streams
@@ -107,7 +109,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   const folder = await mkdtemp(join(tmpdir(), 'kb-widget-test-'));
   let clock = Date.UTC(2026, 0, 15, 12, 0, 0);
   const now = () => clock;
-  const location = embeddedStoreLocation(folder);
+  const { location, dispose } = await createTestStoreLocation(folder);
   const store = openStore(location, now);
 
   const owner = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
@@ -210,6 +212,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
       await new Promise((resolve) => server.close(resolve));
       await engine.close();
       await store.close();
+      await dispose();
       await rm(folder, { recursive: true, force: true });
     },
   };

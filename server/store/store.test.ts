@@ -8,6 +8,7 @@ import { analyzeChunks } from '../ingest/analyze-chunks.ts';
 import { bm25TermScore, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { openSqliteStore } from './sqlite-store.ts';
+import { openTestStore as openBackendTestStore, testBackend, type TestStore } from '../testing/test-store.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -21,32 +22,28 @@ import {
   type Visibility,
 } from './store.ts';
 
+/**
+ * The contract of the storage interface (store.ts), run against the backend
+ * of the test run (server/testing/test-store.ts): the embedded SQLite store in
+ * the `embedded` test project, PostgreSQL in the `postgres` one. The SQLite
+ * migration tests at the end run in the `embedded` project only;
+ * PostgreSQL's own are in postgres-store.test.ts, and the two backends'
+ * rankings are compared in backend-parity.test.ts.
+ */
+
 const KB_ID = 'kb';
 const START = Date.UTC(2026, 0, 15, 12, 0, 0);
 
-interface TestStore {
-  store: Store;
-  /** Opens another connection (another store) on the same database file, closed after the test. */
-  reopen(): Store;
-}
-
-/** A fresh store with one knowledge base in a temporary folder, removed after the test. */
+/**
+ * A fresh store with one knowledge base, on the test run's backend
+ * (server/testing/test-store.ts), removed after the test. `reopen` opens
+ * another connection (another store) on the same database.
+ */
 async function openTestStore(): Promise<TestStore> {
-  const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-store-test-'));
-  const path = join(folder, 'kb.sqlite');
-  const opened: Store[] = [];
-  const open = () => {
-    const store = openSqliteStore({ path, now: () => START });
-    opened.push(store);
-    return store;
-  };
-  onTestFinished(async () => {
-    for (const store of opened) await store.close();
-    await rm(folder, { recursive: true, force: true });
-  });
-  const store = open();
-  await store.createKnowledgeBase({ id: KB_ID, name: 'Knowledge base' });
-  return { store, reopen: open };
+  const opened = await openBackendTestStore({ now: () => START });
+  onTestFinished(() => opened.close());
+  await opened.store.createKnowledgeBase({ id: KB_ID, name: 'Knowledge base' });
+  return opened;
 }
 
 /** A document of `KB_ID` whose passages are `[headingPath, text]` pairs, analyzed like ingest does. */
@@ -86,13 +83,14 @@ function tokenRecord(overrides: Partial<TokenRecord> & Pick<TokenRecord, 'issuer
     tokenHash: 'a'.repeat(64),
     allowedOrigins: ['https://shop.example.com', 'https://*.example.org'],
     scope: ['public', 'workspace'],
+    purpose: 'embed',
     createdAt: START,
     expiresAt: START + 3_600_000,
     ...overrides,
   };
 }
 
-describe('SqliteStore users and roles', () => {
+describe('Store users and roles', () => {
   test('createUser with a mixed-case, padded email: stored lower-cased and found by any casing', async () => {
     // Arrange
     const { store } = await openTestStore();
@@ -176,7 +174,7 @@ describe('SqliteStore users and roles', () => {
   });
 });
 
-describe('SqliteStore search', () => {
+describe('Store search', () => {
   test('passage repeating the query term: ranked above one of the same length mentioning it once', async () => {
     // Arrange
     const { store } = await openTestStore();
@@ -327,21 +325,32 @@ describe('SqliteStore search', () => {
     expect(result.passages.map((passage) => [passage.kbId, passage.docId])).toEqual([[KB_ID, 'a.md']]);
   });
 
-  test('search document frequencies: count passages outside the reach too (statistics of the whole knowledge base)', async () => {
+  test('search statistics: computed within the reach, so passages outside it change neither counts nor scores', async () => {
     // Arrange
     const { store } = await openTestStore();
-    await store.putDocument(documentInput('pub.md', [[['Birds'], 'The falcon hunts.']]));
-    await store.putDocument(documentInput('ws.md', [[['Birds'], 'The falcon nests.']], { visibility: 'workspace' }));
+    await store.putDocument(documentInput('pub.md', [[['Birds'], 'The falcon hunts.'], [['Fish'], 'The salmon swims upstream today.']]));
+    const alone = await store.search({ reach: PUBLIC_REACH, terms: analyze('falcon hunts'), topK: 5 });
+    await store.putDocument(
+      documentInput('ws.md', [[['Birds'], 'The falcon nests.'], [['Birds'], 'A falcon hunts again and again and again.']], { visibility: 'workspace' }),
+    );
 
     // Act
-    const result = await store.search({ reach: PUBLIC_REACH, terms: analyze('falcon'), topK: 5 });
+    const result = await store.search({ reach: PUBLIC_REACH, terms: analyze('falcon hunts'), topK: 5 });
+    const wider = await store.search({ reach: { ...PUBLIC_REACH, visibilities: ['public', 'workspace'] }, terms: analyze('falcon hunts'), topK: 5 });
 
     // Assert
-    expect(result.documentFrequencies).toEqual({ falcon: 2 });
-    expect(result.passages.map((passage) => passage.docId)).toEqual(['pub.md']);
+    expect(result).toEqual(alone);
+    expect({ passageCount: result.passageCount, documentFrequencies: result.documentFrequencies }).toEqual({
+      passageCount: 2,
+      documentFrequencies: { falcon: 1, hunt: 1 },
+    });
+    expect({ passageCount: wider.passageCount, documentFrequencies: wider.documentFrequencies }).toEqual({
+      passageCount: 4,
+      documentFrequencies: { falcon: 3, hunt: 2 },
+    });
   });
 
-  test('search on a second connection to the same file (as each answer worker opens): the same result as on the writing one', async () => {
+  test('search on a second connection to the same database (as each answer worker opens): the same result as on the writing one', async () => {
     // Arrange
     const { store, reopen } = await openTestStore();
     const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
@@ -378,7 +387,7 @@ describe('SqliteStore search', () => {
   });
 });
 
-describe('SqliteStore documents', () => {
+describe('Store documents', () => {
   test('putDocument twice with the same content hash: unchanged, the passages keep their ids', async () => {
     // Arrange
     const { store } = await openTestStore();
@@ -413,7 +422,7 @@ describe('SqliteStore documents', () => {
     const putting = store.putDocument(failing);
 
     // Assert
-    await expect(putting).rejects.toThrow(/FOREIGN KEY/);
+    await expect(putting).rejects.toThrow(/FOREIGN KEY/i);
     const documentAfter = await store.getDocument(KB_ID, 'a.md');
     expect(documentAfter).toEqual(documentBefore);
     expect(documentAfter).toMatchObject({ contentHash: 'v1', chunkCount: 2, visibility: 'public' });
@@ -525,7 +534,7 @@ describe('SqliteStore documents', () => {
   });
 });
 
-describe('SqliteStore tokens and settings', () => {
+describe('Store tokens and settings', () => {
   test('insertToken then findTokenByHash and listTokens: the record as inserted', async () => {
     // Arrange
     const { store } = await openTestStore();
@@ -539,6 +548,25 @@ describe('SqliteStore tokens and settings', () => {
     expect(await store.findTokenByHash(record.tokenHash)).toEqual(record);
     expect(await store.findTokenByHash('f'.repeat(64))).toBeUndefined();
     expect(await store.listTokens(KB_ID)).toEqual([record]);
+  });
+
+  test('insertToken with purpose preview: read back as preview, beside an embed token', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const issuer = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
+    const embed = tokenRecord({ issuerId: issuer.id, id: 'tok_embed', tokenHash: 'c'.repeat(64) });
+    const preview = tokenRecord({ issuerId: issuer.id, id: 'tok_preview', tokenHash: 'd'.repeat(64), purpose: 'preview', createdAt: START + 1 });
+
+    // Act
+    await store.insertToken(embed);
+    await store.insertToken(preview);
+
+    // Assert
+    expect((await store.listTokens(KB_ID)).map((token) => [token.id, token.purpose])).toEqual([
+      ['tok_embed', 'embed'],
+      ['tok_preview', 'preview'],
+    ]);
+    expect((await store.findTokenByHash(preview.tokenHash))?.purpose).toBe('preview');
   });
 
   test('insertToken with a hash already stored: rejected with ConflictError', async () => {
@@ -601,7 +629,7 @@ describe('SqliteStore tokens and settings', () => {
   });
 });
 
-describe('SqliteStore close', () => {
+describe('Store close', () => {
   test('closed store: search rejected with StoreUnavailableError', async () => {
     // Arrange
     const { store } = await openTestStore();
@@ -649,7 +677,7 @@ describe('SqliteStore close', () => {
   });
 });
 
-describe('SqliteStore passwords and sessions', () => {
+describe('Store passwords and sessions', () => {
   const HOUR = 60 * 60_000;
   const session = (userId: string, overrides: Partial<SessionRecord> = {}): SessionRecord => ({
     idHash: 'a'.repeat(64),
@@ -747,11 +775,11 @@ describe('SqliteStore passwords and sessions', () => {
   test('session of an unknown user: refused by the foreign key', async () => {
     const { store } = await openTestStore();
 
-    await expect(store.createSession(session('usr_missing'))).rejects.toThrow(/FOREIGN KEY/);
+    await expect(store.createSession(session('usr_missing'))).rejects.toThrow(/FOREIGN KEY/i);
   });
 });
 
-describe('SqliteStore migration 2 (console sign-in)', () => {
+describe.runIf(testBackend() === 'embedded')('SqliteStore migration 2 (console sign-in)', () => {
   test('a database with only migration 1: upgraded at open, its users, roles and tokens kept, passwords and sessions usable', async () => {
     // Arrange: a database as the previous release left it
     const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-migration-test-'));
@@ -779,7 +807,7 @@ describe('SqliteStore migration 2 (console sign-in)', () => {
     // Assert
     await expect(store.getUser('usr_old')).resolves.toEqual({ id: 'usr_old', email: 'old@example.com', name: 'Old', createdAt: START });
     await expect(store.getRole('kb', 'usr_old')).resolves.toBe('owner');
-    await expect(store.findTokenByHash('f'.repeat(64))).resolves.toMatchObject({ id: 'tok_old', issuerId: 'usr_old' });
+    await expect(store.findTokenByHash('f'.repeat(64))).resolves.toMatchObject({ id: 'tok_old', issuerId: 'usr_old', purpose: 'embed' });
     await expect(store.getPasswordHash('usr_old')).resolves.toBeUndefined();
     await store.setPasswordHash('usr_old', 'scrypt$32768$8$3$salt$hash');
     await store.createSession({ idHash: 'a'.repeat(64), userId: 'usr_old', createdAt: START, expiresAt: START + 1, lastSeenAt: START });
@@ -788,7 +816,7 @@ describe('SqliteStore migration 2 (console sign-in)', () => {
     const check = new BetterSqlite3(path, { readonly: true });
     const versions = check.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
     check.close();
-    expect(versions).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    expect(versions).toEqual(SQLITE_MIGRATIONS.map((migration) => ({ version: migration.version })));
   });
 
   test('an up-to-date database opened again: no migration runs twice, the password is kept', async () => {
@@ -802,5 +830,68 @@ describe('SqliteStore migration 2 (console sign-in)', () => {
 
     // Assert
     await expect(again.getPasswordHash(user.id)).resolves.toBe('scrypt$32768$8$3$salt$hash');
+  });
+});
+
+describe.runIf(testBackend() === 'embedded')('SqliteStore migration 5 (statistics within the reach)', () => {
+  test('a database indexed before migration 5: upgraded at open, its passages found with the same scores as when ingested afresh', async () => {
+    // Arrange: a document indexed as the previous release did (postings without their document)
+    const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-migration-test-'));
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
+    const path = join(folder, 'kb.sqlite');
+    const old = new BetterSqlite3(path);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const migration of SQLITE_MIGRATIONS.filter((candidate) => candidate.version < 5)) {
+      old.exec(migration.sql);
+      old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, START);
+    }
+    const input = documentInput('birds.md', [[['Birds'], 'The falcon hunts.'], [['Birds', 'Nests'], 'A falcon nests on cliffs.']]);
+    old.prepare("INSERT INTO knowledge_bases (id, name, created_at) VALUES (?, 'KB', ?)").run(KB_ID, START);
+    const documentId = old
+      .prepare(
+        `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, updated_at)
+         VALUES (?, ?, ?, 'public', 1, ?, ?)`,
+      )
+      .run(KB_ID, input.docId, input.title, input.contentHash, START).lastInsertRowid;
+    let bodySum = 0;
+    let headingSum = 0;
+    input.chunks.forEach((chunk, ordinal) => {
+      const chunkId = old
+        .prepare(
+          `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(documentId, KB_ID, ordinal, JSON.stringify(chunk.headingPath), chunk.text, chunk.bodyLength, chunk.headingLength)
+        .lastInsertRowid;
+      for (const term of new Set([...chunk.bodyTerms.keys(), ...chunk.headingTerms.keys()])) {
+        old
+          .prepare(
+            `INSERT INTO postings (kb_id, term, chunk_id, tf_body, tf_heading, body_length, heading_length)
+             VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(KB_ID, term, chunkId, chunk.bodyTerms.get(term) ?? 0, chunk.headingTerms.get(term) ?? 0, chunk.bodyLength, chunk.headingLength);
+      }
+      bodySum += chunk.bodyLength;
+      headingSum += chunk.headingLength;
+    });
+    old
+      .prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, ?, ?, ?)')
+      .run(KB_ID, input.chunks.length, bodySum, headingSum);
+    old.close();
+    const { store: fresh } = await openTestStore();
+    await fresh.putDocument(input);
+    const query = { reach: PUBLIC_REACH, terms: analyze('falcon nests'), topK: 5 };
+
+    // Act
+    const upgraded = openSqliteStore({ path, now: () => START });
+    onTestFinished(() => upgraded.close());
+
+    // Assert
+    const result = await upgraded.search(query);
+    expect(result).toEqual(await fresh.search(query));
+    expect(result.passages.map((passage) => passage.headingPath)).toEqual([['Birds', 'Nests'], ['Birds']]);
+    await expect(upgraded.getDocument(KB_ID, 'birds.md')).resolves.toMatchObject({ chunkCount: 2 });
+    expect(await upgraded.removeDocument(KB_ID, 'birds.md')).toBe(true);
+    await expect(upgraded.search(query)).resolves.toMatchObject({ passages: [], passageCount: 0 });
   });
 });

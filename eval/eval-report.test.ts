@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport } from './eval-report.ts';
+
+describe('formatReport', () => {
+  it('shows each figure beside its anchor and says whether its target is met', () => {
+    const text = formatReport({
+      scifact: {
+        figures: { ndcg_at_10: 0.69123, recall_at_100: 0.9 },
+        documents: 5183,
+        passages: 8000,
+        queries: 300,
+        ingestSeconds: 12,
+        seconds: 20,
+      },
+      squad: undefined,
+      clapnq: undefined,
+      seconds: 21.04,
+    });
+
+    expect(text).toContain('| SciFact | nDCG@10 | 0.6912 | BM25 flat 0.6789, multifield 0.6647 | >= 0.68 (met) |');
+    expect(text).toContain('| SciFact | Recall@100 | 0.9000 | BM25 flat 0.9253, multifield 0.9076 | - |');
+    expect(text).not.toContain('SQuAD');
+    expect(text).toContain('Total: 21.0 s');
+  });
+});

@@ -1,0 +1,70 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ingestPaths, type IngestReport } from '../server/ingest/ingest-files.ts';
+import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import type { Reach, Store } from '../server/store/store.ts';
+
+/**
+ * A knowledge base that lives for one evaluation: an embedded store in a
+ * temporary folder, filled through the normal ingestion path (source files
+ * written to disk, then `ingestPaths`, exactly as `npm run kb -- ingest`
+ * does), and removed with everything in it by {@link ThrowawayKnowledgeBase.close}.
+ */
+export interface ThrowawayKnowledgeBase {
+  store: Store;
+  /** What an anonymous asker reaches: every document (all are public). */
+  reach: Reach;
+  /** Ingestion's report (documents created, failed). */
+  report: IngestReport;
+  /** Wall-clock milliseconds spent writing the files and ingesting them. */
+  ingestMilliseconds: number;
+  /** Closes the store and deletes the folder. */
+  close(): Promise<void>;
+}
+
+/** One source file of the knowledge base. */
+export interface SourceDocument {
+  /** File name, with an extension the ingester reads (`.md`, `.txt`); becomes the document id. */
+  fileName: string;
+  text: string;
+}
+
+/**
+ * @param kbId id of the knowledge base (also used in the folder's name)
+ * @param documents the files to ingest, public and quotable
+ * @throws Error when a document fails to ingest (an evaluation over a partial corpus would mislead)
+ */
+export async function createThrowawayKnowledgeBase(
+  kbId: string,
+  documents: readonly SourceDocument[],
+): Promise<ThrowawayKnowledgeBase> {
+  const started = performance.now();
+  const folder = await mkdtemp(join(tmpdir(), `kb-eval-${kbId}-`));
+  const store = openStore(embeddedStoreLocation(folder));
+  const close = async (): Promise<void> => {
+    await store.close();
+    await rm(folder, { recursive: true, force: true });
+  };
+  try {
+    const sources = join(folder, 'sources');
+    await mkdir(sources);
+    for (const document of documents) await writeFile(join(sources, document.fileName), document.text);
+    const owner = await store.createUser({ email: 'eval@example.com', name: 'Eval' });
+    await store.createKnowledgeBase({ id: kbId, name: kbId });
+    await store.setRole(kbId, owner.id, 'owner');
+    const report = await ingestPaths(store, { kbId, paths: [sources], visibility: 'public', readers: [], quotable: true });
+    const [failure] = report.failed;
+    if (failure) throw new Error(`Ingesting "${failure.docId}" into ${kbId} failed: ${failure.reason}`);
+    return {
+      store,
+      reach: { kbId, userId: '', visibilities: ['public'] },
+      report,
+      ingestMilliseconds: performance.now() - started,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

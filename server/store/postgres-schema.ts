@@ -1,0 +1,141 @@
+/**
+ * Versioned schema of the PostgreSQL store. Each migration runs once, recorded
+ * in `schema_migrations`; all pending ones run in one transaction under an
+ * advisory lock (postgres-migrate.ts), so replicas starting at once apply
+ * them exactly once.
+ *
+ * The tables and columns are those of the embedded store
+ * (sqlite-schema.ts, as of its migration 7) so its queries translate one to
+ * one, with PostgreSQL's own types where they are the natural choice: `bigint`
+ * identity ids and epoch-millisecond times, `boolean` flags, `text[]` for the
+ * heading path, allowed origins and scope. Text that lists are sorted by
+ * (emails, ids, doc ids) uses the `"C"` collation, so listings come back in
+ * the byte order SQLite uses whatever the database's default collation.
+ *
+ * This is a migration history of its own: it need not replay SQLite's.
+ */
+export const POSTGRES_MIGRATIONS: readonly { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+CREATE TABLE users (
+  id text COLLATE "C" PRIMARY KEY,
+  email text COLLATE "C" NOT NULL UNIQUE,
+  name text NOT NULL,
+  created_at bigint NOT NULL,
+  password_hash text
+);
+CREATE TABLE knowledge_bases (
+  id text COLLATE "C" PRIMARY KEY,
+  name text NOT NULL,
+  created_at bigint NOT NULL
+);
+CREATE TABLE memberships (
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  role text NOT NULL CHECK (role IN ('reader', 'editor', 'owner')),
+  PRIMARY KEY (kb_id, user_id)
+);
+CREATE INDEX memberships_user ON memberships (user_id);
+CREATE TABLE documents (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  doc_id text COLLATE "C" NOT NULL,
+  title text NOT NULL,
+  visibility text NOT NULL CHECK (visibility IN ('public', 'workspace', 'restricted')),
+  quotable boolean NOT NULL,
+  content_hash text NOT NULL,
+  source_root text,
+  updated_at bigint NOT NULL,
+  chunk_count integer NOT NULL DEFAULT 0,
+  body_length_sum bigint NOT NULL DEFAULT 0,
+  heading_length_sum bigint NOT NULL DEFAULT 0,
+  UNIQUE (kb_id, doc_id)
+);
+CREATE TABLE document_readers (
+  document_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  PRIMARY KEY (document_id, user_id)
+);
+CREATE INDEX document_readers_user ON document_readers (user_id);
+CREATE TABLE chunks (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  document_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  kb_id text COLLATE "C" NOT NULL,
+  ordinal integer NOT NULL,
+  heading_path text[] NOT NULL,
+  text text NOT NULL,
+  body_length integer NOT NULL,
+  heading_length integer NOT NULL
+);
+CREATE INDEX chunks_document ON chunks (document_id, ordinal);
+CREATE INDEX chunks_kb ON chunks (kb_id);
+CREATE TABLE postings (
+  kb_id text COLLATE "C" NOT NULL,
+  term text COLLATE "C" NOT NULL,
+  chunk_id bigint NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  document_id bigint NOT NULL,
+  tf_body integer NOT NULL,
+  tf_heading integer NOT NULL,
+  body_length integer NOT NULL,
+  heading_length integer NOT NULL,
+  PRIMARY KEY (kb_id, term, chunk_id)
+);
+CREATE INDEX postings_chunk ON postings (chunk_id);
+CREATE TABLE index_stats (
+  kb_id text COLLATE "C" PRIMARY KEY REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  chunk_count bigint NOT NULL,
+  body_length_sum bigint NOT NULL,
+  heading_length_sum bigint NOT NULL,
+  -- incremented with every change of the knowledge base's postings (for caches of them)
+  version bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE faq_pairs (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  question text NOT NULL,
+  answer text NOT NULL,
+  sources text NOT NULL
+);
+CREATE INDEX faq_pairs_kb ON faq_pairs (kb_id, ordinal);
+CREATE TABLE tokens (
+  id text COLLATE "C" PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  issuer_id text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+  token_hash text NOT NULL UNIQUE,
+  allowed_origins text[] NOT NULL,
+  scope text[] NOT NULL,
+  purpose text NOT NULL DEFAULT 'embed' CHECK (purpose IN ('embed', 'preview')),
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  revoked_at bigint,
+  last_used_at bigint
+);
+CREATE INDEX tokens_kb ON tokens (kb_id, created_at);
+CREATE INDEX tokens_issuer ON tokens (issuer_id);
+CREATE TABLE settings (
+  key text PRIMARY KEY,
+  value text NOT NULL
+);
+CREATE TABLE sessions (
+  id_hash text PRIMARY KEY,
+  user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  last_seen_at bigint NOT NULL
+);
+CREATE INDEX sessions_user ON sessions (user_id);
+CREATE INDEX sessions_expires ON sessions (expires_at);
+-- Fixed-window rate-limit counters shared by every replica. UNLOGGED: a hit
+-- writes no WAL (no flush per request); a database crash empties the table,
+-- which only restarts the current windows.
+CREATE UNLOGGED TABLE rate_limits (
+  key text PRIMARY KEY,
+  hits integer NOT NULL,
+  reset_at bigint NOT NULL
+);
+CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
+`,
+  },
+];

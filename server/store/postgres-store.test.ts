@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, onTestFinished, test } from 'vitest';
+import { analyzeChunks } from '../ingest/analyze-chunks.ts';
+import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
+import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
+import { openPostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
+import { StoreUnavailableError, type Store } from './store.ts';
+
+/**
+ * What only the PostgreSQL store has: migrations shared by several processes,
+ * a connection pool that outlives dropped connections, and an unreachable
+ * server reported as StoreUnavailableError. (Everything both backends do is
+ * in store.test.ts, which runs on each.) Runs in the `postgres` test project.
+ */
+
+/** A fresh schema name, dropped after the test, with stores opened on it closed first. */
+function freshSchema(): { schema: string; open(options?: Partial<PostgresStoreOptions>): Store } {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const opened: Store[] = [];
+  onTestFinished(async () => {
+    for (const store of opened) await store.close();
+    await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  });
+  return {
+    schema,
+    open(options = {}) {
+      const store = openPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 2, ...options });
+      opened.push(store);
+      return store;
+    },
+  };
+}
+
+describe.runIf(testBackend() === 'postgres')('PostgresStore migrations', () => {
+  test('four replicas opening one new schema at once: every migration applied exactly once, all four usable', async () => {
+    // Arrange
+    const { schema, open } = freshSchema();
+    const replicas = [open(), open(), open(), open()];
+
+    // Act
+    await Promise.all(replicas.map((replica) => replica.ping()));
+    const created = await replicas[0]!.createKnowledgeBase({ id: 'kb', name: 'KB' });
+
+    // Assert
+    const versions = await adminQuery<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+    expect(versions.map((row) => row.version)).toEqual(POSTGRES_MIGRATIONS.map((migration) => migration.version));
+    for (const replica of replicas) await expect(replica.getKnowledgeBase('kb')).resolves.toEqual(created);
+  });
+
+  test('a schema name with characters other than letters, digits and _: refused at open', () => {
+    expect(() => openPostgresStore({ url: testDatabaseUrl(), schema: 'x; DROP TABLE users' })).toThrow(/not allowed/);
+  });
+});
+
+describe.runIf(testBackend() === 'postgres')('PostgresStore when the database goes away', () => {
+  test('nothing listening at the URL: opening succeeds, every call rejects with StoreUnavailableError within the connect timeout', async () => {
+    // Arrange
+    const store = openPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/kb', connectionTimeoutMs: 1_000 });
+    onTestFinished(() => store.close());
+    const started = Date.now();
+
+    // Act
+    const calls = [store.ping(), store.getUser('usr_x'), store.createUser({ email: 'a@example.com', name: 'A' })];
+
+    // Assert
+    for (const call of calls) await expect(call).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  test('its connections terminated by the server (as on a restart): calls fail as unavailable at most once, then work again unaided', async () => {
+    // Arrange
+    const applicationName = `kb-widget-test-${randomBytes(4).toString('hex')}`;
+    const { open } = freshSchema();
+    const store = open({ applicationName });
+    await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
+    await Promise.all([store.getKnowledgeBase('kb'), store.getKnowledgeBase('kb')]);
+
+    // Act
+    const terminated = await adminQuery<{ count: number }>(
+      'SELECT count(pg_terminate_backend(pid))::int AS count FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
+    const outcomes: string[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      outcomes.push(
+        await store.getKnowledgeBase('kb').then(
+          (found) => (found ? 'found' : 'missing'),
+          (error: unknown) => (error instanceof StoreUnavailableError ? 'unavailable' : String(error)),
+        ),
+      );
+    }
+
+    // Assert
+    expect(terminated[0]?.count).toBeGreaterThan(0);
+    expect(outcomes.filter((outcome) => outcome === 'unavailable').length).toBeLessThanOrEqual(2);
+    expect(outcomes.slice(-2)).toEqual(['found', 'found']);
+  });
+
+  test('connections of the pool: named by application_name and never more than maxConnections', async () => {
+    // Arrange
+    const applicationName = `kb-widget-test-${randomBytes(4).toString('hex')}`;
+    const { open } = freshSchema();
+    const store = open({ applicationName, maxConnections: 3 });
+    await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
+
+    // Act
+    await Promise.all(Array.from({ length: 20 }, () => store.getKnowledgeBase('kb')));
+    const sessions = await adminQuery<{ count: number }>(
+      'SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
+
+    // Assert
+    expect(sessions[0]?.count).toBeGreaterThan(0);
+    expect(sessions[0]?.count).toBeLessThanOrEqual(3);
+  });
+
+  test('a write blocked longer than the statement timeout: rejected as unavailable after about that time, the previous version kept', async () => {
+    // Arrange
+    const { schema, open } = freshSchema();
+    const store = open({ statementTimeoutMs: 300 });
+    await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
+    const page = (text: string, contentHash: string) => ({
+      kbId: 'kb',
+      docId: 'a.md',
+      title: 'A',
+      visibility: 'public' as const,
+      readers: [],
+      quotable: true,
+      contentHash,
+      chunks: analyzeChunks([{ headingPath: ['A'], text }]),
+    });
+    await store.putDocument(page('The falcon hunts.', 'v1'));
+    const blocker = new pg.Client({ connectionString: testDatabaseUrl() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT 1 FROM ${schema}.index_stats WHERE kb_id = 'kb' FOR UPDATE`);
+    const started = Date.now();
+
+    // Act
+    const putting = store.putDocument(page('The heron fishes.', 'v2'));
+
+    // Assert
+    await expect(putting).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await blocker.query('ROLLBACK');
+    await expect(store.getDocument('kb', 'a.md')).resolves.toMatchObject({ contentHash: 'v1', chunkCount: 1 });
+  });
+});

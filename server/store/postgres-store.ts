@@ -1,0 +1,777 @@
+import { randomBytes } from 'node:crypto';
+import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
+import { translatePostgresError } from './postgres-errors.ts';
+import { migratePostgres } from './postgres-migrate.ts';
+import {
+  POSTGRES_REACH_FILTER,
+  searchPostgres,
+  toPostgresPassage,
+  type PostgresPassageRow,
+  type Queryable,
+} from './postgres-search.ts';
+import {
+  NotFoundError,
+  StoreUnavailableError,
+  type DocumentInput,
+  type DocumentRecord,
+  type FaqPair,
+  type KnowledgeBase,
+  type Membership,
+  type PutOutcome,
+  type Reach,
+  type Role,
+  type ScoredPassage,
+  type SearchQuery,
+  type SearchResult,
+  type SessionRecord,
+  type Store,
+  type TokenPurpose,
+  type TokenRecord,
+  type User,
+  type Visibility,
+} from './store.ts';
+
+/** Connection pool settings of the PostgreSQL store (README, "PostgreSQL"). */
+export interface PostgresPoolSettings {
+  /** Most connections the pool opens (default 10). */
+  maxConnections?: number;
+  /** Longest wait for a connection, milliseconds (default 5,000): then the call fails as unavailable. */
+  connectionTimeoutMs?: number;
+  /** An idle connection is closed after this many milliseconds (default 30,000). */
+  idleTimeoutMs?: number;
+  /** `statement_timeout` of every connection, milliseconds (default 5,000; 0 = none). */
+  statementTimeoutMs?: number;
+}
+
+/** Options of {@link openPostgresStore}. */
+export interface PostgresStoreOptions extends PostgresPoolSettings {
+  /** `postgres://user:password@host:port/database?...` (libpq URL, as `DATABASE_URL`). */
+  url: string;
+  /**
+   * Schema holding the tables (the connections' `search_path`), created when
+   * missing; default: the database's default search path (`public`).
+   * Lowercase letters, digits and `_` only.
+   */
+  schema?: string;
+  /** Clock in epoch milliseconds (record times); injectable for tests. */
+  now?: () => number;
+  /** `application_name` shown in `pg_stat_activity` (default `kb-widget`). */
+  applicationName?: string;
+}
+
+/** Pool defaults: one server process, a handful of concurrent questions, nothing waits long. */
+export const POSTGRES_POOL_DEFAULTS: Required<PostgresPoolSettings> = {
+  maxConnections: 10,
+  connectionTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+  statementTimeoutMs: 5_000,
+};
+
+/** Unquoted identifiers only: the same name in `search_path` and in `CREATE SCHEMA`. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** `bigint` (ids, epoch-millisecond times, counts) as a JS number: every value the store keeps is below 2^53. */
+const TYPES: CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+};
+
+/**
+ * Opens the PostgreSQL store: a `pg.Pool` (limits in {@link PostgresPoolSettings},
+ * `statement_timeout` set on each connection, `application_name`), whose
+ * schema is migrated lazily, on the first call, behind one promise
+ * (postgres-migrate.ts; a failed attempt is retried by the next call, so a
+ * server started before its database recovers by itself). Opening is
+ * synchronous and never fails for an unreachable database: calls do, with
+ * StoreUnavailableError.
+ *
+ * @throws Error for a malformed `schema` name
+ */
+export function openPostgresStore(options: PostgresStoreOptions): Store {
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new Error(`Schema name "${options.schema}" is not allowed: use lowercase letters, digits and _ only`);
+  }
+  const statementTimeoutMs = options.statementTimeoutMs ?? POSTGRES_POOL_DEFAULTS.statementTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? POSTGRES_POOL_DEFAULTS.maxConnections,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? POSTGRES_POOL_DEFAULTS.connectionTimeoutMs,
+    idleTimeoutMillis: options.idleTimeoutMs ?? POSTGRES_POOL_DEFAULTS.idleTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    // A transaction left open by a stuck process must not hold its locks for long.
+    idle_in_transaction_session_timeout: Math.max(statementTimeoutMs * 2, 10_000),
+    application_name: options.applicationName ?? 'kb-widget',
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+    types: TYPES,
+    keepAlive: true,
+    // A command line process exits once its work is done, idle connections or not.
+    allowExitOnIdle: true,
+  });
+  // An idle connection the server drops (restart, pg_terminate_backend) is
+  // reported here and removed from the pool; without a listener the process would crash.
+  pool.on('error', () => undefined);
+  return new PostgresStore(pool, options);
+}
+
+interface DocumentRow {
+  id: number;
+  kb_id: string;
+  doc_id: string;
+  title: string;
+  visibility: Visibility;
+  quotable: boolean;
+  content_hash: string;
+  source_root: string | null;
+  updated_at: number;
+  chunk_count: number;
+  readers: string[] | null;
+}
+
+interface TokenRow {
+  id: string;
+  kb_id: string;
+  issuer_id: string | null;
+  token_hash: string;
+  allowed_origins: string[];
+  scope: Visibility[];
+  purpose: TokenPurpose;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}
+
+function toDocument(row: DocumentRow): DocumentRecord {
+  const record: DocumentRecord = {
+    kbId: row.kb_id,
+    docId: row.doc_id,
+    title: row.title,
+    visibility: row.visibility,
+    readers: row.readers ? [...row.readers].sort() : [],
+    quotable: row.quotable,
+    contentHash: row.content_hash,
+    chunkCount: row.chunk_count,
+    updatedAt: row.updated_at,
+  };
+  if (row.source_root !== null) record.sourceRoot = row.source_root;
+  return record;
+}
+
+function toToken(row: TokenRow): TokenRecord {
+  const token: TokenRecord = {
+    id: row.id,
+    kbId: row.kb_id,
+    tokenHash: row.token_hash,
+    allowedOrigins: row.allowed_origins,
+    scope: row.scope,
+    purpose: row.purpose,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+  if (row.issuer_id !== null) token.issuerId = row.issuer_id;
+  if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
+  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
+  return token;
+}
+
+const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
+
+const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
+  d.chunk_count, (SELECT array_agg(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
+
+const TOKEN_COLUMNS =
+  'id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at';
+
+/** Postings inserted per statement (arrays of this many rows per column). */
+const POSTINGS_PER_INSERT = 5_000;
+
+class PostgresStore implements Store {
+  readonly #pool: Pool;
+  readonly #now: () => number;
+  readonly #schema: string | undefined;
+  #migrated: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(pool: Pool, options: PostgresStoreOptions) {
+    this.#pool = pool;
+    this.#now = options.now ?? Date.now;
+    this.#schema = options.schema;
+    // Start migrating now; a failure here is reported by the first call instead.
+    this.#ready().catch(() => undefined);
+  }
+
+  /** Resolves once the schema is migrated; a failed attempt is forgotten so the next call tries again. */
+  #ready(): Promise<void> {
+    if (this.#closed) return Promise.reject(new StoreUnavailableError('The store is closed'));
+    this.#migrated ??= migratePostgres(this.#pool, {
+      ...(this.#schema === undefined ? {} : { schema: this.#schema }),
+    }).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#migrated = undefined;
+        throw translatePostgresError(error);
+      },
+    );
+    return this.#migrated;
+  }
+
+  /** Runs `work` on the pool (one statement at a time, autocommit), translating failures. */
+  async #call<T>(work: (database: Queryable) => Promise<T>): Promise<T> {
+    try {
+      await this.#ready();
+      return await work(this.#pool);
+    } catch (error) {
+      throw this.#closed ? new StoreUnavailableError('The store is closed', { cause: error }) : translatePostgresError(error);
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction on one connection: COMMIT when it
+   * resolves, ROLLBACK when it throws (the previous state stays intact). A
+   * connection that failed is discarded, not returned to the pool.
+   */
+  async #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return this.#call(async () => {
+      const client = await this.#pool.connect();
+      // A checked-out client whose connection drops emits 'error' besides
+      // failing its query; the pool listens only while it is idle, so
+      // without this listener the process would crash on a database restart.
+      const ignoreDrop = () => undefined;
+      client.on('error', ignoreDrop);
+      let failed: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        failed = error instanceof Error ? error : new Error(String(error));
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.off('error', ignoreDrop);
+        client.release(failed !== undefined && translatePostgresError(failed) instanceof StoreUnavailableError ? failed : undefined);
+      }
+    });
+  }
+
+  createUser(input: { email: string; name: string }): Promise<User> {
+    return this.#call(async (database) => {
+      const user: User = { id: newId('usr'), email: input.email.trim().toLowerCase(), name: input.name, createdAt: this.#now() };
+      await database.query('INSERT INTO users (id, email, name, created_at) VALUES ($1, $2, $3, $4)', [
+        user.id,
+        user.email,
+        user.name,
+        user.createdAt,
+      ]);
+      return user;
+    });
+  }
+
+  getUser(id: string): Promise<User | undefined> {
+    return this.#call(async (database) => (await database.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id])).rows[0]);
+  }
+
+  findUserByEmail(email: string): Promise<User | undefined> {
+    return this.#call(
+      async (database) =>
+        (await database.query<User>(`SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email.trim().toLowerCase()])).rows[0],
+    );
+  }
+
+  listUsers(): Promise<User[]> {
+    return this.#call(async (database) => (await database.query<User>(`SELECT ${USER_COLUMNS} FROM users ORDER BY email`)).rows);
+  }
+
+  removeUser(id: string): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('DELETE FROM users WHERE id = $1', [id]);
+    });
+  }
+
+  setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    return this.#call(async (database) => {
+      const { rowCount } = await database.query('UPDATE users SET password_hash = $1 WHERE id = $2', [passwordHash, userId]);
+      if (rowCount === 0) throw new NotFoundError(`User "${userId}" does not exist`);
+    });
+  }
+
+  getPasswordHash(userId: string): Promise<string | undefined> {
+    return this.#call(
+      async (database) =>
+        (await database.query<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = $1', [userId])).rows[0]
+          ?.password_hash ?? undefined,
+    );
+  }
+
+  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase> {
+    return this.#transaction(async (client) => {
+      const knowledgeBase: KnowledgeBase = { id: input.id, name: input.name, createdAt: this.#now() };
+      await client.query('INSERT INTO knowledge_bases (id, name, created_at) VALUES ($1, $2, $3)', [
+        knowledgeBase.id,
+        knowledgeBase.name,
+        knowledgeBase.createdAt,
+      ]);
+      await client.query(
+        'INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES ($1, 0, 0, 0)',
+        [input.id],
+      );
+      return knowledgeBase;
+    });
+  }
+
+  getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined> {
+    return this.#call(
+      async (database) =>
+        (await database.query<KnowledgeBase>('SELECT id, name, created_at AS "createdAt" FROM knowledge_bases WHERE id = $1', [id]))
+          .rows[0],
+    );
+  }
+
+  listKnowledgeBases(): Promise<KnowledgeBase[]> {
+    return this.#call(
+      async (database) =>
+        (await database.query<KnowledgeBase>('SELECT id, name, created_at AS "createdAt" FROM knowledge_bases ORDER BY id')).rows,
+    );
+  }
+
+  setRole(kbId: string, userId: string, role: Role): Promise<void> {
+    return this.#call(async (database) => {
+      await requireKnowledgeBase(database, kbId);
+      if ((await database.query('SELECT 1 FROM users WHERE id = $1', [userId])).rowCount === 0) {
+        throw new NotFoundError(`User "${userId}" does not exist`);
+      }
+      // A user or knowledge base removed in between fails the foreign key, as it would have a moment later.
+      await database.query(
+        `INSERT INTO memberships (kb_id, user_id, role) VALUES ($1, $2, $3)
+         ON CONFLICT (kb_id, user_id) DO UPDATE SET role = excluded.role`,
+        [kbId, userId, role],
+      );
+    });
+  }
+
+  removeRole(kbId: string, userId: string): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('DELETE FROM memberships WHERE kb_id = $1 AND user_id = $2', [kbId, userId]);
+    });
+  }
+
+  getRole(kbId: string, userId: string): Promise<Role | undefined> {
+    return this.#call(
+      async (database) =>
+        (await database.query<{ role: Role }>('SELECT role FROM memberships WHERE kb_id = $1 AND user_id = $2', [kbId, userId])).rows[0]
+          ?.role,
+    );
+  }
+
+  listMembers(kbId: string): Promise<(Membership & { email: string })[]> {
+    return this.#call(
+      async (database) =>
+        (
+          await database.query<Membership & { email: string }>(
+            `SELECT m.kb_id AS "kbId", m.user_id AS "userId", m.role AS role, u.email AS email
+             FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.kb_id = $1 ORDER BY u.email`,
+            [kbId],
+          )
+        ).rows,
+    );
+  }
+
+  putDocument(input: DocumentInput): Promise<PutOutcome> {
+    return this.#transaction(async (client): Promise<PutOutcome> => {
+      // The knowledge base's statistics row, locked: writers of one knowledge base take turns
+      // (as SQLite's one writer does), so its counts stay exact and re-ingests never interleave.
+      await lockKnowledgeBase(client, input.kbId);
+      const existing = (
+        await client.query<{ id: number; content_hash: string }>(
+          'SELECT id, content_hash FROM documents WHERE kb_id = $1 AND doc_id = $2',
+          [input.kbId, input.docId],
+        )
+      ).rows[0];
+      if (existing?.content_hash === input.contentHash) return 'unchanged';
+      if (existing) await this.#deleteDocument(client, input.kbId, existing.id);
+      await this.#insertDocument(client, input);
+      return existing ? 'updated' : 'created';
+    });
+  }
+
+  async #insertDocument(client: PoolClient, input: DocumentInput): Promise<void> {
+    let bodyLengthSum = 0;
+    let headingLengthSum = 0;
+    for (const chunk of input.chunks) {
+      bodyLengthSum += chunk.bodyLength;
+      headingLengthSum += chunk.headingLength;
+    }
+    const documentId = (
+      await client.query<{ id: number }>(
+        `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, source_root, updated_at,
+                                chunk_count, body_length_sum, heading_length_sum)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+        [
+          input.kbId,
+          input.docId,
+          input.title,
+          input.visibility,
+          input.quotable,
+          input.contentHash,
+          input.sourceRoot ?? null,
+          this.#now(),
+          input.chunks.length,
+          bodyLengthSum,
+          headingLengthSum,
+        ],
+      )
+    ).rows[0]!.id;
+    await insertReaders(client, documentId, input.readers);
+    if (input.chunks.length > 0) {
+      // One statement for the passages (arrays unnested in ordinal order), then the postings in batches.
+      const chunkRows = await client.query<{ id: number; ordinal: number }>(
+        `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
+         SELECT $1, $2, c.ordinal - 1,
+                ARRAY(SELECT h.value FROM jsonb_array_elements_text(c.heading_path) WITH ORDINALITY AS h(value, position) ORDER BY h.position),
+                c.text, c.body_length, c.heading_length
+         FROM unnest($3::jsonb[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS c(heading_path, text, body_length, heading_length, ordinal)
+         ORDER BY c.ordinal
+         RETURNING id, ordinal`,
+        [
+          documentId,
+          input.kbId,
+          input.chunks.map((chunk) => JSON.stringify(chunk.headingPath)),
+          input.chunks.map((chunk) => chunk.text),
+          input.chunks.map((chunk) => chunk.bodyLength),
+          input.chunks.map((chunk) => chunk.headingLength),
+        ],
+      );
+      const chunkIds = new Map(chunkRows.rows.map((row) => [row.ordinal, row.id]));
+      const postings = { term: [] as string[], chunkId: [] as number[], tfBody: [] as number[], tfHeading: [] as number[], bodyLength: [] as number[], headingLength: [] as number[] };
+      const flush = async (): Promise<void> => {
+        if (postings.term.length === 0) return;
+        await client.query(
+          `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_body, tf_heading, body_length, heading_length)
+           SELECT $1, p.term, p.chunk_id, $2, p.tf_body, p.tf_heading, p.body_length, p.heading_length
+           FROM unnest($3::text[], $4::bigint[], $5::int[], $6::int[], $7::int[], $8::int[])
+                AS p(term, chunk_id, tf_body, tf_heading, body_length, heading_length)`,
+          [input.kbId, documentId, postings.term, postings.chunkId, postings.tfBody, postings.tfHeading, postings.bodyLength, postings.headingLength],
+        );
+        for (const column of Object.values(postings)) column.length = 0;
+      };
+      for (const [ordinal, chunk] of input.chunks.entries()) {
+        const chunkId = chunkIds.get(ordinal)!;
+        for (const term of new Set([...chunk.bodyTerms.keys(), ...chunk.headingTerms.keys()])) {
+          postings.term.push(term);
+          postings.chunkId.push(chunkId);
+          postings.tfBody.push(chunk.bodyTerms.get(term) ?? 0);
+          postings.tfHeading.push(chunk.headingTerms.get(term) ?? 0);
+          postings.bodyLength.push(chunk.bodyLength);
+          postings.headingLength.push(chunk.headingLength);
+        }
+        if (postings.term.length >= POSTINGS_PER_INSERT) await flush();
+      }
+      await flush();
+    }
+    await adjustStats(client, input.kbId, input.chunks.length, bodyLengthSum, headingLengthSum);
+  }
+
+  async #deleteDocument(client: PoolClient, kbId: string, documentId: number): Promise<void> {
+    const totals = (
+      await client.query<{ count: number; body: number; heading: number }>(
+        'SELECT chunk_count AS count, body_length_sum AS body, heading_length_sum AS heading FROM documents WHERE id = $1',
+        [documentId],
+      )
+    ).rows[0];
+    await client.query('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = $1)', [documentId]);
+    await client.query('DELETE FROM documents WHERE id = $1', [documentId]);
+    if (totals) await adjustStats(client, kbId, -totals.count, -totals.body, -totals.heading);
+  }
+
+  getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined> {
+    return this.#call(async (database) => {
+      const row = (
+        await database.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = $1 AND d.doc_id = $2`, [kbId, docId])
+      ).rows[0];
+      return row && toDocument(row);
+    });
+  }
+
+  listDocuments(kbId: string): Promise<DocumentRecord[]> {
+    return this.#call(async (database) =>
+      (await database.query<DocumentRow>(`SELECT ${DOCUMENT_COLUMNS} FROM documents d WHERE d.kb_id = $1 ORDER BY d.doc_id`, [kbId])).rows.map(
+        toDocument,
+      ),
+    );
+  }
+
+  setDocumentAccess(
+    kbId: string,
+    docId: string,
+    access: { visibility: Visibility; readers: string[]; quotable: boolean },
+  ): Promise<void> {
+    return this.#transaction(async (client) => {
+      const row = (
+        await client.query<{ id: number }>('SELECT id FROM documents WHERE kb_id = $1 AND doc_id = $2 FOR UPDATE', [kbId, docId])
+      ).rows[0];
+      if (!row) throw new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
+      await client.query('UPDATE documents SET visibility = $1, quotable = $2, updated_at = $3 WHERE id = $4', [
+        access.visibility,
+        access.quotable,
+        this.#now(),
+        row.id,
+      ]);
+      await client.query('DELETE FROM document_readers WHERE document_id = $1', [row.id]);
+      await insertReaders(client, row.id, access.readers);
+    });
+  }
+
+  removeDocument(kbId: string, docId: string): Promise<boolean> {
+    return this.#transaction(async (client) => {
+      if (!(await lockKnowledgeBase(client, kbId, { required: false }))) return false;
+      const row = (await client.query<{ id: number }>('SELECT id FROM documents WHERE kb_id = $1 AND doc_id = $2', [kbId, docId]))
+        .rows[0];
+      if (!row) return false;
+      await this.#deleteDocument(client, kbId, row.id);
+      return true;
+    });
+  }
+
+  search(query: SearchQuery): Promise<SearchResult> {
+    return this.#call((database) => searchPostgres(database, query));
+  }
+
+  passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
+    return this.#call(async (database) => {
+      const { rows } = await database.query<PostgresPassageRow>(
+        `SELECT c.id AS "chunkId", 0::float8 AS score, c.heading_path AS "headingPath", c.text AS text, d.doc_id AS "docId",
+                d.title AS title, d.quotable AS quotable, d.content_hash AS "contentHash"
+         FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}
+           AND ($5::text IS NULL OR $5::text = ANY(c.heading_path))
+         ORDER BY c.ordinal`,
+        [reach.kbId, [...reach.visibilities], reach.userId, docId, heading ?? null],
+      );
+      return rows.map((row) => toPostgresPassage(reach.kbId, row));
+    });
+  }
+
+  replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void> {
+    return this.#transaction(async (client) => {
+      await lockKnowledgeBase(client, kbId);
+      await client.query('DELETE FROM faq_pairs WHERE kb_id = $1', [kbId]);
+      if (pairs.length === 0) return;
+      await client.query(
+        `INSERT INTO faq_pairs (kb_id, ordinal, question, answer, sources)
+         SELECT $1, f.ordinal - 1, f.question, f.answer, f.sources
+         FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS f(question, answer, sources, ordinal)`,
+        [
+          kbId,
+          pairs.map((pair) => pair.question),
+          pairs.map((pair) => pair.answer),
+          pairs.map((pair) => JSON.stringify(pair.sources)),
+        ],
+      );
+    });
+  }
+
+  listFaq(kbId: string): Promise<FaqPair[]> {
+    return this.#call(async (database) =>
+      (
+        await database.query<{ question: string; answer: string; sources: string }>(
+          'SELECT question, answer, sources FROM faq_pairs WHERE kb_id = $1 ORDER BY ordinal',
+          [kbId],
+        )
+      ).rows.map((row) => ({
+        question: row.question,
+        answer: row.answer,
+        sources: JSON.parse(row.sources) as FaqPair['sources'],
+      })),
+    );
+  }
+
+  insertToken(token: TokenRecord): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query(
+        `INSERT INTO tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          token.id,
+          token.kbId,
+          token.issuerId ?? null,
+          token.tokenHash,
+          token.allowedOrigins,
+          token.scope,
+          token.purpose,
+          token.createdAt,
+          token.expiresAt,
+          token.revokedAt ?? null,
+          token.lastUsedAt ?? null,
+        ],
+      );
+    });
+  }
+
+  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+    return this.#call(async (database) => {
+      const row = (await database.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE token_hash = $1`, [tokenHash])).rows[0];
+      return row && toToken(row);
+    });
+  }
+
+  listTokens(kbId: string): Promise<TokenRecord[]> {
+    return this.#call(async (database) =>
+      (await database.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE kb_id = $1 ORDER BY created_at, id`, [kbId])).rows.map(
+        toToken,
+      ),
+    );
+  }
+
+  revokeToken(id: string, at: number): Promise<boolean> {
+    return this.#call(async (database) => {
+      const { rowCount } = await database.query('UPDATE tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2', [at, id]);
+      return (rowCount ?? 0) > 0;
+    });
+  }
+
+  recordTokenUse(id: string, at: number): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('UPDATE tokens SET last_used_at = $1 WHERE id = $2', [at, id]);
+    });
+  }
+
+  createSession(session: SessionRecord): Promise<void> {
+    return this.#transaction(async (client) => {
+      await client.query('DELETE FROM sessions WHERE expires_at <= $1', [session.createdAt]);
+      await client.query(
+        `INSERT INTO sessions (id_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)`,
+        [session.idHash, session.userId, session.createdAt, session.expiresAt, session.lastSeenAt],
+      );
+    });
+  }
+
+  findSession(idHash: string): Promise<SessionRecord | undefined> {
+    return this.#call(
+      async (database) =>
+        (
+          await database.query<SessionRecord>(
+            `SELECT id_hash AS "idHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt",
+                    last_seen_at AS "lastSeenAt"
+             FROM sessions WHERE id_hash = $1`,
+            [idHash],
+          )
+        ).rows[0],
+    );
+  }
+
+  touchSession(idHash: string, at: number, expiresAt: number): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE id_hash = $3', [at, expiresAt, idHash]);
+    });
+  }
+
+  deleteSession(idHash: string): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
+    });
+  }
+
+  deleteSessionsOf(userId: string): Promise<number> {
+    return this.#call(async (database) => (await database.query('DELETE FROM sessions WHERE user_id = $1', [userId])).rowCount ?? 0);
+  }
+
+  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }> {
+    return this.#call(async (database) => {
+      const { rows } = await database.query<{ hits: number; resetAt: number }>(
+        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, 1, $2::bigint + $3::bigint)
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN rate_limits.reset_at <= $2::bigint THEN 1 ELSE rate_limits.hits + 1 END,
+           reset_at = CASE WHEN rate_limits.reset_at <= $2::bigint THEN $2::bigint + $3::bigint ELSE rate_limits.reset_at END
+         RETURNING hits, reset_at AS "resetAt"`,
+        [key, at, windowMs],
+      );
+      return rows[0]!;
+    });
+  }
+
+  unhitRateLimit(key: string, at: number): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('UPDATE rate_limits SET hits = GREATEST(hits - 1, 0) WHERE key = $1 AND reset_at > $2', [key, at]);
+    });
+  }
+
+  resetRateLimit(key: string): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('DELETE FROM rate_limits WHERE key = $1', [key]);
+    });
+  }
+
+  pruneRateLimits(at: number): Promise<number> {
+    return this.#call(async (database) => (await database.query('DELETE FROM rate_limits WHERE reset_at <= $1', [at])).rowCount ?? 0);
+  }
+
+  getOrCreateSetting(key: string, create: () => string): Promise<string> {
+    return this.#call(async (database) => {
+      const select = async () =>
+        (await database.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key])).rows[0]?.value;
+      const existing = await select();
+      if (existing !== undefined) return existing;
+      // Two replicas creating at once: the first insert wins, both read its value.
+      await database.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, create()]);
+      return (await select())!;
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('SELECT 1');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}
+
+/**
+ * Locks the knowledge base's `index_stats` row for the transaction.
+ *
+ * @returns whether the knowledge base exists
+ * @throws NotFoundError when it does not and `required` (default)
+ */
+async function lockKnowledgeBase(client: PoolClient, kbId: string, options = { required: true }): Promise<boolean> {
+  const { rowCount } = await client.query('SELECT 1 FROM index_stats WHERE kb_id = $1 FOR UPDATE', [kbId]);
+  if (rowCount === 0 && options.required) throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
+  return rowCount !== 0;
+}
+
+/** @throws NotFoundError when the knowledge base does not exist */
+async function requireKnowledgeBase(database: Queryable, kbId: string): Promise<void> {
+  if ((await database.query('SELECT 1 FROM knowledge_bases WHERE id = $1', [kbId])).rowCount === 0) {
+    throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
+  }
+}
+
+/** Lists the readers of a restricted document (duplicates ignored). */
+async function insertReaders(client: PoolClient, documentId: number, readers: readonly string[]): Promise<void> {
+  if (readers.length === 0) return;
+  await client.query(
+    'INSERT INTO document_readers (document_id, user_id) SELECT $1, r.user_id FROM unnest($2::text[]) AS r(user_id)',
+    [documentId, [...new Set(readers)]],
+  );
+}
+
+/**
+ * Adds a change of a knowledge base's postings to its statistics and bumps
+ * its index version, in the caller's transaction (as the SQLite store does).
+ */
+async function adjustStats(client: PoolClient, kbId: string, chunks: number, bodyLength: number, headingLength: number): Promise<void> {
+  await client.query(
+    `UPDATE index_stats SET chunk_count = chunk_count + $1, body_length_sum = body_length_sum + $2,
+       heading_length_sum = heading_length_sum + $3, version = version + 1 WHERE kb_id = $4`,
+    [chunks, bodyLength, headingLength, kbId],
+  );
+}
