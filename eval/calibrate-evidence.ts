@@ -7,6 +7,7 @@ import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './thr
 import { DEFAULT_TOP_K, questionTerms } from '../server/engine/answer-engine.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD, EVIDENCE_FEATURES, evidenceScore, type EvidenceFeatures } from '../server/engine/evidence.ts';
 import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
+import { retrievePassages } from '../server/engine/passage-rerank.ts';
 
 /**
  * `npm run calibrate`: fits the coefficients of the evidence score
@@ -105,10 +106,10 @@ async function labelled(
   return examples;
 }
 
-/** The features the engine computes for a question (its default top-k search, then the extractive answer). */
+/** The features the engine computes for a question (its default top-k retrieval, BM25 then re-ranked, then the extractive answer). */
 async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures> {
   const terms = questionTerms(question);
-  const search = await knowledgeBase.store.search({ reach: knowledgeBase.reach, terms, topK: DEFAULT_TOP_K });
+  const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
   return composeExtractiveAnswer(terms, search)?.features ?? NO_EVIDENCE;
 }
 

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { evaluateClapnq, type ClapnqRun } from './clapnq-eval.ts';
 import { formatReport, type EvalReport } from './eval-report.ts';
 import { evaluateScifact, type ScifactRun } from './scifact-eval.ts';
-import { evaluateSquadOpen, type SquadOpenRun } from './squad-open-eval.ts';
+import { evaluateSquadOpen, type SquadHalf, type SquadOpenRun } from './squad-open-eval.ts';
 
 /**
  * `npm run eval`: runs the engine on the public benchmarks in `shared/eval`
@@ -14,6 +14,8 @@ import { evaluateSquadOpen, type SquadOpenRun } from './squad-open-eval.ts';
  * Options:
  * - `--data <dir>`: the data folder (default `../shared/eval` from the project);
  * - `--only scifact,squad,clapnq`: run only these benchmarks;
+ * - `--squad-half report|calibration`: the half of SQuAD measured (default
+ *   `report`; `calibration` is the half engine weights may be tuned on);
  * - `--json`: print exactly one JSON object on stdout instead of the table
  *   (`{"scifact":{...},"squad_open":{...},"clapnq":{...}}`, fractions in 0..1).
  *
@@ -28,11 +30,13 @@ const { values } = parseArgs({
     data: { type: 'string' },
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
+    'squad-half': { type: 'string', default: 'report' },
   },
   strict: true,
 });
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
 const selected = parseOnly(values.only);
+const squadHalf = parseSquadHalf(values['squad-half']);
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`);
 };
@@ -43,7 +47,7 @@ let squad: SquadOpenRun | undefined;
 let clapnq: ClapnqRun | undefined;
 try {
   if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log);
-  if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log);
+  if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log, squadHalf);
   if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log);
 } catch (error) {
   process.stderr.write(`Evaluation failed (data folder "${dataDir}"): ${(error as Error).message}\n`);
@@ -73,4 +77,10 @@ function parseOnly(only: string | undefined): Set<Benchmark> {
     }
   }
   return new Set(names as Benchmark[]);
+}
+
+function parseSquadHalf(half: string): SquadHalf {
+  if (half === 'report' || half === 'calibration') return half;
+  process.stderr.write(`Unknown half "${half}" in --squad-half; choose report or calibration\n`);
+  process.exit(1);
 }

@@ -15,6 +15,7 @@ import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './thr
 import { createAnswerEngine, DEFAULT_TOP_K, questionTerms, type AnswerEngine } from '../server/engine/answer-engine.ts';
 import { collectAnswer, type CollectedAnswer } from '../server/engine/answer-events.ts';
 import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
+import { retrievePassages } from '../server/engine/passage-rerank.ts';
 
 /**
  * SQuAD 2.0 dev under the open protocol (eval/squad-open.ts): the ingested
@@ -23,8 +24,9 @@ import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts
  * endpoints do, extractive answerer, default threshold).
  *
  * Every figure is measured on the report half of each group (even positions,
- * {@link calibrationSplit}); the evidence model was fitted on the other
- * half. Figures:
+ * {@link calibrationSplit}); the evidence model was fitted, and the engine's
+ * weights tuned, on the other half (which `half: 'calibration'` measures
+ * instead, for tuning). Figures:
  * - `answer_contains_gold`: answerable questions of ingested articles whose
  *   answer (not abstained, markers removed) contains a gold answer after
  *   SQuAD normalisation (eval/squad-answer.ts);
@@ -50,19 +52,28 @@ export interface SquadOpenFigures {
 
 export interface SquadOpenRun {
   figures: SquadOpenFigures;
-  /** Questions in each group of the report half. */
+  /** Questions in each group of the measured half. */
   counts: { answerable: number; absent: number; unanswerable: number };
   articles: { ingested: number; heldOut: number };
   ingestSeconds: number;
   seconds: number;
 }
 
+/** Which half of each group the figures are measured on ({@link calibrationSplit}). */
+export type SquadHalf = 'calibration' | 'report';
+
 /**
  * @param path the `squad2/dev-v2.0.json` file
  * @param onProgress told of each phase (for a log on stderr)
+ * @param half `report` (the default, the published figures) or
+ *   `calibration`, the half engine weights may be tuned on
  * @throws Error when the data cannot be read or an article fails to ingest
  */
-export async function evaluateSquadOpen(path: string, onProgress: (message: string) => void = () => {}): Promise<SquadOpenRun> {
+export async function evaluateSquadOpen(
+  path: string,
+  onProgress: (message: string) => void = () => {},
+  half: SquadHalf = 'report',
+): Promise<SquadOpenRun> {
   const started = performance.now();
   const { ingested, heldOut } = splitOpenProtocol(await loadSquad(path));
   onProgress(`squad: ingesting ${ingested.length} articles (${heldOut.length} held out)`);
@@ -72,8 +83,8 @@ export async function evaluateSquadOpen(path: string, onProgress: (message: stri
   );
   try {
     const engine = createAnswerEngine({ store: knowledgeBase.store });
-    const present = calibrationSplit(ingested).report;
-    const absent = calibrationSplit(heldOut).report;
+    const present = calibrationSplit(ingested)[half];
+    const absent = calibrationSplit(heldOut)[half];
     const answerable = questionsOf(present, (question) => !question.unanswerable);
     const outside = questionsOf(absent, (question) => !question.unanswerable);
     const unanswerable = questionsOf(present, (question) => question.unanswerable);
@@ -141,10 +152,11 @@ export function citesParagraph(answer: CollectedAnswer, article: SquadArticle, q
 
 /**
  * The evidence score the engine compares with its threshold: the extractive
- * answer's over the engine's default search; 0 when there is nothing to quote.
+ * answer's over the engine's default retrieval (BM25, re-ranked); 0 when
+ * there is nothing to quote.
  */
 async function evidenceOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<number> {
   const terms = questionTerms(question);
-  const search = await knowledgeBase.store.search({ reach: knowledgeBase.reach, terms, topK: DEFAULT_TOP_K });
+  const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
   return composeExtractiveAnswer(terms, search)?.evidence ?? 0;
 }

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AnswerEvent } from './answer-events.ts';
 import { ABSTENTION_MESSAGE, DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
 import { composeExtractiveAnswer } from './extractive-answerer.ts';
+import { RERANK_DEPTH, rerankPassages } from './passage-rerank.ts';
 import { MAX_QUERY_TERMS } from '../store/bm25.ts';
 import type { FaqPair, Reach, ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
 
@@ -149,27 +150,33 @@ describe('AnswerEngine.answer', () => {
 
     const events = await eventsOf(engine.answer({ question, reach: REACH }));
 
-    const expected = composeExtractiveAnswer(questionTerms(question), search);
+    const terms = questionTerms(question);
+    const expected = composeExtractiveAnswer(terms, rerankPassages(terms, search));
     expect(textOf(events)).toBe(expected?.text);
     expect(events.filter((event) => event.type === 'token').length).toBeGreaterThan(1);
   });
 
-  test('no top-k given: the store is searched with the question terms, DEFAULT_TOP_K and the reach', async () => {
+  test('no top-k given: the store is searched with the question terms and the reach, at least RERANK_DEPTH deep', async () => {
     const { search } = directorySearch();
     const store = fakeStore({ search });
 
     await eventsOf(createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH }));
 
-    expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: DEFAULT_TOP_K }]);
+    expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: Math.max(DEFAULT_TOP_K, RERANK_DEPTH) }]);
   });
 
-  test('top-k given: passed to the store', async () => {
-    const { search } = directorySearch();
-    const store = fakeStore({ search });
+  test('top-k given: BM25 retrieves RERANK_DEPTH, and only the first top-k after re-ranking are quoted', async () => {
+    // BM25 puts a weak passage first; re-ranking puts the passage holding
+    // "create a directory" side by side first, and top_k 1 keeps only it.
+    const weak = passageOf(1, 'os.md', ['OS'], 'Directory listings are created on demand. Returns a string.', 9);
+    const strong = passageOf(2, 'fs.md', ['File system'], 'Use mkdir to create a directory at the given path.', 8);
+    const store = fakeStore({ search: { passages: [weak, strong], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } } });
 
-    await eventsOf(createAnswerEngine({ store }).answer({ question: 'Create a directory', reach: REACH, topK: 3 }));
+    const events = await eventsOf(createAnswerEngine({ store }).answer({ question: 'Create a directory', reach: REACH, topK: 1 }));
 
-    expect(store.searches[0]?.topK).toBe(3);
+    expect(store.searches[0]?.topK).toBe(RERANK_DEPTH);
+    expect(events[0]).toEqual({ type: 'citations', citations: [{ index: 1, passage: strong }] });
+    expect(textOf(events)).toBe('Use mkdir to create a directory at the given path [1].');
   });
 
   test('nothing retrieved: abstain with the abstention message, then done(abstained)', async () => {

@@ -5,6 +5,7 @@ import type { ChatClient } from './chat-completions-client.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
 import { composeExtractiveAnswer } from './extractive-answerer.ts';
 import { checkGrounding, type GroundingRejection } from './grounding-check.ts';
+import { retrievePassages } from './passage-rerank.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
 import { MAX_QUERY_TERMS } from '../store/bm25.ts';
@@ -92,7 +93,8 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
 
 /**
  * Phase one (see {@link PreparedAnswer}): a curated answer whose sources all
- * lie inside the reach, else retrieval and the extractive answer, or an
+ * lie inside the reach, else retrieval (BM25, then the second stage's
+ * re-ranking: engine/passage-rerank.ts) and the extractive answer, or an
  * abstention when its evidence is below the threshold. Only a `retrieved`
  * answer is ever handed to the chat model: a question the knowledge base
  * holds too little evidence for is abstained on without asking the model.
@@ -117,7 +119,7 @@ export async function prepareAnswer(
     return { kind: 'qa_shortcut', events };
   }
 
-  const search = await store.search({ reach: request.reach, terms, topK: request.topK ?? DEFAULT_TOP_K });
+  const search = await retrievePassages(store, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
   if (request.signal?.aborted) return undefined;
   const extractive = composeExtractiveAnswer(terms, search);
   if (!extractive || extractive.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };

@@ -7,17 +7,17 @@
  * each in 0..1:
  * - `passageCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering passage (text or heading path);
- * - `termCoverage`: unweighted share of the question terms found in the best
- *   BM25 passage;
+ * - `termCoverage`: unweighted share of the question terms found in the first
+ *   passage (after re-ranking: engine/passage-rerank.ts);
  * - `unknownShare`: IDF-weighted share of question terms that no passage of
  *   the knowledge base contains (a strong sign the question is off-topic);
- * - `normalizedScore`: the best passage's BM25 score divided by the most any
+ * - `normalizedScore`: the first passage's BM25 score divided by the most any
  *   passage could score for these terms (Σ IDF × (k1 + 1));
  * - `sentenceCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering sentence of the candidate passages (terms only in its
  *   passage's headings at half weight): an answer is usually one sentence;
  * - `phraseCoverage`: share of the question's adjacent term pairs that are
- *   adjacent in the best BM25 passage (phrase match);
+ *   adjacent in the first passage (phrase match);
  * - `questionLength`: the question's distinct terms, as a share of 10
  *   (saturating): a long question that matches is stronger evidence.
  *
@@ -50,14 +50,14 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
 
 /** Logistic coefficients: intercept and one weight per feature. */
 export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
-  intercept: -9.389,
-  passageCoverage: 1.655,
-  termCoverage: 1.127,
-  unknownShare: -6.279,
-  normalizedScore: 11.992,
-  sentenceCoverage: 4.22,
-  phraseCoverage: 6.025,
-  questionLength: 3.069,
+  intercept: -9.335,
+  passageCoverage: 2.112,
+  termCoverage: 0.897,
+  unknownShare: -5.943,
+  normalizedScore: 11.535,
+  sentenceCoverage: 4.031,
+  phraseCoverage: 6.324,
+  questionLength: 2.985,
 };
 
 /**

@@ -9,7 +9,8 @@ import {
   composeExtractiveAnswer,
   phraseCoverage,
 } from './extractive-answerer.ts';
-import type { ScoredPassage, SearchResult } from '../store/store.ts';
+import { rerankPassages, type RerankedSearch } from './passage-rerank.ts';
+import type { ScoredPassage } from '../store/store.ts';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 
 /** A retrieved passage; only the fields the answerer reads matter. */
@@ -27,13 +28,19 @@ function passageOf(chunkId: number, text: string, score: number, headingPath = [
   };
 }
 
-/** A search result whose every question term has the same document frequency unless told otherwise. */
+/**
+ * A re-ranked search result, passages in the order given. Their relevance
+ * (a share of the first's) is given, or defaults to each passage's BM25
+ * score as a share of the first's, so the answerer's choices can be worked
+ * out by hand without the re-ranking stage (tested in passage-rerank.test.ts).
+ */
 function searchOf(
   passages: ScoredPassage[],
   documentFrequencies: Record<string, number>,
   passageCount = 10,
-): SearchResult {
-  return { passages, passageCount, documentFrequencies };
+  relevance: number[] = passages.map((passage) => passage.score / (passages[0]?.score ?? 1)),
+): RerankedSearch {
+  return { passages, passageCount, documentFrequencies, relevance };
 }
 
 /** The `[n]` markers of an answer text, in order of appearance. */
@@ -142,11 +149,11 @@ describe('composeExtractiveAnswer', () => {
 
   test('best sentence in the second-ranked passage, a further one in the first: markers numbered in text order', () => {
     // N = 100; "rare" df 1 (idf 4.21), "common" and "other" df 10 (idf 2.26 each).
-    // First passage: support 0.48 + 0.15 = 0.63; second: 0.52 + 0.15 * 0.95 = 0.66, so it is chosen
+    // First passage: support 0.48 + 1 * 1 = 1.48; second: 0.52 + 1 * 0.99 = 1.51, so it is chosen
     // first, and the first passage's sentence follows (>= 0.8 of its support, new terms).
     const first = passageOf(1, 'The rare value is stored in this field.', 10);
     const second = passageOf(2, 'The common and other values live in the second field.', 9.5);
-    const search = searchOf([first, second], { rare: 1, common: 10, other: 10 }, 100);
+    const search = searchOf([first, second], { rare: 1, common: 10, other: 10 }, 100, [1, 0.99]);
 
     const answer = composeExtractiveAnswer(['rare', 'common', 'other'], search);
 
@@ -233,8 +240,8 @@ describe('composeExtractiveAnswer', () => {
   });
 
   test('question term found only in a passage heading: counts at half weight, that passage beats a higher BM25 rank', () => {
-    // Question: mkdir, permiss (equal weights). Higher-ranked: 0.5 + 0.15 = 0.65.
-    // Lower-ranked, heading names mkdir: 0.5 + 0.5 * 0.5 + 0.15 * 0.99 = 0.90.
+    // Question: mkdir, permiss (equal weights). Higher-ranked: 0.5 + 1 * 1 = 1.5.
+    // Lower-ranked, heading names mkdir: 0.5 + 0.5 * 0.5 + 1 * 0.99 = 1.74.
     const higher = passageOf(1, 'The permissions are read from the process umask.', 10, ['Guide', 'Processes']);
     const headed = passageOf(2, 'Sets the permissions of the new folder.', 9.9, ['File system', '`fs.mkdir(path)`']);
     const search = searchOf([higher, headed], { mkdir: 2, permiss: 2 });
@@ -323,7 +330,8 @@ describe('composeExtractiveAnswer over random small fixtures', () => {
 
   type Fixture = typeof fixtureArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
-  function buildSearch(fixture: Fixture): { terms: string[]; search: SearchResult } {
+  /** The fixture's BM25 result (best first), through the re-ranking stage as the engine retrieves it. */
+  function buildSearch(fixture: Fixture): { terms: string[]; search: RerankedSearch } {
     const scores = fixture.passages.map((passage) => passage.score).sort((left, right) => right - left);
     const passages = fixture.passages.map((passage, position) => {
       const blocks = passage.sentences.join(' ');
@@ -334,7 +342,7 @@ describe('composeExtractiveAnswer over random small fixtures', () => {
     const documentFrequencies = Object.fromEntries(
       terms.map((term) => [term, term === 'kubernet' ? 0 : fixture.documentFrequency]),
     );
-    return { terms, search: { passages, passageCount: 20, documentFrequencies } };
+    return { terms, search: rerankPassages(terms, { passages, passageCount: 20, documentFrequencies }) };
   }
 
   test('any fixture: every marker names a cited passage, every cited passage is marked, numbered in order of first use', () => {

@@ -1,9 +1,11 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
-import { analyze } from './analyzer.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
-import { splitSentences, type Sentence } from './sentences.ts';
+import { HEADING_CONTEXT_WEIGHT, type RerankedSearch } from './passage-rerank.ts';
+import { analyzePassage } from './passage-analysis.ts';
+import { QuestionPairs } from './phrase-pairs.ts';
+import type { Sentence } from './sentences.ts';
 import { BM25_K1, inverseDocumentFrequency } from '../store/bm25.ts';
-import type { ScoredPassage, SearchResult } from '../store/store.ts';
+import type { ScoredPassage } from '../store/store.ts';
 
 /**
  * The `extractive` answerer (DESIGN.md "The engine"): offline and
@@ -12,8 +14,8 @@ import type { ScoredPassage, SearchResult } from '../store/store.ts';
  *
  * A sentence's support is the IDF-weighted share of the question's terms it
  * contains, with terms found only in its passage's heading path counted at
- * {@link HEADING_CONTEXT_WEIGHT}, plus a small prior for its passage's BM25
- * rank and a bonus for the question's term pairs it holds side by side
+ * {@link HEADING_CONTEXT_WEIGHT}, plus a prior for its passage's relevance
+ * (the second ranking stage, engine/passage-rerank.ts) and a bonus for the question's term pairs it holds side by side
  * ({@link phraseCoverage}). The best sentence is taken, then up to {@link MAX_SENTENCES} - 1 more
  * while each adds question terms not yet covered, is nearly as well supported,
  * and comes from the same passage or one ranked nearly as high.
@@ -21,12 +23,16 @@ import type { ScoredPassage, SearchResult } from '../store/store.ts';
 
 /** Most sentences an answer quotes. */
 export const MAX_SENTENCES = 3;
-/** Passages (best BM25 first) whose sentences are considered. */
+/** Passages (most relevant first) whose sentences are considered. */
 export const CANDIDATE_PASSAGES = 5;
-/** Share of a term's weight earned when it appears only in the passage's headings. */
-export const HEADING_CONTEXT_WEIGHT = 0.5;
-/** Weight of the passage's BM25 score (relative to the best passage) in a sentence's support. */
-const RANK_PRIOR = 0.15;
+export { HEADING_CONTEXT_WEIGHT };
+/**
+ * Weight of the passage's relevance (engine/passage-rerank.ts, a share of
+ * the best passage's) in a sentence's support. On the calibration half of
+ * SQuAD open (README "Evaluation"), 1 and 2 quote the question's own
+ * paragraph more often than 0.5; 1 is the smaller.
+ */
+const RANK_PRIOR = 1;
 /**
  * Weight of the sentence's {@link phraseCoverage} (question term pairs it
  * holds side by side) in its support. On the calibration half of SQuAD open
@@ -77,19 +83,18 @@ interface Candidate {
 
 /**
  * @param questionTerms analyzed, distinct question terms
- * @param search the retrieval result (passages best first, term statistics)
+ * @param search the retrieval result in the second stage's order, with its
+ *   relevance (`retrievePassages`, or `rerankPassages` of a BM25 result)
  * @returns the answer, or undefined when no passage has a quotable sentence
  */
-export function composeExtractiveAnswer(
-  questionTerms: readonly string[],
-  search: SearchResult,
-): ExtractiveAnswer | undefined {
+export function composeExtractiveAnswer(questionTerms: readonly string[], search: RerankedSearch): ExtractiveAnswer | undefined {
+  const ranked = search;
   const weights = new Map<string, number>();
   for (const term of questionTerms) {
     weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
   }
   const totalWeight = sum([...weights.values()]);
-  const passages = search.passages.slice(0, CANDIDATE_PASSAGES);
+  const passages = ranked.passages.slice(0, CANDIDATE_PASSAGES);
   const best = passages[0];
   if (!best || totalWeight === 0) return undefined;
 
@@ -98,21 +103,22 @@ export function composeExtractiveAnswer(
     for (const term of terms) total += weights.get(term) ?? 0;
     return total;
   };
+  const pairs = new QuestionPairs(questionTerms);
   const candidates: Candidate[] = [];
   const passageCoverages: number[] = [];
   passages.forEach((passage, passageRank) => {
-    const headingTerms = new Set(analyze(passage.headingPath.join(' ')).filter((term) => weights.has(term)));
-    const passageTerms = new Set(analyze(passage.text).filter((term) => weights.has(term)));
+    const analysis = analyzePassage(passage);
+    const headingTerms = new Set([...analysis.headingTerms].filter((term) => weights.has(term)));
+    const passageTerms = new Set(analysis.terms.filter((term) => weights.has(term)));
     passageCoverages.push(weightOf(new Set([...headingTerms, ...passageTerms])) / totalWeight);
-    for (const sentence of splitSentences(passage.text)) {
-      const sentenceTerms = analyze(sentence.text);
+    for (const { sentence, terms: sentenceTerms } of analysis.sentences) {
       const terms = new Set(sentenceTerms.filter((term) => weights.has(term)));
       const headingOnly = [...headingTerms].filter((term) => !terms.has(term));
       const coverage = (weightOf(terms) + HEADING_CONTEXT_WEIGHT * weightOf(headingOnly)) / totalWeight;
       const support =
         coverage +
-        RANK_PRIOR * (passage.score / best.score) +
-        PHRASE_WEIGHT * phraseCoverage(questionTerms, sentenceTerms) -
+        RANK_PRIOR * (ranked.relevance[passageRank] ?? 0) +
+        PHRASE_WEIGHT * pairs.coverage(sentenceTerms) -
         (sentence.text.length < 25 ? SHORT_PENALTY : 0) -
         (sentence.text.endsWith(':') ? COLON_PENALTY : 0) -
         (DANGLING_PRONOUN.test(sentence.text) ? DANGLING_PRONOUN_PENALTY : 0);
@@ -124,7 +130,8 @@ export function composeExtractiveAnswer(
   const selected = selectSentences(candidates, weights, totalWeight);
   const covered = new Set(selected.flatMap((candidate) => [...candidate.terms]));
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
-  const bestTerms = new Set(analyze(`${best.headingPath.join(' ')}\n${best.text}`));
+  const bestAnalysis = analyzePassage(best);
+  const bestTerms = new Set([...bestAnalysis.headingTerms, ...bestAnalysis.terms]);
   const knownWeight = totalWeight - unknownWeight;
   const features: EvidenceFeatures = {
     passageCoverage: Math.max(...passageCoverages),
@@ -132,7 +139,7 @@ export function composeExtractiveAnswer(
     unknownShare: unknownWeight / totalWeight,
     normalizedScore: knownWeight > 0 ? Math.min(1, best.score / (knownWeight * (BM25_K1 + 1))) : 0,
     sentenceCoverage: Math.min(1, Math.max(...candidates.map((candidate) => candidate.coverage))),
-    phraseCoverage: phraseCoverage(questionTerms, analyze(best.text)),
+    phraseCoverage: pairs.coverage(bestAnalysis.terms),
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
   };
   const { text, cited } = compose(selected);
@@ -150,16 +157,7 @@ export function composeExtractiveAnswer(
  * @returns a share in 0..1; 0 for a question of fewer than two terms
  */
 export function phraseCoverage(questionTerms: readonly string[], passageTerms: readonly string[]): number {
-  if (questionTerms.length < 2) return 0;
-  const passagePairs = new Set<string>();
-  for (let index = 1; index < passageTerms.length; index += 1) {
-    passagePairs.add(`${passageTerms[index - 1]} ${passageTerms[index]}`);
-  }
-  let found = 0;
-  for (let index = 1; index < questionTerms.length; index += 1) {
-    if (passagePairs.has(`${questionTerms[index - 1]} ${questionTerms[index]}`)) found += 1;
-  }
-  return found / (questionTerms.length - 1);
+  return new QuestionPairs(questionTerms).coverage(passageTerms);
 }
 
 function selectSentences(candidates: Candidate[], weights: Map<string, number>, totalWeight: number): Candidate[] {

@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'vitest';
+import { PAIR_WEIGHT, RERANK_DEPTH, SENTENCE_WEIGHT, WINDOW_WEIGHT, rerankPassages, retrievePassages } from './passage-rerank.ts';
+import type { ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
+
+function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide']): ScoredPassage {
+  return { chunkId, kbId: 'kb', docId: `doc-${chunkId}.md`, title: 'Guide', headingPath, text, quotable: true, contentHash: `hash-${chunkId}`, score };
+}
+
+/** Every question term with the same document frequency, so each weighs the same. */
+function searchOf(passages: ScoredPassage[], terms: string[]): SearchResult {
+  return { passages, passageCount: 10, documentFrequencies: Object.fromEntries(terms.map((term) => [term, 2])) };
+}
+
+describe('rerankPassages', () => {
+  test('question terms side by side in one sentence beat a higher BM25 score with the terms scattered', () => {
+    // Question: creat, directori (equal weights).
+    // Scattered (BM25 10): 1 + 0.5 * 0.5 (best sentence holds one term) + 0.5 * 0.5 (no window of 10 terms holds both) + 1 * 0 = 1.5.
+    // Adjacent (BM25 9): 0.9 + 0.5 * 1 + 0.5 * 1 + 1 * 1 = 2.9.
+    const filler = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda';
+    const scattered = passageOf(1, `Directories hold files. ${filler}. Files are created later.`, 10);
+    const adjacent = passageOf(2, 'Use mkdir to create directories.', 9);
+    const terms = ['creat', 'directori'];
+
+    const ranked = rerankPassages(terms, searchOf([scattered, adjacent], terms));
+
+    expect(ranked.passages).toEqual([adjacent, scattered]);
+    expect(SENTENCE_WEIGHT + WINDOW_WEIGHT + PAIR_WEIGHT).toBe(2);
+    expect(ranked.relevance[0]).toBe(1);
+    expect(ranked.relevance[1]).toBeCloseTo(1.5 / 2.9, 10);
+  });
+
+  test('passages of equal relevance: BM25 order kept, scores unchanged', () => {
+    const first = passageOf(1, 'Nothing to see here.', 4);
+    const second = passageOf(2, 'Nothing to see here either.', 4);
+
+    const ranked = rerankPassages(['stream'], searchOf([first, second], ['stream']));
+
+    expect(ranked.passages).toEqual([first, second]);
+    expect(ranked.passages.map((passage) => passage.score)).toEqual([4, 4]);
+    expect(ranked.relevance).toEqual([1, 1]);
+  });
+
+  test('question term only in the heading path: counts at half weight in the best sentence', () => {
+    // Question: mkdir, permiss. Body-only (BM25 5): 1 + 0.5 * 0.5 + 0.5 * 0.5 = 1.5.
+    // Headed (BM25 5, later): 1 + 0.5 * (0.5 + 0.5 * 0.5) + 0.5 * 0.5 = 1.625.
+    const bodyOnly = passageOf(1, 'Permissions come from the umask.', 5, ['Processes']);
+    const headed = passageOf(2, 'Permissions of the new folder.', 5, ['`fs.mkdir(path)`']);
+    const terms = ['mkdir', 'permiss'];
+
+    const ranked = rerankPassages(terms, searchOf([bodyOnly, headed], terms));
+
+    expect(ranked.passages).toEqual([headed, bodyOnly]);
+    expect(ranked.relevance[1]).toBeCloseTo(1.5 / 1.625, 10);
+  });
+
+  test('no passages: an empty result with its statistics', () => {
+    const ranked = rerankPassages(['stream'], searchOf([], ['stream']));
+
+    expect(ranked).toEqual({ passages: [], passageCount: 10, documentFrequencies: { stream: 2 }, relevance: [] });
+  });
+});
+
+describe('retrievePassages', () => {
+  function storeReturning(result: SearchResult): Store & { queries: SearchQuery[] } {
+    const queries: SearchQuery[] = [];
+    return { queries, search: async (query: SearchQuery) => (queries.push(query), result) } as unknown as Store & { queries: SearchQuery[] };
+  }
+
+  test('top-k 2 of 3 passages: BM25 asked for RERANK_DEPTH, the first two after re-ranking returned', async () => {
+    const terms = ['creat', 'directori'];
+    const weak = passageOf(1, 'Directories exist. Something was created.', 9);
+    const strong = passageOf(2, 'Create directories with mkdir.', 8);
+    const other = passageOf(3, 'Unrelated text.', 7);
+    const store = storeReturning(searchOf([weak, strong, other], terms));
+    const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
+
+    const result = await retrievePassages(store, reach, terms, 2);
+
+    expect(store.queries).toEqual([{ reach, terms, topK: RERANK_DEPTH }]);
+    expect(result.passages).toEqual([strong, weak]);
+    expect(result.relevance).toHaveLength(2);
+  });
+});

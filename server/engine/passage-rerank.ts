@@ -1,0 +1,182 @@
+import { analyzePassage, type PassageAnalysis } from './passage-analysis.ts';
+import { QuestionPairs } from './phrase-pairs.ts';
+import { inverseDocumentFrequency } from '../store/bm25.ts';
+import type { Reach, SearchResult, Store } from '../store/store.ts';
+
+/**
+ * The second ranking stage: the store's BM25 (first stage, identical on every
+ * backend) returns the best {@link RERANK_DEPTH} passages, and this module
+ * re-orders them in TypeScript, so the result is the same on SQLite and
+ * PostgreSQL, with evidence a bag of words cannot see: where the question's
+ * terms stand relative to one another.
+ *
+ * A passage's relevance is
+ *
+ *     BM25 / best BM25
+ *       + SENTENCE_WEIGHT × sentence coverage
+ *       + PAIR_WEIGHT × pair coverage
+ *       + WINDOW_WEIGHT × window coverage
+ *
+ * each coverage an IDF-weighted share (0..1) of the question's analyzed terms:
+ * - sentence coverage: the best single sentence's share (terms found only in
+ *   the passage's heading path at half weight), since an answer mostly lies
+ *   within one sentence;
+ * - pair coverage: the share of the question's adjacent term pairs that are
+ *   adjacent, in order, in the passage (a pair weighs the smaller IDF of its
+ *   two terms): the ordered-bigram feature of the sequential dependence
+ *   model (D. Metzler & W. B. Croft, "A Markov random field model for term
+ *   dependencies", SIGIR 2005);
+ * - window coverage: the largest share found within any
+ *   {@link PROXIMITY_WINDOW} consecutive terms of the passage, a span-based
+ *   proximity measure (T. Tao & C. Zhai, "An exploration of proximity
+ *   measures in information retrieval", SIGIR 2007; S. Büttcher, C. Clarke &
+ *   B. Lushman, "Term proximity scoring for ad-hoc retrieval on very large
+ *   text collections", SIGIR 2006).
+ *
+ * The weights were chosen on the calibration half of SQuAD 2.0 under the
+ * open protocol (odd-positioned articles, `npm run eval -- --only squad
+ * --squad-half calibration`; README "Evaluation"), never on the report half.
+ */
+
+/** Passages the first stage (BM25) returns for re-ranking, when the caller wants fewer. */
+export const RERANK_DEPTH = 20;
+/** Weight of the best sentence's IDF-weighted coverage. */
+export const SENTENCE_WEIGHT = 0.5;
+/** Weight of the IDF-weighted share of question term pairs found side by side. */
+export const PAIR_WEIGHT = 1;
+/** Weight of the best window's IDF-weighted coverage. */
+export const WINDOW_WEIGHT = 0.5;
+/** Terms (after stop words) in the proximity window. */
+export const PROXIMITY_WINDOW = 10;
+/** Share of a term's weight earned when it appears only in the passage's headings (here and in the extractive answerer). */
+export const HEADING_CONTEXT_WEIGHT = 0.5;
+
+/** A search result in the second stage's order. */
+export interface RerankedSearch extends SearchResult {
+  /**
+   * Relevance of each passage, aligned with `passages` (best first), as a
+   * share of the first passage's: the first is 1, the others in 0..1.
+   */
+  relevance: number[];
+}
+
+/**
+ * Re-orders a search result by relevance (see the module's documentation);
+ * passages of equal relevance keep their BM25 order. Scores stay BM25 scores.
+ *
+ * @param questionTerms the question's analyzed, distinct terms, in question order
+ * @param search the first stage's result, best BM25 first
+ * @returns the same passages and statistics, re-ordered, with their relevance
+ */
+export function rerankPassages(questionTerms: readonly string[], search: SearchResult): RerankedSearch {
+  const bestScore = search.passages[0]?.score ?? 0;
+  const weights = new Map<string, number>();
+  for (const term of questionTerms) {
+    weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
+  }
+  let totalWeight = 0;
+  for (const weight of weights.values()) totalWeight += weight;
+  let pairWeight = 0;
+  for (let index = 1; index < questionTerms.length; index += 1) pairWeight += pairWeightAt(questionTerms, weights, index);
+  const pairs = new QuestionPairs(questionTerms);
+
+  const scored = search.passages.map((passage, rank) => {
+    let relevance = bestScore > 0 ? passage.score / bestScore : 0;
+    if (totalWeight > 0) {
+      const analysis = analyzePassage(passage);
+      relevance +=
+        SENTENCE_WEIGHT * bestSentenceCoverage(analysis, weights, totalWeight) +
+        WINDOW_WEIGHT * (windowWeight(analysis.terms, weights) / totalWeight) +
+        (pairWeight > 0 ? PAIR_WEIGHT * (adjacentPairWeight(pairs, analysis.terms, weights) / pairWeight) : 0);
+    }
+    return { passage, rank, relevance };
+  });
+  scored.sort((left, right) => right.relevance - left.relevance || left.rank - right.rank);
+  const top = scored[0]?.relevance ?? 0;
+  return {
+    ...search,
+    passages: scored.map((entry) => entry.passage),
+    relevance: scored.map((entry) => (top > 0 ? entry.relevance / top : 0)),
+  };
+}
+
+/**
+ * Both stages: BM25 from the store for at least {@link RERANK_DEPTH}
+ * passages, re-ranked ({@link rerankPassages}), the first `topK` kept. The
+ * retrieval every answer and the evaluation use.
+ *
+ * @param topK passages wanted (1..20 from requests)
+ * @throws StoreUnavailableError from the store
+ */
+export async function retrievePassages(
+  store: Store,
+  reach: Reach,
+  terms: string[],
+  topK: number,
+): Promise<RerankedSearch> {
+  const reranked = rerankPassages(terms, await store.search({ reach, terms, topK: Math.max(topK, RERANK_DEPTH) }));
+  return { ...reranked, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
+}
+
+/** Weight of the question's pair ending at `index`: the smaller IDF of its two terms. */
+function pairWeightAt(questionTerms: readonly string[], weights: Map<string, number>, index: number): number {
+  return Math.min(weights.get(questionTerms[index - 1]!) ?? 0, weights.get(questionTerms[index]!) ?? 0);
+}
+
+/** Weight of the question's adjacent term pairs that are adjacent, in order, in the text. */
+function adjacentPairWeight(pairs: QuestionPairs, terms: readonly string[], weights: Map<string, number>): number {
+  let found = 0;
+  pairs.forEachFound(terms, (second) => {
+    found += pairWeightAt(pairs.terms, weights, second);
+  });
+  return found;
+}
+
+/** Largest weight of distinct question terms within {@link PROXIMITY_WINDOW} consecutive terms (a sliding window). */
+function windowWeight(terms: readonly string[], weights: Map<string, number>): number {
+  const counts = new Map<string, number>();
+  let current = 0;
+  let best = 0;
+  for (let index = 0; index < terms.length; index += 1) {
+    const entering = terms[index]!;
+    const enteringWeight = weights.get(entering);
+    if (enteringWeight !== undefined) {
+      const count = (counts.get(entering) ?? 0) + 1;
+      counts.set(entering, count);
+      if (count === 1) current += enteringWeight;
+    }
+    if (index >= PROXIMITY_WINDOW) {
+      const leaving = terms[index - PROXIMITY_WINDOW]!;
+      const leavingWeight = weights.get(leaving);
+      if (leavingWeight !== undefined) {
+        const count = counts.get(leaving)! - 1;
+        counts.set(leaving, count);
+        if (count === 0) current -= leavingWeight;
+      }
+    }
+    if (current > best) best = current;
+  }
+  return best;
+}
+
+/** IDF-weighted share of the question's terms in the passage's best sentence, heading-only terms at {@link HEADING_CONTEXT_WEIGHT}. */
+function bestSentenceCoverage(analysis: PassageAnalysis, weights: Map<string, number>, totalWeight: number): number {
+  let best = 0;
+  const counted = new Set<string>();
+  for (const sentence of analysis.sentences) {
+    counted.clear();
+    let covered = 0;
+    for (const term of sentence.terms) {
+      const weight = weights.get(term);
+      if (weight !== undefined && !counted.has(term)) {
+        counted.add(term);
+        covered += weight;
+      }
+    }
+    for (const [term, weight] of weights) {
+      if (!counted.has(term) && analysis.headingTerms.has(term)) covered += HEADING_CONTEXT_WEIGHT * weight;
+    }
+    if (covered > best) best = covered;
+  }
+  return best / totalWeight;
+}
