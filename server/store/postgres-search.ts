@@ -1,6 +1,8 @@
-import type { QueryResultRow } from 'pg';
+import type { ClientBase, QueryResultRow } from 'pg';
 import type { ScoredPassage, SearchQuery, SearchResult } from './store.ts';
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
+import type { AsyncPostingsReader, PostingsCache, TermCount } from './postings-cache.ts';
+import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
 
 /** What the search needs of a connection: a `pg.Pool` or a checked-out `pg.PoolClient`. */
 export interface Queryable {
@@ -106,26 +108,37 @@ export function sqliteSum(parts: readonly number[]): number {
 }
 
 /**
- * The statistics of a search, in one round trip: passages and length sums
- * inside the reach (BM25's N and avgdl, within the reach), whether the reach
+ * Common table expressions of the statistics queries: `inside`, the
+ * documents of the reach (`$1` to `$3`, {@link POSTGRES_REACH_FILTER}), and
+ * `scope`, one row: passages and length sums inside the reach (BM25's N and
+ * avgdl, within the reach), the knowledge base's index version
+ * (`index_stats.version`, null when it does not exist) and whether the reach
  * leaves passages of the knowledge base out (`partial`: its passage count
  * differs from the knowledge base's, so postings must be filtered by
- * document), and each query term's document frequency within the reach
- * (`$4`, one row per term in query order; one row with a null term when
- * there are none). sqlite-search.ts's reach and term statistics queries,
- * joined.
+ * document). sqlite-search.ts's reach statistics query.
  */
-const POSTGRES_STATISTICS_SQL = `
-WITH inside AS MATERIALIZED (
+const POSTGRES_SCOPE_CTES = `
+inside AS MATERIALIZED (
   SELECT d.id, d.chunk_count, d.body_length_sum, d.heading_length_sum FROM documents d WHERE ${POSTGRES_REACH_FILTER}
 ),
 totals AS (
   SELECT COALESCE(SUM(i.chunk_count), 0)::bigint AS n, COALESCE(SUM(i.body_length_sum), 0)::bigint AS body_length,
          COALESCE(SUM(i.heading_length_sum), 0)::bigint AS heading_length,
-         (SELECT chunk_count FROM index_stats WHERE kb_id = $1) AS knowledge_base_count
+         (SELECT chunk_count FROM index_stats WHERE kb_id = $1) AS knowledge_base_count,
+         (SELECT version FROM index_stats WHERE kb_id = $1) AS version
   FROM inside i
 ),
-scope AS (SELECT t.*, t.n IS DISTINCT FROM t.knowledge_base_count AS partial FROM totals t)
+scope AS (SELECT t.*, t.n IS DISTINCT FROM t.knowledge_base_count AS partial FROM totals t)`;
+
+/**
+ * The statistics of a search, in one round trip: the reach's
+ * ({@link POSTGRES_SCOPE_CTES}) and each query term's document frequency
+ * within the reach (`$4`, one row per term in query order; one row with a
+ * null term when there are none). sqlite-search.ts's reach and term
+ * statistics queries, joined.
+ */
+const POSTGRES_STATISTICS_SQL = `
+WITH ${POSTGRES_SCOPE_CTES}
 SELECT s.n AS n, s.body_length AS "bodyLength", s.heading_length AS "headingLength", s.partial AS partial, q.term AS term,
        (SELECT COUNT(*) FROM postings p
         WHERE p.kb_id = $1 AND p.term = q.term AND (NOT s.partial OR p.document_id IN (SELECT id FROM inside))) AS df
@@ -175,6 +188,11 @@ export function toPostgresPassage(kbId: string, row: PostgresPassageRow): Scored
   };
 }
 
+/** The result of a search whose reach holds no passage: nothing found, every df 0. */
+function emptyReachResult(distinctTerms: readonly string[]): SearchResult {
+  return { passages: [], passageCount: 0, documentFrequencies: Object.fromEntries(distinctTerms.map((term) => [term, 0])) };
+}
+
 /**
  * Runs a BM25 search (the same steps as sqlite-search.ts's all-SQL search)
  * in two round trips: statistics within the reach
@@ -190,12 +208,9 @@ export async function searchPostgres(database: Queryable, query: SearchQuery): P
   const statistics = (await database.query<StatisticsRow>(POSTGRES_STATISTICS_SQL, [...reach, distinct])).rows;
   const stats = statistics[0];
   const count = stats?.n ?? 0;
+  if (count === 0) return emptyReachResult(distinct);
   const documentFrequencies: Record<string, number> = {};
   const result: SearchResult = { passages: [], passageCount: count, documentFrequencies };
-  if (count === 0) {
-    for (const term of distinct) documentFrequencies[term] = 0;
-    return result;
-  }
   const partial = stats?.partial ?? true;
   // Built exactly as the SQLite search builds its @weights object: its key
   // order (integer-like terms first) is the order contributions are added in.
@@ -222,5 +237,120 @@ export async function searchPostgres(database: Queryable, query: SearchQuery): P
   const scored = candidates.rows.map(({ parts, ...row }) => toPostgresPassage(query.reach.kbId, { ...row, score: sqliteSum(parts) }));
   scored.sort((left, right) => right.score - left.score || left.chunkId - right.chunkId);
   result.passages = query.topK < 0 ? scored : scored.slice(0, query.topK);
+  return result;
+}
+
+/**
+ * The reach statistics of a search over cached postings, in one round trip:
+ * {@link POSTGRES_SCOPE_CTES}'s row, with the ids of the documents inside
+ * the reach when it is partial (to filter the postings by).
+ */
+const POSTGRES_SCOPE_SQL = `
+WITH ${POSTGRES_SCOPE_CTES}
+SELECT s.n AS n, s.body_length AS "bodyLength", s.heading_length AS "headingLength", s.version AS version,
+       CASE WHEN s.partial THEN (SELECT COALESCE(array_agg(i.id), '{}') FROM inside i) END AS readable
+FROM scope s
+`;
+
+interface ScopeRow {
+  n: number;
+  bodyLength: number;
+  headingLength: number;
+  version: number | null;
+  /** `bigint[]`: node-postgres parses its elements to strings. */
+  readable: (string | number)[] | null;
+}
+
+/**
+ * A knowledge base's terms and posting counts for the postings cache.
+ * Both this and {@link POSTGRES_POSTINGS_SQL} order by `term COLLATE "C"`
+ * (byte order, the collation of the column and of the primary key), so the
+ * counts lay out exactly the ranges the postings fill.
+ */
+const POSTGRES_TERM_COUNTS_SQL = `SELECT term, COUNT(*)::integer AS count FROM postings WHERE kb_id = $1
+GROUP BY term ORDER BY term COLLATE "C"`;
+
+/**
+ * Every posting of a knowledge base, in primary-key order, weighted as
+ * {@link POSTGRES_SEARCH_SQL} weighs them (`$2` the heading weight).
+ */
+const POSTGRES_POSTINGS_SQL = `SELECT chunk_id, document_id, tf_body + $2::float8 * tf_heading, body_length + $2::float8 * heading_length
+FROM postings WHERE kb_id = $1 ORDER BY term COLLATE "C", chunk_id`;
+
+/** The passage rows of chosen chunks (`$1`, ids), in any order (the caller orders them). */
+const POSTGRES_PASSAGES_BY_ID_SQL = `
+SELECT c.id AS "chunkId", c.heading_path AS "headingPath", c.text AS text,
+       d.doc_id AS "docId", d.title AS title, d.quotable AS quotable, d.content_hash AS "contentHash"
+FROM chunks c JOIN documents d ON d.id = c.document_id
+WHERE c.id = ANY($1::bigint[])
+`;
+
+/**
+ * Reads a knowledge base's postings for the postings cache
+ * (store/postings-cache.ts): its term counts, then all its postings, each in
+ * one query. Call its methods on a client inside a `REPEATABLE READ`
+ * transaction, so both reads see one snapshot.
+ *
+ * @param client a client whose `bigint` columns parse to numbers (postgres-store.ts)
+ */
+export function postgresPostingsReader(client: ClientBase): AsyncPostingsReader {
+  return {
+    termCounts: async (kbId) => (await client.query<TermCount>(POSTGRES_TERM_COUNTS_SQL, [kbId])).rows,
+    postings: async (kbId) => {
+      const config = { text: POSTGRES_POSTINGS_SQL, values: [kbId, HEADING_WEIGHT], rowMode: 'array' as const };
+      return (await client.query<[number, number, number, number]>(config)).rows;
+    },
+  };
+}
+
+/**
+ * Runs a BM25 search over the knowledge base's postings cached in memory
+ * (store/postings-cache.ts, scored by store/postings-scoring.ts), giving
+ * exactly what {@link searchPostgres} gives (passages, order, scores to the
+ * last bit, document frequencies, passage count): the reach statistics and
+ * index version ({@link POSTGRES_SCOPE_SQL}), the postings (read at the
+ * first search and after the index version changed), then the chosen
+ * passages' rows ({@link POSTGRES_PASSAGES_BY_ID_SQL}); those two are
+ * named prepared statements, parsed once per connection. Falls back to
+ * {@link searchPostgres} when `cache` declines (over its memory cap, the
+ * index changed less than the quiet period ago, another search is reading
+ * it).
+ *
+ * @param client a client inside a `REPEATABLE READ` transaction (one
+ *   snapshot for the version, statistics, postings and rows), whose
+ *   `bigint` columns parse to numbers (postgres-store.ts)
+ * @param cache the store's postings cache (one per store, so per answer worker thread)
+ * @throws what the client throws (the caller translates it, postgres-errors.ts), or
+ *   Error when the postings and rows disagree (not one snapshot)
+ */
+export async function searchPostgresCached(client: ClientBase, query: SearchQuery, cache: PostingsCache): Promise<SearchResult> {
+  const { kbId } = query.reach;
+  const scope = (
+    await client.query<ScopeRow>({
+      name: 'kb-widget-search-scope',
+      text: POSTGRES_SCOPE_SQL,
+      values: [kbId, [...query.reach.visibilities], query.reach.userId],
+    })
+  ).rows[0];
+  const count = scope?.n ?? 0;
+  const distinct = [...new Set(query.terms)];
+  if (count === 0) return emptyReachResult(distinct);
+  const averageLength = averageWeightedLength(count, scope?.bodyLength ?? 0, scope?.headingLength ?? 0);
+  // Passages without length (where SQL divides by zero): the SQL path decides.
+  const postings =
+    averageLength > 0 && typeof scope?.version === 'number'
+      ? await cache.postingsAtAsync(kbId, scope.version, postgresPostingsReader(client))
+      : undefined;
+  if (!postings) return searchPostgres(client, query);
+  const readable = scope?.readable ? readableSlots(postings, scope.readable.map(Number)) : undefined;
+  const { documentFrequencies, ranked } = rankPostings(postings, distinct, count, readable, averageLength, query.topK);
+  const result: SearchResult = { passages: [], passageCount: count, documentFrequencies };
+  if (ranked.chunkIds.length === 0) return result;
+  const rows = await client.query<Omit<PostgresPassageRow, 'score'>>({
+    name: 'kb-widget-search-passages',
+    text: POSTGRES_PASSAGES_BY_ID_SQL,
+    values: [ranked.chunkIds],
+  });
+  result.passages = inRankOrder(kbId, ranked, rows.rows).map((row) => toPostgresPassage(kbId, row));
   return result;
 }

@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
+import { PostingsCache, type PostingsCacheOptions } from './postings-cache.ts';
 import {
   POSTGRES_REACH_FILTER,
   searchPostgres,
+  searchPostgresCached,
   toPostgresPassage,
   type PostgresPassageRow,
   type Queryable,
@@ -57,6 +59,13 @@ export interface PostgresStoreOptions extends PostgresPoolSettings {
   now?: () => number;
   /** `application_name` shown in `pg_stat_activity` (default `kb-widget`). */
   applicationName?: string;
+  /**
+   * Memory cap, quiet period and clock of the store's in-memory postings
+   * (store/postings-cache.ts; its defaults when absent), or `false` to run
+   * every search in SQL (the reference the cached search is tested and
+   * measured against).
+   */
+  postingsCache?: PostingsCacheOptions | false;
 }
 
 /** Pool defaults: one server process, a handful of concurrent questions, nothing waits long. */
@@ -70,8 +79,12 @@ export const POSTGRES_POOL_DEFAULTS: Required<PostgresPoolSettings> = {
 /** Unquoted identifiers only: the same name in `search_path` and in `CREATE SCHEMA`. */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** `bigint` (ids, epoch-millisecond times, counts) as a JS number: every value the store keeps is below 2^53. */
-const TYPES: CustomTypesConfig = {
+/**
+ * Type parsers of the store's connections: `bigint` (ids, epoch-millisecond
+ * times, counts) as a JS number, every value the store keeps being below
+ * 2^53; every other type as node-postgres parses it.
+ */
+export const POSTGRES_TYPES: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === pg.types.builtins.INT8 && format !== 'binary'
       ? (value: string) => Number(value)
@@ -104,7 +117,7 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
     idle_in_transaction_session_timeout: Math.max(statementTimeoutMs * 2, 10_000),
     application_name: options.applicationName ?? 'kb-widget',
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
-    types: TYPES,
+    types: POSTGRES_TYPES,
     keepAlive: true,
     // A command line process exits once its work is done, idle connections or not.
     allowExitOnIdle: true,
@@ -195,6 +208,8 @@ class PostgresStore implements Store {
   readonly #pool: Pool;
   readonly #now: () => number;
   readonly #schema: string | undefined;
+  /** The postings searches score in memory; one per store, so one per answer worker thread. */
+  readonly #postings: PostingsCache | undefined;
   #migrated: Promise<void> | undefined;
   #closed = false;
 
@@ -202,6 +217,7 @@ class PostgresStore implements Store {
     this.#pool = pool;
     this.#now = options.now ?? Date.now;
     this.#schema = options.schema;
+    this.#postings = options.postingsCache === false ? undefined : new PostingsCache(options.postingsCache);
     // Start migrating now; a failure here is reported by the first call instead.
     this.#ready().catch(() => undefined);
   }
@@ -235,8 +251,11 @@ class PostgresStore implements Store {
    * Runs `work` in one transaction on one connection: COMMIT when it
    * resolves, ROLLBACK when it throws (the previous state stays intact). A
    * connection that failed is discarded, not returned to the pool.
+   *
+   * @param options.snapshot a `REPEATABLE READ READ ONLY` transaction: every
+   *   query of `work` sees one snapshot, taken at its first query, and none writes
    */
-  async #transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  async #transaction<T>(work: (client: PoolClient) => Promise<T>, options: { snapshot?: boolean } = {}): Promise<T> {
     return this.#call(async () => {
       const client = await this.#pool.connect();
       // A checked-out client whose connection drops emits 'error' besides
@@ -246,7 +265,7 @@ class PostgresStore implements Store {
       client.on('error', ignoreDrop);
       let failed: Error | undefined;
       try {
-        await client.query('BEGIN');
+        await client.query(options.snapshot ? 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY' : 'BEGIN');
         const result = await work(client);
         await client.query('COMMIT');
         return result;
@@ -539,8 +558,15 @@ class PostgresStore implements Store {
     });
   }
 
+  /**
+   * BM25 over the knowledge base's postings cached in memory, in one
+   * snapshot ({@link searchPostgresCached}); all in SQL when the store has
+   * no cache ({@link searchPostgres}). The same results either way.
+   */
   search(query: SearchQuery): Promise<SearchResult> {
-    return this.#call((database) => searchPostgres(database, query));
+    const postings = this.#postings;
+    if (!postings) return this.#call((database) => searchPostgres(database, query));
+    return this.#transaction((client) => searchPostgresCached(client, query, postings), { snapshot: true });
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { PostingsCache } from './postings-cache.ts';
+import { PostingsCache, type AsyncPostingsReader, type PostingRow, type TermCount } from './postings-cache.ts';
+import { indexVersionMoves } from '../testing/search-test-fixtures.ts';
+import { sqlitePostingsReader } from './sqlite-search.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import type { DocumentInput, Store } from './store.ts';
 
@@ -52,30 +54,12 @@ describe('index version (migration 7)', () => {
   test('a knowledge base: its version grows when a document is created, updated or removed, and not when one is put unchanged or its access changes', async () => {
     // Arrange
     const { store, reader } = await openFixture();
-    await store.createKnowledgeBase({ id: 'kb', name: 'kb' });
-    await store.createKnowledgeBase({ id: 'other', name: 'other' });
-    const versions: number[] = [versionOf(reader, 'kb')];
-    const step = async (change: () => Promise<unknown>) => {
-      await change();
-      versions.push(versionOf(reader, 'kb'));
-    };
 
     // Act
-    await step(() => store.putDocument(documentOf('kb', 'a', ['alpha']))); // created
-    await step(() => store.putDocument(documentOf('kb', 'a', ['alpha']))); // unchanged
-    await step(() => store.putDocument(documentOf('kb', 'a', ['beta'], 'a-2'))); // updated
-    await step(() => store.setDocumentAccess('kb', 'a', { visibility: 'workspace', readers: [], quotable: true }));
-    await step(() => store.putDocument(documentOf('other', 'a', ['alpha']))); // another knowledge base
-    await step(() => store.removeDocument('kb', 'a')); // removed
+    const moves = await indexVersionMoves(store, () => versionOf(reader, 'kb'));
 
     // Assert
-    const [initial, created, unchanged, updated, access, elsewhere, removed] = versions;
-    expect(created).toBeGreaterThan(initial!);
-    expect(unchanged).toBe(created);
-    expect(updated).toBeGreaterThan(unchanged!);
-    expect(access).toBe(updated);
-    expect(elsewhere).toBe(access);
-    expect(removed).toBeGreaterThan(elsewhere!);
+    expect(moves).toEqual({ created: 'grew', putUnchanged: 'same', updated: 'grew', accessChanged: 'same', otherKnowledgeBaseChanged: 'same', removed: 'grew' });
   });
 });
 
@@ -85,11 +69,12 @@ describe('PostingsCache', () => {
     const { store, reader } = await openFixture();
     await store.createKnowledgeBase({ id: 'kb', name: 'kb' });
     await store.putDocument(documentOf('kb', 'a', ['alpha', 'beta', 'gamma']));
-    const cache = new PostingsCache(reader, { maxPostings: 2, quietMilliseconds: 0 });
+    const postings = sqlitePostingsReader(reader);
+    const cache = new PostingsCache({ maxPostings: 2, quietMilliseconds: 0 });
 
     // Act
-    const first = cache.postingsAt('kb', versionOf(reader, 'kb'));
-    const second = cache.postingsAt('kb', versionOf(reader, 'kb'));
+    const first = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
+    const second = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
 
     // Assert
     expect(first).toBeUndefined();
@@ -105,14 +90,15 @@ describe('PostingsCache', () => {
       await store.putDocument(documentOf(kbId, 'a', ['alpha', 'beta', 'gamma']));
     }
     let now = 0;
-    const cache = new PostingsCache(reader, { maxPostings: 4, quietMilliseconds: 1_000, now: () => now });
-    const one = cache.postingsAt('one', versionOf(reader, 'one'));
+    const postings = sqlitePostingsReader(reader);
+    const cache = new PostingsCache({ maxPostings: 4, quietMilliseconds: 1_000, now: () => now });
+    const one = cache.postingsAt('one', versionOf(reader, 'one'), postings);
 
     // Act: `two` while `one` was just used, then again once `one` has been idle for the quiet period
     now = 500;
-    const twoWhileOneIsBusy = cache.postingsAt('two', versionOf(reader, 'two'));
+    const twoWhileOneIsBusy = cache.postingsAt('two', versionOf(reader, 'two'), postings);
     now = 1_500;
-    const twoOnceOneIsIdle = cache.postingsAt('two', versionOf(reader, 'two'));
+    const twoOnceOneIsIdle = cache.postingsAt('two', versionOf(reader, 'two'), postings);
 
     // Assert
     expect(one?.postingCount).toBe(3);
@@ -128,18 +114,19 @@ describe('PostingsCache', () => {
     await store.createKnowledgeBase({ id: 'kb', name: 'kb' });
     await store.putDocument(documentOf('kb', 'a', ['alpha']));
     let now = 0;
-    const cache = new PostingsCache(reader, { quietMilliseconds: 1_000, now: () => now });
-    const atFirstSearch = cache.postingsAt('kb', versionOf(reader, 'kb'));
+    const postings = sqlitePostingsReader(reader);
+    const cache = new PostingsCache({ quietMilliseconds: 1_000, now: () => now });
+    const atFirstSearch = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
 
     // Act: two changes in a row, then quiet
     await store.putDocument(documentOf('kb', 'b', ['beta']));
     now = 100;
-    const afterFirstChange = cache.postingsAt('kb', versionOf(reader, 'kb'));
+    const afterFirstChange = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
     await store.putDocument(documentOf('kb', 'c', ['gamma']));
     now = 1_050;
-    const afterSecondChange = cache.postingsAt('kb', versionOf(reader, 'kb'));
+    const afterSecondChange = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
     now = 2_100;
-    const onceQuiet = cache.postingsAt('kb', versionOf(reader, 'kb'));
+    const onceQuiet = cache.postingsAt('kb', versionOf(reader, 'kb'), postings);
 
     // Assert: read at once at the first search, then only once quiet
     expect(atFirstSearch?.postingCount).toBe(1);
@@ -148,5 +135,76 @@ describe('PostingsCache', () => {
     expect(onceQuiet?.version).toBe(versionOf(reader, 'kb'));
     expect([...onceQuiet!.termIndex.keys()]).toEqual(['alpha', 'beta', 'gamma']);
     expect(onceQuiet?.postingCount).toBe(3);
+  });
+});
+
+describe('PostingsCache read asynchronously', () => {
+  /** A reader of two postings of `alpha` whose term counts resolve when `open` is called; `reads` counts its reads. */
+  function gatedReader(): { reader: AsyncPostingsReader; open(): void; reads: { count: number } } {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const reads = { count: 0 };
+    const reader: AsyncPostingsReader = {
+      async termCounts(): Promise<TermCount[]> {
+        reads.count++;
+        await gate;
+        return [{ term: 'alpha', count: 2 }];
+      },
+      async postings(): Promise<PostingRow[]> {
+        return [
+          [11, 1, 1, 4],
+          [12, 2, 3, 6],
+        ];
+      },
+    };
+    return { reader, open, reads };
+  }
+
+  test('a second search while the first is still reading the knowledge base: declined (left to SQL) without reading again; the read postings are cached for the next', async () => {
+    // Arrange
+    const { reader, open, reads } = gatedReader();
+    const cache = new PostingsCache({ quietMilliseconds: 0 });
+
+    // Act
+    const first = cache.postingsAtAsync('kb', 1, reader);
+    const whileReading = await cache.postingsAtAsync('kb', 1, reader);
+    open();
+    const read = await first;
+    const next = await cache.postingsAtAsync('kb', 1, reader);
+
+    // Assert
+    expect(whileReading).toBeUndefined();
+    expect(read?.postingCount).toBe(2);
+    expect(Array.from(read!.chunkIds)).toEqual([11, 12]);
+    expect(next).toBe(read);
+    expect(reads.count).toBe(1);
+    expect(cache.postingTotal).toBe(2);
+  });
+
+  test('a read whose postings disagree with its term counts (not one snapshot), then a failing read: both reject, nothing is cached, and the next search reads again', async () => {
+    // Arrange
+    const cache = new PostingsCache({ quietMilliseconds: 0 });
+    const counts = async (): Promise<TermCount[]> => [{ term: 'alpha', count: 2 }];
+    const disagreeing: AsyncPostingsReader = { termCounts: counts, postings: async () => [[11, 1, 1, 4]] };
+    const failing: AsyncPostingsReader = {
+      termCounts: async () => {
+        throw new Error('Connection terminated unexpectedly');
+      },
+      postings: async () => [],
+    };
+    const { reader, open } = gatedReader();
+    open();
+
+    // Act
+    const disagreement = cache.postingsAtAsync('kb', 1, disagreeing);
+    await expect(disagreement).rejects.toThrow(/changed while being read/);
+    await expect(cache.postingsAtAsync('kb', 1, failing)).rejects.toThrow(/terminated/);
+    const afterwards = await cache.postingsAtAsync('kb', 1, reader);
+
+    // Assert
+    expect(afterwards?.postingCount).toBe(2);
+    expect(cache.postingTotal).toBe(2);
   });
 });

@@ -1,14 +1,12 @@
-import type { Database, Statement } from 'better-sqlite3';
-import { HEADING_WEIGHT } from './bm25.ts';
-
 /**
- * Default cap on the postings one connection holds in memory, summed over
+ * Default cap on the postings one cache holds in memory, summed over
  * knowledge bases: 1,000,000 postings, about 24 MB of typed arrays
  * ({@link BYTES_PER_CACHED_POSTING}) plus the term map (the bundled Node.js
  * docs: 155,657 postings, 3.7 MB). Every answer worker has its own
- * connection, hence its own cache. A knowledge base that does not fit is
- * searched with the SQL of store/sqlite-search.ts instead, with the same
- * results.
+ * connection (embedded store) or pool (PostgreSQL store), hence its own
+ * cache. A knowledge base that does not fit is searched with the backend's
+ * SQL (store/sqlite-search.ts, store/postgres-search.ts) instead, with the
+ * same results.
  */
 export const MAX_CACHED_POSTINGS = 1_000_000;
 
@@ -57,7 +55,7 @@ export interface KnowledgeBasePostings {
   readonly postingCount: number;
   /** When the entry was last used, on the cache's clock (for eviction). */
   lastUsedAt: number;
-  /** Reusable per-search buffers of the scorer (store/postings-scoring.ts); one thread uses a connection. */
+  /** Reusable per-search buffers of the scorer (store/postings-scoring.ts); one thread uses a cache, and scoring is synchronous. */
   scratch?: ScoringScratch;
 }
 
@@ -80,50 +78,106 @@ export interface PostingsCacheOptions {
   now?: () => number;
 }
 
-/** Postings in the order of the primary key (kb_id, term, chunk_id): no sort. */
-const TERM_COUNTS_SQL = 'SELECT term, COUNT(*) AS n FROM postings WHERE kb_id = ? GROUP BY term ORDER BY term';
-const POSTINGS_SQL = `SELECT chunk_id, document_id, tf_body + @headingWeight * tf_heading, body_length + @headingWeight * heading_length
-FROM postings WHERE kb_id = @kbId ORDER BY term, chunk_id`;
+/**
+ * One term of a knowledge base and how many postings it has, as a backend
+ * reads them: in the term order of its {@link PostingRow}s.
+ */
+export interface TermCount {
+  term: string;
+  count: number;
+}
 
 /**
- * A connection's in-memory postings, per knowledge base, read lazily from
- * the `postings` table at the first search of a knowledge base and read
- * again when its index version (`index_stats.version`, migration 7) has
- * changed, whichever connection changed it.
+ * One posting as a backend reads it: chunk id (`chunks.id`), document id
+ * (`documents.id`), weighted term frequency `tf_body + HEADING_WEIGHT *
+ * tf_heading` and weighted passage length `body_length + HEADING_WEIGHT *
+ * heading_length` (store/bm25.ts), computed in `double precision` exactly as
+ * the backend's search SQL computes them.
+ */
+export type PostingRow = readonly [chunkId: number, documentId: number, termFrequency: number, length: number];
+
+/**
+ * How a backend reads one knowledge base's postings, synchronously (the
+ * embedded store, inside its better-sqlite3 read transaction). Both reads
+ * must see one snapshot and order terms the same way: {@link termCounts} by
+ * term, {@link postings} by term, then chunk id.
+ */
+export interface PostingsReader {
+  /** The knowledge base's terms and their posting counts, ordered by term; may be left before its end (over the cap). */
+  termCounts(kbId: string): Iterable<TermCount>;
+  /** Every posting of the knowledge base, ordered by term, then chunk id. */
+  postings(kbId: string): Iterable<PostingRow>;
+}
+
+/**
+ * {@link PostingsReader} for a backend whose reads are asynchronous (the
+ * PostgreSQL store, inside its `REPEATABLE READ` transaction): the same
+ * rows, in the same orders, resolved once read.
+ */
+export interface AsyncPostingsReader {
+  termCounts(kbId: string): Promise<Iterable<TermCount>>;
+  postings(kbId: string): Promise<Iterable<PostingRow>>;
+}
+
+/** A knowledge base not cached at the version last seen: that version, when it was first seen, and its posting count once known (infinite when over the cap). */
+interface Waiting {
+  version: number;
+  since: number;
+  postingCount: number | undefined;
+}
+
+/** What {@link PostingsCache} decided for one search, before reading anything. */
+type Lookup =
+  | { kind: 'cached'; postings: KnowledgeBasePostings }
+  | { kind: 'declined' }
+  | { kind: 'read'; kbId: string; version: number; waiting: Waiting };
+
+/** Where each term's postings start, read from the term counts. */
+interface TermLayout {
+  termIndex: Map<string, number>;
+  starts: number[];
+  total: number;
+}
+
+/**
+ * A thread's in-memory postings, per knowledge base, read lazily from the
+ * `postings` table at the first search of a knowledge base and read again
+ * when its index version (`index_stats.version`) has changed, whichever
+ * connection or process changed it.
  *
  * Memory is bounded by `maxPostings` across knowledge bases: least recently
  * used entries idle for the quiet period are evicted to make room; a
  * knowledge base that still does not fit is not cached ({@link postingsAt}
- * returns `undefined` and the caller searches with SQL).
+ * and {@link postingsAtAsync} return `undefined` and the caller searches
+ * with SQL).
  *
- * Not thread-safe, like the connection it reads from.
+ * The policy lives here; the backend supplies the reading of rows
+ * ({@link PostingsReader}, {@link AsyncPostingsReader}), called inside its
+ * read transaction. While one asynchronous read of a knowledge base is under
+ * way, other searches of it are declined (they use SQL) rather than reading
+ * it again.
+ *
+ * Not thread-safe: one per thread, like the connections it reads through.
  */
 export class PostingsCache {
   readonly #maxPostings: number;
   readonly #quietMilliseconds: number;
   readonly #now: () => number;
-  readonly #termCounts: Statement<[string], { term: string; n: number }>;
-  readonly #postings: Statement<Record<string, unknown>, [number, number, number, number]>;
   /** Cached entries, least recently used first. */
   readonly #entries = new Map<string, KnowledgeBasePostings>();
   /**
-   * Knowledge bases not cached at the version last seen: that version, when
-   * it was first seen, and its posting count once known (infinite when over
-   * the cap), so that a knowledge base that does not fit is not counted again
-   * at every search.
+   * Knowledge bases not cached at the version last seen, so that one that
+   * does not fit is not counted again at every search.
    */
-  readonly #waiting = new Map<string, { version: number; since: number; postingCount: number | undefined }>();
+  readonly #waiting = new Map<string, Waiting>();
+  /** Knowledge bases whose postings an asynchronous read is fetching. */
+  readonly #reading = new Set<string>();
   #postingTotal = 0;
 
-  /**
-   * @param database the connection to read postings from (read-only is enough)
-   */
-  constructor(database: Database, options: PostingsCacheOptions = {}) {
+  constructor(options: PostingsCacheOptions = {}) {
     this.#maxPostings = options.maxPostings ?? MAX_CACHED_POSTINGS;
     this.#quietMilliseconds = options.quietMilliseconds ?? CACHE_QUIET_MILLISECONDS;
     this.#now = options.now ?? (() => performance.now());
-    this.#termCounts = database.prepare(TERM_COUNTS_SQL);
-    this.#postings = database.prepare<Record<string, unknown>, [number, number, number, number]>(POSTINGS_SQL).raw();
   }
 
   /** Postings held, summed over knowledge bases. */
@@ -137,23 +191,53 @@ export class PostingsCache {
   }
 
   /**
-   * The postings of `kbId` at `version`, read from the database when needed.
+   * The postings of `kbId` at `version`, read through `reader` when needed.
    * Call inside a read transaction in which `version` was read, so that the
    * version and the postings come from one snapshot.
    *
    * @returns `undefined` when the knowledge base is not cached at this
    *   version and will not be now (over the cap, no room, or changed less
    *   than the quiet period ago): search with SQL
+   * @throws Error when the two reads disagree (not one snapshot), or what `reader` throws
    */
-  postingsAt(kbId: string, version: number): KnowledgeBasePostings | undefined {
+  postingsAt(kbId: string, version: number, reader: PostingsReader): KnowledgeBasePostings | undefined {
+    const lookup = this.#lookUp(kbId, version);
+    if (lookup.kind !== 'read') return lookup.kind === 'cached' ? lookup.postings : undefined;
+    const layout = this.#layOut(lookup, reader.termCounts(kbId));
+    return layout && this.#admit(buildPostings(kbId, version, layout, reader.postings(kbId)));
+  }
+
+  /**
+   * {@link postingsAt} for a backend that reads asynchronously: the same
+   * decisions, and the same entry once read.
+   *
+   * @returns a promise of the postings, or of `undefined` (search with SQL),
+   *   also while another search of this cache is reading the knowledge base
+   * @throws (rejects) like {@link postingsAt}
+   */
+  async postingsAtAsync(kbId: string, version: number, reader: AsyncPostingsReader): Promise<KnowledgeBasePostings | undefined> {
+    const lookup = this.#lookUp(kbId, version);
+    if (lookup.kind !== 'read') return lookup.kind === 'cached' ? lookup.postings : undefined;
+    this.#reading.add(kbId);
+    try {
+      const layout = this.#layOut(lookup, await reader.termCounts(kbId));
+      return layout && this.#admit(buildPostings(kbId, version, layout, await reader.postings(kbId)));
+    } finally {
+      this.#reading.delete(kbId);
+    }
+  }
+
+  /** The decision that needs no reading: a cached entry, no (quiet period, over the cap, being read), or read. */
+  #lookUp(kbId: string, version: number): Lookup {
     const now = this.#now();
     const entry = this.#entries.get(kbId);
     if (entry?.version === version) {
       entry.lastUsedAt = now;
       this.#entries.delete(kbId);
       this.#entries.set(kbId, entry);
-      return entry;
+      return { kind: 'cached', postings: entry };
     }
+    if (this.#reading.has(kbId)) return { kind: 'declined' };
     // The index changed since it was cached: the entry is of no more use.
     if (entry) this.#drop(kbId, entry);
     let waiting = this.#waiting.get(kbId);
@@ -163,25 +247,56 @@ export class PostingsCache {
       const changed = entry !== undefined || waiting !== undefined;
       waiting = { version, since: now, postingCount: undefined };
       this.#waiting.set(kbId, waiting);
-      if (changed && this.#quietMilliseconds > 0) return undefined;
+      if (changed && this.#quietMilliseconds > 0) return { kind: 'declined' };
     } else if (now - waiting.since < this.#quietMilliseconds) {
-      return undefined;
+      return { kind: 'declined' };
     }
-    if (waiting.postingCount !== undefined && (waiting.postingCount > this.#maxPostings || !this.#makeRoom(waiting.postingCount, now))) {
-      return undefined;
+    if (waiting.postingCount !== undefined && (waiting.postingCount > this.#maxPostings || !this.#makeRoom(waiting.postingCount))) {
+      return { kind: 'declined' };
     }
-    const terms = this.#readTerms(kbId);
-    waiting.postingCount = terms?.total ?? Number.POSITIVE_INFINITY;
-    if (!terms || !this.#makeRoom(terms.total, now)) return undefined;
-    const built = this.#readPostings(kbId, version, terms, now);
-    this.#waiting.delete(kbId);
-    this.#entries.set(kbId, built);
-    this.#postingTotal += built.postingCount;
-    return built;
+    return { kind: 'read', kbId, version, waiting };
+  }
+
+  /**
+   * Lays the terms out from their counts, stopping as soon as they exceed
+   * the cap; records the count, and makes room for it.
+   *
+   * @returns `undefined` when the knowledge base does not fit
+   */
+  #layOut(lookup: Extract<Lookup, { kind: 'read' }>, termCounts: Iterable<TermCount>): TermLayout | undefined {
+    const termIndex = new Map<string, number>();
+    const starts: number[] = [0];
+    let total = 0;
+    for (const { term, count } of termCounts) {
+      total += count;
+      if (total > this.#maxPostings) break; // leaving the loop closes the reader's iterator (and resets a SQLite statement)
+      termIndex.set(term, starts.length - 1);
+      starts.push(total);
+    }
+    lookup.waiting.postingCount = total > this.#maxPostings ? Number.POSITIVE_INFINITY : total;
+    return total <= this.#maxPostings && this.#makeRoom(total) ? { termIndex, starts, total } : undefined;
+  }
+
+  /**
+   * Caches freshly read postings, making room again (another search may have
+   * filled it while they were read).
+   *
+   * @returns `postings`, or `undefined` when they no longer fit
+   */
+  #admit(postings: KnowledgeBasePostings): KnowledgeBasePostings | undefined {
+    const previous = this.#entries.get(postings.kbId);
+    if (previous) this.#drop(postings.kbId, previous);
+    if (!this.#makeRoom(postings.postingCount)) return undefined;
+    if (this.#waiting.get(postings.kbId)?.version === postings.version) this.#waiting.delete(postings.kbId);
+    postings.lastUsedAt = this.#now();
+    this.#entries.set(postings.kbId, postings);
+    this.#postingTotal += postings.postingCount;
+    return postings;
   }
 
   /** Evicts least recently used idle entries until `count` more postings fit; false when they cannot. */
-  #makeRoom(count: number, now: number): boolean {
+  #makeRoom(count: number): boolean {
+    const now = this.#now();
     for (const [kbId, entry] of this.#entries) {
       if (this.#postingTotal + count <= this.#maxPostings) break;
       if (now - entry.lastUsedAt < this.#quietMilliseconds) return false;
@@ -194,67 +309,55 @@ export class PostingsCache {
     this.#entries.delete(kbId);
     this.#postingTotal -= entry.postingCount;
   }
+}
 
-  /** The terms of `kbId` and where their postings start; `undefined` as soon as they exceed the cap. */
-  #readTerms(kbId: string): { termIndex: Map<string, number>; starts: number[]; total: number } | undefined {
-    const termIndex = new Map<string, number>();
-    const starts: number[] = [0];
-    let total = 0;
-    for (const row of this.#termCounts.iterate(kbId)) {
-      total += row.n;
-      if (total > this.#maxPostings) return undefined; // leaving the loop resets the statement
-      termIndex.set(row.term, starts.length - 1);
-      starts.push(total);
+/**
+ * Builds a knowledge base's {@link KnowledgeBasePostings} from its postings,
+ * read in the order of the term counts `layout` was laid out from.
+ *
+ * @param layout where each term's postings start (from the term counts)
+ * @param rows every posting, ordered by term (as the term counts), then chunk id
+ * @throws Error when the rows are not as many as the term counts said (the two reads saw different snapshots)
+ */
+function buildPostings(kbId: string, version: number, layout: TermLayout, rows: Iterable<PostingRow>): KnowledgeBasePostings {
+  const { termIndex, starts, total } = layout;
+  const postingChunkIds = new Float64Array(total);
+  const documentSlots = new Uint32Array(total);
+  const termFrequencies = new Float64Array(total);
+  const lengths = new Float64Array(total);
+  const documentSlotOf = new Map<number, number>();
+  let index = 0;
+  for (const [chunkId, documentId, termFrequency, length] of rows) {
+    if (index === total) throw new Error(`The postings of knowledge base "${kbId}" changed while being read`);
+    let documentSlot = documentSlotOf.get(documentId);
+    if (documentSlot === undefined) {
+      documentSlot = documentSlotOf.size;
+      documentSlotOf.set(documentId, documentSlot);
     }
-    return { termIndex, starts, total };
+    postingChunkIds[index] = chunkId;
+    documentSlots[index] = documentSlot;
+    termFrequencies[index] = termFrequency;
+    lengths[index] = length;
+    index++;
   }
-
-  /** Reads every posting of `kbId`, in primary-key order, into typed arrays laid out by {@link readTerms}. */
-  #readPostings(
-    kbId: string,
-    version: number,
-    { termIndex, starts, total }: { termIndex: Map<string, number>; starts: number[]; total: number },
-    now: number,
-  ): KnowledgeBasePostings {
-    const postingChunkIds = new Float64Array(total);
-    const documentSlots = new Uint32Array(total);
-    const termFrequencies = new Float64Array(total);
-    const lengths = new Float64Array(total);
-    const documentSlotOf = new Map<number, number>();
-    let index = 0;
-    for (const [chunkId, documentId, termFrequency, length] of this.#postings.iterate({ kbId, headingWeight: HEADING_WEIGHT })) {
-      // The two scans see one snapshot (the caller's transaction), so they agree.
-      if (index === total) throw new Error(`The postings of knowledge base "${kbId}" changed while being read`);
-      let documentSlot = documentSlotOf.get(documentId);
-      if (documentSlot === undefined) {
-        documentSlot = documentSlotOf.size;
-        documentSlotOf.set(documentId, documentSlot);
-      }
-      postingChunkIds[index] = chunkId;
-      documentSlots[index] = documentSlot;
-      termFrequencies[index] = termFrequency;
-      lengths[index] = length;
-      index++;
-    }
-    if (index !== total) throw new Error(`The postings of knowledge base "${kbId}" changed while being read`);
-    const chunkIds = Float64Array.from(new Set(postingChunkIds)).sort();
-    const slotOf = new Map<number, number>();
-    chunkIds.forEach((chunkId, slot) => slotOf.set(chunkId, slot));
-    const chunkSlots = new Uint32Array(total);
-    for (let posting = 0; posting < total; posting++) chunkSlots[posting] = slotOf.get(postingChunkIds[posting]!)!;
-    return {
-      kbId,
-      version,
-      termIndex,
-      termStarts: Uint32Array.from(starts),
-      chunkSlots,
-      documentSlots,
-      termFrequencies,
-      lengths,
-      chunkIds,
-      documentSlotOf,
-      postingCount: total,
-      lastUsedAt: now,
-    };
-  }
+  if (index !== total) throw new Error(`The postings of knowledge base "${kbId}" changed while being read`);
+  const chunkIds = Float64Array.from(new Set(postingChunkIds)).sort();
+  const slotOf = new Map<number, number>();
+  chunkIds.forEach((chunkId, slot) => slotOf.set(chunkId, slot));
+  const chunkSlots = new Uint32Array(total);
+  for (let posting = 0; posting < total; posting++) chunkSlots[posting] = slotOf.get(postingChunkIds[posting]!)!;
+  return {
+    kbId,
+    version,
+    termIndex,
+    termStarts: Uint32Array.from(starts),
+    chunkSlots,
+    documentSlots,
+    termFrequencies,
+    lengths,
+    chunkIds,
+    documentSlotOf,
+    postingCount: total,
+    lastUsedAt: 0,
+  };
 }

@@ -183,3 +183,41 @@ export function rankPostings(
   const ranked = terms.length === 0 ? { chunkIds: [], scores: [] } : scoreTopK(postings, terms, readable, averageLength, topK);
   return { documentFrequencies, ranked };
 }
+
+/**
+ * Marks the document slots of cached postings whose documents are inside a
+ * reach, for {@link rankPostings}'s `readable`.
+ *
+ * @param documentIds ids (`documents.id`) of the documents inside the reach; those without postings are skipped
+ * @returns per document slot, 1 when inside the reach
+ */
+export function readableSlots(postings: KnowledgeBasePostings, documentIds: Iterable<number>): Uint8Array {
+  const readable = new Uint8Array(postings.documentSlotOf.size);
+  for (const documentId of documentIds) {
+    const slot = postings.documentSlotOf.get(documentId);
+    if (slot !== undefined) readable[slot] = 1;
+  }
+  return readable;
+}
+
+/**
+ * The rows of the passages {@link rankPostings} chose, in its order, each
+ * with its score: the last step of an in-memory search, after the backend
+ * read the rows of `ranked.chunkIds` (in any order).
+ *
+ * @param rows passage rows, at least one per chosen chunk id
+ * @throws Error when a chosen passage has no row (postings and rows read from different snapshots)
+ */
+export function inRankOrder<Row extends { chunkId: number }>(
+  kbId: string,
+  ranked: ScoredChunks,
+  rows: Iterable<Row>,
+): (Row & { score: number })[] {
+  const byChunkId = new Map<number, Row>();
+  for (const row of rows) byChunkId.set(row.chunkId, row);
+  return ranked.chunkIds.map((chunkId, index) => {
+    const row = byChunkId.get(chunkId);
+    if (!row) throw new Error(`Passage ${chunkId} of knowledge base "${kbId}" has postings but no row`);
+    return { ...row, score: ranked.scores[index]! };
+  });
+}

@@ -6,15 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { prepareSearch, prepareSqlSearch } from './sqlite-search.ts';
 import { openSqliteStore } from './sqlite-store.ts';
-import type { ChunkInput, DocumentInput, SearchQuery, Store, Visibility } from './store.ts';
-
-/** Terms of the random corpora; numeric ones change the key order of the SQL's `@weights` object. */
-const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', '404', '7', 'constructor'];
-/** Query terms no passage contains. */
-const UNKNOWN_TERMS = ['unknown', 'zzz', '12'];
-const VISIBILITIES: Visibility[] = ['public', 'workspace', 'restricted'];
-const DOC_IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
-const READERS = ['ann', 'bob'];
+import { aboutDocument, operationArbitrary, playOperations, READERS } from '../testing/search-test-fixtures.ts';
+import type { ChunkInput, SearchQuery, Store } from './store.ts';
 
 interface Fixture {
   /** The writing connection, as the CLI or the server's main thread. */
@@ -49,87 +42,6 @@ async function openFixture(): Promise<Fixture> {
   return { store, reader, users, reopen };
 }
 
-const termCountsArbitrary = fc
-  .dictionary(fc.constantFrom(...VOCABULARY), fc.integer({ min: 1, max: 3 }), { maxKeys: 5 })
-  .map((counts) => new Map(Object.entries(counts)));
-
-const chunkArbitrary: fc.Arbitrary<ChunkInput> = fc
-  .record({
-    bodyTerms: termCountsArbitrary,
-    headingTerms: termCountsArbitrary,
-    // Few distinct lengths, so that equal scores (ties) are common.
-    bodyExtra: fc.constantFrom(0, 4, 30),
-    headingExtra: fc.constantFrom(0, 1),
-  })
-  .map(({ bodyTerms, headingTerms, bodyExtra, headingExtra }) => {
-    const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, count) => total + count, 0);
-    return {
-      headingPath: ['Page', `Section ${[...headingTerms.keys()].join(' ')}`],
-      text: `Passage ${[...bodyTerms.keys()].join(' ')}`,
-      bodyTerms,
-      headingTerms,
-      bodyLength: sum(bodyTerms) + bodyExtra,
-      headingLength: sum(headingTerms) + headingExtra,
-    };
-  });
-
-type Operation =
-  | { kind: 'put'; docId: string; visibility: Visibility; readers: string[]; chunks: ChunkInput[]; version: number }
-  | { kind: 'remove'; docId: string }
-  | { kind: 'access'; docId: string; visibility: Visibility; readers: string[] }
-  | { kind: 'search'; visibilities: Visibility[]; userName: string; terms: string[]; topK: number };
-
-const visibilityArbitrary = fc.constantFrom(...VISIBILITIES);
-const readersArbitrary = fc.subarray(READERS);
-
-const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant('put' as const),
-      docId: fc.constantFrom(...DOC_IDS),
-      visibility: visibilityArbitrary,
-      readers: readersArbitrary,
-      chunks: fc.array(chunkArbitrary, { maxLength: 8 }),
-      version: fc.nat(3),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), docId: fc.constantFrom(...DOC_IDS) }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('access' as const),
-      docId: fc.constantFrom(...DOC_IDS),
-      visibility: visibilityArbitrary,
-      readers: readersArbitrary,
-    }),
-  },
-  {
-    weight: 4,
-    arbitrary: fc.record({
-      kind: fc.constant('search' as const),
-      visibilities: fc.subarray(VISIBILITIES),
-      userName: fc.constantFrom(...READERS, 'nobody'),
-      terms: fc.array(fc.constantFrom(...VOCABULARY, ...UNKNOWN_TERMS), { maxLength: 6 }),
-      // Often much smaller than the candidates, where the scorer selects instead of sorting.
-      topK: fc.oneof(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 12 })),
-    }),
-  },
-);
-
-function documentInput(kbId: string, operation: Extract<Operation, { kind: 'put' }>, users: Map<string, string>): DocumentInput {
-  return {
-    kbId,
-    docId: operation.docId,
-    title: `Document ${operation.docId}`,
-    visibility: operation.visibility,
-    readers: operation.readers.map((name) => users.get(name)!),
-    quotable: true,
-    contentHash: `${operation.docId}-${operation.version}-${operation.chunks.length}`,
-    chunks: operation.chunks,
-  };
-}
-
 describe('cached postings search', () => {
   test('random corpora, reaches and questions: the cached search returns what the all-SQL search returns, through writes made on another connection', async () => {
     // Arrange: one database; each run gets its own knowledge base, written
@@ -148,35 +60,18 @@ describe('cached postings search', () => {
       fc.asyncProperty(fc.array(operationArbitrary, { minLength: 4, maxLength: 25 }), async (operations) => {
         const kbId = `kb-${run++}`;
         await store.createKnowledgeBase({ id: kbId, name: kbId });
-        for (const operation of operations) {
-          if (operation.kind === 'put') await store.putDocument(documentInput(kbId, operation, users));
-          else if (operation.kind === 'remove') await store.removeDocument(kbId, operation.docId);
-          else if (operation.kind === 'access') {
-            const readers = operation.readers.map((name) => users.get(name)!);
-            await store
-              .setDocumentAccess(kbId, operation.docId, { visibility: operation.visibility, readers, quotable: true })
-              .catch((error: unknown) => {
-                if (!(error instanceof Error && error.name === 'NotFoundError')) throw error;
-              });
-          } else {
-            const query: SearchQuery = {
-              reach: { kbId, userId: users.get(operation.userName) ?? 'usr_nobody', visibilities: operation.visibilities },
-              terms: operation.terms,
-              topK: operation.topK,
-            };
+        await playOperations(store, kbId, operations, users, (query) => {
+          // Act
+          const expected = reference.run(query);
+          const fromCache = cached.run(query);
+          const fromCramped = cramped.run(query);
 
-            // Act
-            const expected = reference.run(query);
-            const fromCache = cached.run(query);
-            const fromCramped = cramped.run(query);
-
-            // Assert: equal passages, scores bit for bit, and statistics.
-            expect(fromCache).toStrictEqual(expected);
-            expect(fromCramped).toStrictEqual(expected);
-            compared++;
-            if (cached.cache.peek(kbId) && expected.passages.length > 0) scoredInMemory++;
-          }
-        }
+          // Assert: equal passages, scores bit for bit, and statistics.
+          expect(fromCache).toStrictEqual(expected);
+          expect(fromCramped).toStrictEqual(expected);
+          compared++;
+          if (cached.cache.peek(kbId) && expected.passages.length > 0) scoredInMemory++;
+        });
       }),
       { numRuns: 150 },
     );
@@ -216,32 +111,19 @@ describe('cached postings search', () => {
 });
 
 describe('cached postings and other connections', () => {
-  /** A one-passage public document about `term`. */
-  function aboutDocument(docId: string, term: string): DocumentInput {
-    return {
-      kbId: 'kb',
-      docId,
-      title: docId,
-      visibility: 'public',
-      readers: [],
-      quotable: true,
-      contentHash: `${docId}-${term}`,
-      chunks: [{ headingPath: [docId], text: term, bodyTerms: new Map([[term, 2]]), headingTerms: new Map(), bodyLength: 5, headingLength: 1 }],
-    };
-  }
   const query: SearchQuery = { reach: { kbId: 'kb', userId: 'usr_nobody', visibilities: ['public'] }, terms: ['alpha', 'beta'], topK: 5 };
 
   test('a document ingested, then removed, through another connection is found, then no longer found, by the next search of a connection that had cached the knowledge base', async () => {
     // Arrange: the search connection has cached the knowledge base
     const { store, reader } = await openFixture();
     await store.createKnowledgeBase({ id: 'kb', name: 'kb' });
-    await store.putDocument(aboutDocument('first', 'alpha'));
+    await store.putDocument(aboutDocument('kb', 'first', 'alpha'));
     const search = prepareSearch(reader, { quietMilliseconds: 0 });
     expect(search.run(query).passages.map((passage) => passage.docId)).toEqual(['first']);
     const cachedVersion = search.cache.peek('kb')?.version;
 
     // Act: another connection ingests a document, then removes it
-    await store.putDocument(aboutDocument('second', 'beta'));
+    await store.putDocument(aboutDocument('kb', 'second', 'beta'));
     const afterIngest = search.run(query);
     await store.removeDocument('kb', 'second');
     const afterRemoval = search.run(query);
@@ -258,13 +140,13 @@ describe('cached postings and other connections', () => {
     // Arrange: the second store (as an answer worker opens) has searched, so cached, the knowledge base
     const { store, reopen } = await openFixture();
     await store.createKnowledgeBase({ id: 'kb', name: 'kb' });
-    await store.putDocument(aboutDocument('first', 'alpha'));
+    await store.putDocument(aboutDocument('kb', 'first', 'alpha'));
     const worker = reopen();
     const docIds = async () => (await worker.search(query)).passages.map((passage) => passage.docId).sort();
     expect(await docIds()).toEqual(['first']);
 
     // Act and Assert: each change is seen by the worker's next search
-    await store.putDocument(aboutDocument('second', 'beta'));
+    await store.putDocument(aboutDocument('kb', 'second', 'beta'));
     expect(await docIds()).toEqual(['first', 'second']);
     await store.removeDocument('kb', 'second');
     expect(await docIds()).toEqual(['first']);

@@ -1,8 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ScoredPassage, SearchQuery, SearchResult } from './store.ts';
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
-import { PostingsCache, type PostingsCacheOptions } from './postings-cache.ts';
-import { rankPostings } from './postings-scoring.ts';
+import { PostingsCache, type PostingRow, type PostingsCacheOptions, type PostingsReader, type TermCount } from './postings-cache.ts';
+import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
 
 /** The documents of the reach: the same rule as every passage query of the store. */
 export const SQLITE_REACH_FILTER = `d.kb_id = @kbId
@@ -111,6 +111,30 @@ SELECT c.id AS chunkId, c.heading_path AS headingPath, c.text AS text,
 FROM chunks c JOIN documents d ON d.id = c.document_id
 WHERE c.id IN (SELECT value FROM json_each(@ids))
 `;
+
+/** Terms and their posting counts, in the order of the primary key (kb_id, term, chunk_id): no sort. */
+const SQLITE_TERM_COUNTS_SQL = 'SELECT term, COUNT(*) AS count FROM postings WHERE kb_id = ? GROUP BY term ORDER BY term';
+
+/** Every posting of a knowledge base in primary-key order, weighted as {@link SQLITE_SEARCH_SQL} weighs them. */
+const SQLITE_POSTINGS_SQL = `SELECT chunk_id, document_id, tf_body + @headingWeight * tf_heading, body_length + @headingWeight * heading_length
+FROM postings WHERE kb_id = @kbId ORDER BY term, chunk_id`;
+
+/**
+ * Reads a knowledge base's postings for the postings cache
+ * (store/postings-cache.ts) row by row, with statements prepared once: call
+ * its methods inside the read transaction of the search, so both reads see
+ * one snapshot.
+ *
+ * @param database an open better-sqlite3 connection (read-only is enough)
+ */
+export function sqlitePostingsReader(database: Database): PostingsReader {
+  const termCounts: Statement<[string], TermCount> = database.prepare(SQLITE_TERM_COUNTS_SQL);
+  const postings = database.prepare<Record<string, unknown>, PostingRow>(SQLITE_POSTINGS_SQL).raw();
+  return {
+    termCounts: (kbId) => termCounts.iterate(kbId),
+    postings: (kbId) => postings.iterate({ kbId, headingWeight: HEADING_WEIGHT }),
+  };
+}
 
 interface ReachStatsRow {
   n: number;
@@ -221,7 +245,8 @@ export function prepareSearch(database: Database, options: PostingsCacheOptions 
   const statements = prepareStatements(database);
   const readableDocuments: Statement<ReachParameters, number> = database.prepare<ReachParameters, number>(SQLITE_READABLE_DOCUMENTS_SQL).pluck();
   const passagesById: Statement<{ ids: string }, Omit<PassageRow, 'score'>> = database.prepare(SQLITE_PASSAGES_BY_ID_SQL);
-  const cache = new PostingsCache(database, options);
+  const reader = sqlitePostingsReader(database);
+  const cache = new PostingsCache(options);
   const search = database.transaction((query: SearchQuery): SearchResult => {
     const reach = reachParameters(query);
     const stats = statements.reachStats.get(reach);
@@ -229,26 +254,16 @@ export function prepareSearch(database: Database, options: PostingsCacheOptions 
     const averageLength = averageWeightedLength(count, stats?.bodyLength ?? 0, stats?.headingLength ?? 0);
     // An empty reach, or passages without length (where SQL divides by zero): the SQL path decides.
     const postings =
-      count > 0 && averageLength > 0 && typeof stats?.version === 'number' ? cache.postingsAt(query.reach.kbId, stats.version) : undefined;
+      count > 0 && averageLength > 0 && typeof stats?.version === 'number'
+        ? cache.postingsAt(query.reach.kbId, stats.version, reader)
+        : undefined;
     if (!postings) return searchWithSql(statements, query, reach, stats);
-    let readable: Uint8Array | undefined;
-    if (stats?.knowledgeBaseCount !== count) {
-      readable = new Uint8Array(postings.documentSlotOf.size);
-      for (const documentId of readableDocuments.all(reach)) {
-        const slot = postings.documentSlotOf.get(documentId);
-        if (slot !== undefined) readable[slot] = 1;
-      }
-    }
+    const readable = stats?.knowledgeBaseCount === count ? undefined : readableSlots(postings, readableDocuments.iterate(reach));
     const { documentFrequencies, ranked } = rankPostings(postings, [...new Set(query.terms)], count, readable, averageLength, query.topK);
     const result: SearchResult = { passages: [], passageCount: count, documentFrequencies };
     if (ranked.chunkIds.length === 0) return result;
-    const rows = new Map<number, Omit<PassageRow, 'score'>>();
-    for (const row of passagesById.all({ ids: JSON.stringify(ranked.chunkIds) })) rows.set(row.chunkId, row);
-    result.passages = ranked.chunkIds.map((chunkId, index) => {
-      const row = rows.get(chunkId);
-      if (!row) throw new Error(`Passage ${chunkId} of knowledge base "${query.reach.kbId}" has postings but no row`);
-      return toPassage(query.reach.kbId, { ...row, score: ranked.scores[index]! });
-    });
+    const rows = passagesById.all({ ids: JSON.stringify(ranked.chunkIds) });
+    result.passages = inRankOrder(query.reach.kbId, ranked, rows).map((row) => toPassage(query.reach.kbId, row));
     return result;
   });
   return { cache, run: (query) => search(query) };
