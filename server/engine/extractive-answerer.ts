@@ -1,10 +1,10 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
-import { HEADING_CONTEXT_WEIGHT, type RerankedSearch } from './passage-rerank.ts';
+import { questionTermWeights, sentenceWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 import type { Sentence } from './sentences.ts';
-import { BM25_K1, inverseDocumentFrequency } from '../store/bm25.ts';
+import { BM25_K1 } from '../store/bm25.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
@@ -14,7 +14,7 @@ import type { ScoredPassage } from '../store/store.ts';
  *
  * A sentence's support is the IDF-weighted share of the question's terms it
  * contains, with terms found only in its passage's heading path counted at
- * {@link HEADING_CONTEXT_WEIGHT}, plus a prior for its passage's relevance
+ * half weight (engine/passage-rerank.ts `sentenceWeight`), plus a prior for its passage's relevance
  * (the second ranking stage, engine/passage-rerank.ts) and a bonus for the question's term pairs it holds side by side
  * ({@link phraseCoverage}). The best sentence is taken, then up to {@link MAX_SENTENCES} - 1 more
  * while each adds question terms not yet covered, is nearly as well supported,
@@ -25,7 +25,6 @@ import type { ScoredPassage } from '../store/store.ts';
 export const MAX_SENTENCES = 3;
 /** Passages (most relevant first) whose sentences are considered. */
 export const CANDIDATE_PASSAGES = 5;
-export { HEADING_CONTEXT_WEIGHT };
 /**
  * Weight of the passage's relevance (engine/passage-rerank.ts, a share of
  * the best passage's) in a sentence's support. On the calibration half of
@@ -76,7 +75,7 @@ interface Candidate {
   passage: ScoredPassage;
   passageRank: number;
   terms: Set<string>;
-  /** IDF-weighted share of the question's terms in the sentence (heading-only terms at {@link HEADING_CONTEXT_WEIGHT}). */
+  /** IDF-weighted share of the question's terms in the sentence (heading-only terms at half weight: `sentenceWeight`). */
   coverage: number;
   support: number;
 }
@@ -88,13 +87,9 @@ interface Candidate {
  * @returns the answer, or undefined when no passage has a quotable sentence
  */
 export function composeExtractiveAnswer(questionTerms: readonly string[], search: RerankedSearch): ExtractiveAnswer | undefined {
-  const ranked = search;
-  const weights = new Map<string, number>();
-  for (const term of questionTerms) {
-    weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
-  }
+  const weights = questionTermWeights(questionTerms, search);
   const totalWeight = sum([...weights.values()]);
-  const passages = ranked.passages.slice(0, CANDIDATE_PASSAGES);
+  const passages = search.passages.slice(0, CANDIDATE_PASSAGES);
   const best = passages[0];
   if (!best || totalWeight === 0) return undefined;
 
@@ -113,11 +108,10 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
     passageCoverages.push(weightOf(new Set([...headingTerms, ...passageTerms])) / totalWeight);
     for (const { sentence, terms: sentenceTerms } of analysis.sentences) {
       const terms = new Set(sentenceTerms.filter((term) => weights.has(term)));
-      const headingOnly = [...headingTerms].filter((term) => !terms.has(term));
-      const coverage = (weightOf(terms) + HEADING_CONTEXT_WEIGHT * weightOf(headingOnly)) / totalWeight;
+      const coverage = sentenceWeight(sentenceTerms, analysis.headingTerms, weights) / totalWeight;
       const support =
         coverage +
-        RANK_PRIOR * (ranked.relevance[passageRank] ?? 0) +
+        RANK_PRIOR * (search.relevance[passageRank] ?? 0) +
         PHRASE_WEIGHT * pairs.coverage(sentenceTerms) -
         (sentence.text.length < 25 ? SHORT_PENALTY : 0) -
         (sentence.text.endsWith(':') ? COLON_PENALTY : 0) -
@@ -128,7 +122,6 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
   if (candidates.length === 0) return undefined;
 
   const selected = selectSentences(candidates, weights, totalWeight);
-  const covered = new Set(selected.flatMap((candidate) => [...candidate.terms]));
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
   const bestAnalysis = analyzePassage(best);
   const bestTerms = new Set([...bestAnalysis.headingTerms, ...bestAnalysis.terms]);

@@ -70,10 +70,7 @@ export interface RerankedSearch extends SearchResult {
  */
 export function rerankPassages(questionTerms: readonly string[], search: SearchResult): RerankedSearch {
   const bestScore = search.passages[0]?.score ?? 0;
-  const weights = new Map<string, number>();
-  for (const term of questionTerms) {
-    weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
-  }
+  const weights = questionTermWeights(questionTerms, search);
   let totalWeight = 0;
   for (const weight of weights.values()) totalWeight += weight;
   let pairWeight = 0;
@@ -118,6 +115,43 @@ export async function retrievePassages(
   return { ...reranked, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
 }
 
+/**
+ * Each question term's weight: its IDF within the reach (store/bm25.ts), as
+ * BM25 weighs it; 0 for a term no passage of the reach holds.
+ *
+ * @param questionTerms the question's analyzed, distinct terms
+ * @param search the retrieval's statistics (passage count, document frequencies)
+ */
+export function questionTermWeights(questionTerms: readonly string[], search: SearchResult): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const term of questionTerms) {
+    weights.set(term, inverseDocumentFrequency(search.passageCount, search.documentFrequencies[term] ?? 0));
+  }
+  return weights;
+}
+
+/**
+ * Weight of the question's terms a sentence holds: the full weight of those
+ * in the sentence, {@link HEADING_CONTEXT_WEIGHT} of it for those found only
+ * in its passage's heading path (the heading says what the sentence is about).
+ *
+ * @param sentenceTerms the sentence's analyzed terms
+ * @param headingTerms the analyzed terms of its passage's heading path
+ * @param weights the question's terms and their weights ({@link questionTermWeights})
+ */
+export function sentenceWeight(
+  sentenceTerms: readonly string[],
+  headingTerms: ReadonlySet<string>,
+  weights: ReadonlyMap<string, number>,
+): number {
+  let covered = 0;
+  for (const [term, weight] of weights) {
+    if (sentenceTerms.includes(term)) covered += weight;
+    else if (headingTerms.has(term)) covered += HEADING_CONTEXT_WEIGHT * weight;
+  }
+  return covered;
+}
+
 /** Weight of the question's pair ending at `index`: the smaller IDF of its two terms. */
 function pairWeightAt(questionTerms: readonly string[], weights: Map<string, number>, index: number): number {
   return Math.min(weights.get(questionTerms[index - 1]!) ?? 0, weights.get(questionTerms[index]!) ?? 0);
@@ -159,24 +193,9 @@ function windowWeight(terms: readonly string[], weights: Map<string, number>): n
   return best;
 }
 
-/** IDF-weighted share of the question's terms in the passage's best sentence, heading-only terms at {@link HEADING_CONTEXT_WEIGHT}. */
-function bestSentenceCoverage(analysis: PassageAnalysis, weights: Map<string, number>, totalWeight: number): number {
+/** IDF-weighted share of the question's terms in the passage's best sentence ({@link sentenceWeight}). */
+function bestSentenceCoverage(analysis: PassageAnalysis, weights: ReadonlyMap<string, number>, totalWeight: number): number {
   let best = 0;
-  const counted = new Set<string>();
-  for (const sentence of analysis.sentences) {
-    counted.clear();
-    let covered = 0;
-    for (const term of sentence.terms) {
-      const weight = weights.get(term);
-      if (weight !== undefined && !counted.has(term)) {
-        counted.add(term);
-        covered += weight;
-      }
-    }
-    for (const [term, weight] of weights) {
-      if (!counted.has(term) && analysis.headingTerms.has(term)) covered += HEADING_CONTEXT_WEIGHT * weight;
-    }
-    if (covered > best) best = covered;
-  }
+  for (const sentence of analysis.sentences) best = Math.max(best, sentenceWeight(sentence.terms, analysis.headingTerms, weights));
   return best / totalWeight;
 }
