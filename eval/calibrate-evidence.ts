@@ -27,12 +27,13 @@ import { retrievePassages } from '../server/engine/passage-rerank.ts';
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
 const NO_EVIDENCE: EvidenceFeatures = {
   passageCoverage: 0,
-  termCoverage: 0,
   unknownShare: 1,
   normalizedScore: 0,
   sentenceCoverage: 0,
   phraseCoverage: 0,
   questionLength: 0,
+  documentShare: 0,
+  titleCoverage: 0,
 };
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
@@ -110,7 +111,7 @@ async function labelled(
 async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures> {
   const terms = questionTerms(question);
   const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
-  return composeExtractiveAnswer(terms, search)?.features ?? NO_EVIDENCE;
+  return composeExtractiveAnswer(search.terms, search)?.features ?? NO_EVIDENCE;
 }
 
 function vector(features: EvidenceFeatures): number[] {

@@ -158,5 +158,5 @@ export function citesParagraph(answer: CollectedAnswer, article: SquadArticle, q
 async function evidenceOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<number> {
   const terms = questionTerms(question);
   const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
-  return composeExtractiveAnswer(terms, search)?.evidence ?? 0;
+  return composeExtractiveAnswer(search.terms, search)?.evidence ?? 0;
 }

@@ -52,6 +52,17 @@ describe('POST /widget/query', () => {
     for (const citation of body.citations) expect(citation).not.toHaveProperty('text');
   });
 
+  test('question with a misspelled word: the same answer and citations as spelled right', async () => {
+    const questions = ['When does backpressure pause a writer?', 'When does backpresure pause a writer?'];
+
+    const [right, wrong] = await Promise.all(
+      questions.map(async (question) => (await fixture.post('query', { question }, { token })).json() as Promise<QueryResponse>),
+    );
+
+    expect(wrong?.abstained).toBe(false);
+    expect(wrong).toEqual(right);
+  });
+
   test('question with no evidence in the knowledge base: 200, abstained, refusal message, no citations', async () => {
     const response = await fixture.post('query', { question: 'What is the capital of Australia?' }, { token });
 

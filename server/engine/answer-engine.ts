@@ -121,7 +121,7 @@ export async function prepareAnswer(
 
   const search = await retrievePassages(store, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
   if (request.signal?.aborted) return undefined;
-  const extractive = composeExtractiveAnswer(terms, search);
+  const extractive = composeExtractiveAnswer(search.terms, search);
   if (!extractive || extractive.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };
   const citations: EngineCitation[] = extractive.cited.map((passage, position) => ({ index: position + 1, passage }));
   const related = await relatedQuestions(store, request.reach, matches);

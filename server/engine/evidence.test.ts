@@ -12,24 +12,26 @@ import {
 const share = fc.double({ min: 0, max: 1, noNaN: true });
 const features = fc.record({
   passageCoverage: share,
-  termCoverage: share,
   unknownShare: share,
   normalizedScore: share,
   sentenceCoverage: share,
   phraseCoverage: share,
   questionLength: share,
+  documentShare: share,
+  titleCoverage: share,
 });
 
 /** Features with every value given, the others 0. */
 function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
   return {
     passageCoverage: 0,
-    termCoverage: 0,
     unknownShare: 0,
     normalizedScore: 0,
     sentenceCoverage: 0,
     phraseCoverage: 0,
     questionLength: 0,
+    documentShare: 0,
+    titleCoverage: 0,
     ...values,
   };
 }
@@ -48,7 +50,7 @@ describe('evidenceScore', () => {
 
   test('question fully covered by a passage scoring the most it could, nothing unknown: sum of the positive weights, answered', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 1, termCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1 }),
+      featuresOf({ passageCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1, documentShare: 1, titleCoverage: 1 }),
     );
 
     const { intercept, unknownShare, ...weights } = EVIDENCE_COEFFICIENTS;
@@ -60,7 +62,7 @@ describe('evidenceScore', () => {
 
   test('short question fully covered by one sentence of a well-scored passage: answered', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 1, termCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, questionLength: 0.3 }),
+      featuresOf({ passageCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, questionLength: 0.3, documentShare: 0.5 }),
     );
 
     expect(score).toBeGreaterThan(DEFAULT_ABSTENTION_THRESHOLD);
@@ -74,7 +76,7 @@ describe('evidenceScore', () => {
 
   test('fully covered passage but half the question unknown to the knowledge base: below the threshold', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 0.5, termCoverage: 0.5, unknownShare: 0.5, normalizedScore: 0.4, sentenceCoverage: 0.5, questionLength: 0.4 }),
+      featuresOf({ passageCoverage: 0.5, unknownShare: 0.5, normalizedScore: 0.4, sentenceCoverage: 0.5, questionLength: 0.4, documentShare: 0.5 }),
     );
 
     expect(score).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
@@ -89,7 +91,7 @@ describe('evidenceScore', () => {
     );
   });
 
-  test.each(['passageCoverage', 'termCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each(['passageCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength', 'documentShare', 'titleCoverage'] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, share, (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -109,12 +111,13 @@ describe('evidenceScore', () => {
 
   test('feature list: names every feature of the model once', () => {
     expect([...EVIDENCE_FEATURES].sort()).toEqual([
+      'documentShare',
       'normalizedScore',
       'passageCoverage',
       'phraseCoverage',
       'questionLength',
       'sentenceCoverage',
-      'termCoverage',
+      'titleCoverage',
       'unknownShare',
     ]);
   });

@@ -3,12 +3,10 @@
  * question, as a probability in 0..1, and the abstention threshold on it.
  *
  * A logistic model (Platt scaling: J. Platt, "Probabilistic outputs for
- * support vector machines", 1999) over seven features of the question's terms,
+ * support vector machines", 1999) over eight features of the question's terms,
  * each in 0..1:
  * - `passageCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering passage (text or heading path);
- * - `termCoverage`: unweighted share of the question terms found in the first
- *   passage (after re-ranking: engine/passage-rerank.ts);
  * - `unknownShare`: IDF-weighted share of question terms that no passage of
  *   the knowledge base contains (a strong sign the question is off-topic);
  * - `normalizedScore`: the first passage's BM25 score divided by the most any
@@ -19,7 +17,14 @@
  * - `phraseCoverage`: share of the question's adjacent term pairs that are
  *   adjacent in the first passage (phrase match);
  * - `questionLength`: the question's distinct terms, as a share of 10
- *   (saturating): a long question that matches is stronger evidence.
+ *   (saturating): a long question that matches is stronger evidence;
+ * - `documentShare`: the share of the best passages' relevance held by the
+ *   first passage's document (engine/passage-rerank.ts): the terms of a
+ *   question the knowledge base answers meet in one document, its topic;
+ *   those of one it does not are scattered over several;
+ * - `titleCoverage`: IDF-weighted share of the question terms found in the
+ *   first passage's document title: a question naming the document's
+ *   subject is about that document.
  *
  * Coefficients fitted by `npm run calibrate` (eval/calibrate-evidence.ts) on
  * SQuAD 2.0 under the open protocol, class-balanced, on the odd-positioned
@@ -29,35 +34,38 @@
 /** Features of one candidate answer, each in 0..1. */
 export interface EvidenceFeatures {
   passageCoverage: number;
-  termCoverage: number;
   unknownShare: number;
   normalizedScore: number;
   sentenceCoverage: number;
   phraseCoverage: number;
   questionLength: number;
+  documentShare: number;
+  titleCoverage: number;
 }
 
 /** Order in which the features enter the model. */
 export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'passageCoverage',
-  'termCoverage',
   'unknownShare',
   'normalizedScore',
   'sentenceCoverage',
   'phraseCoverage',
   'questionLength',
+  'documentShare',
+  'titleCoverage',
 ];
 
 /** Logistic coefficients: intercept and one weight per feature. */
 export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
-  intercept: -9.335,
-  passageCoverage: 2.112,
-  termCoverage: 0.897,
-  unknownShare: -5.943,
-  normalizedScore: 11.535,
-  sentenceCoverage: 4.031,
-  phraseCoverage: 6.324,
-  questionLength: 2.985,
+  intercept: -8.74,
+  passageCoverage: 5.842,
+  unknownShare: -4.074,
+  normalizedScore: 4.488,
+  sentenceCoverage: 2.384,
+  phraseCoverage: 4.703,
+  questionLength: 1.395,
+  documentShare: 3.609,
+  titleCoverage: 25.222,
 };
 
 /**

@@ -39,8 +39,9 @@ function searchOf(
   documentFrequencies: Record<string, number>,
   passageCount = 10,
   relevance: number[] = passages.map((passage) => passage.score / (passages[0]?.score ?? 1)),
+  documentShare = 1,
 ): RerankedSearch {
-  return { passages, passageCount, documentFrequencies, relevance };
+  return { passages, passageCount, documentFrequencies, relevance, documentShare };
 }
 
 /** The `[n]` markers of an answer text, in order of appearance. */
@@ -100,13 +101,15 @@ describe('composeExtractiveAnswer', () => {
     const normalizedScore = 3 / (2 * idf(10, 2) * 1.9);
     expect(answer?.features).toEqual({
       passageCoverage: 1,
-      termCoverage: 1,
       unknownShare: 0,
       normalizedScore: expect.closeTo(normalizedScore, 10),
       sentenceCoverage: 1,
       // "creat new directori": the question's pair is not side by side.
       phraseCoverage: 0,
       questionLength: 2 / QUESTION_LENGTH_SATURATION,
+      documentShare: 1,
+      // The title "Guide" holds no question term.
+      titleCoverage: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });
@@ -161,7 +164,6 @@ describe('composeExtractiveAnswer', () => {
       'The rare value is stored in this field [1]. The common and other values live in the second field [2].',
     );
     expect(answer?.cited).toEqual([first, second]);
-    expect(answer?.features.termCoverage).toBeCloseTo(1 / 3, 10);
   });
 
   test('sentence of another passage covering only terms already quoted: not added', () => {
@@ -251,7 +253,6 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.text).toBe('Sets the permissions of the new folder [1].');
     expect(answer?.cited).toEqual([headed]);
     expect(answer?.features.passageCoverage).toBe(1);
-    expect(answer?.features.termCoverage).toBe(0.5);
   });
 
   test(`sentence only in a passage beyond the first ${CANDIDATE_PASSAGES}: never considered`, () => {
@@ -262,7 +263,33 @@ describe('composeExtractiveAnswer', () => {
 
     expect(answer?.cited).not.toContainEqual(sixth);
     expect(answer?.features.passageCoverage).toBe(0);
-    expect(answer?.features.termCoverage).toBe(0);
+  });
+
+  test('first passage\'s document title naming a question term: titleCoverage is that term\'s share of the weight, evidence rises', () => {
+    // N = 100; "stream" df 10 (idf ln 9.05), "pipe" df 2 (idf ln 39.6).
+    const text = 'Pipes connect the streams of two processes.';
+    const titled = { ...passageOf(1, text, 5), title: 'Streams' };
+    const untitled = passageOf(1, text, 5);
+    const frequencies = { stream: 10, pipe: 2 };
+
+    const withTitle = composeExtractiveAnswer(['stream', 'pipe'], searchOf([titled], frequencies, 100));
+    const without = composeExtractiveAnswer(['stream', 'pipe'], searchOf([untitled], frequencies, 100));
+
+    expect(withTitle?.features.titleCoverage).toBeCloseTo(idf(100, 10) / (idf(100, 10) + idf(100, 2)), 10);
+    expect(without?.features.titleCoverage).toBe(0);
+    expect(withTitle!.evidence).toBeGreaterThan(without!.evidence);
+  });
+
+  test('documentShare of the search: passed to the evidence, a scattered result scores lower', () => {
+    const passage = passageOf(1, 'Creates a new directory at the given path.', 3);
+    const frequencies = { creat: 2, directori: 2 };
+
+    const concentrated = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], frequencies, 10, [1], 1));
+    const scattered = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], frequencies, 10, [1], 0.2));
+
+    expect(concentrated?.features.documentShare).toBe(1);
+    expect(scattered?.features.documentShare).toBe(0.2);
+    expect(scattered!.evidence).toBeLessThan(concentrated!.evidence);
   });
 
   test('question term absent from the knowledge base (df 0): raises unknownShare, evidence falls below the threshold', () => {
@@ -276,7 +303,6 @@ describe('composeExtractiveAnswer', () => {
     const unknownShare = idf(10, 0) / (idf(10, 0) + 2 * idf(10, 2));
     expect(withUnknown?.features.unknownShare).toBeCloseTo(unknownShare, 10);
     expect(withUnknown?.features.passageCoverage).toBeCloseTo(1 - unknownShare, 10);
-    expect(withUnknown?.features.termCoverage).toBeCloseTo(2 / 3, 10);
     expect(withUnknown!.evidence).toBeLessThan(known!.evidence);
     expect(withUnknown!.evidence).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
     expect(known!.evidence).toBeGreaterThan(DEFAULT_ABSTENTION_THRESHOLD);
@@ -291,7 +317,6 @@ describe('composeExtractiveAnswer', () => {
     );
 
     expect(answer?.features.unknownShare).toBe(0);
-    expect(answer?.features.termCoverage).toBeCloseTo(2 / 3, 10);
     expect(answer?.features.passageCoverage).toBeCloseTo(2 / 3, 10);
   });
 

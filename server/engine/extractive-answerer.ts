@@ -1,4 +1,5 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
+import { analyze } from './analyzer.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage } from './passage-analysis.ts';
@@ -124,16 +125,16 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
   const selected = selectSentences(candidates, weights, totalWeight);
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
   const bestAnalysis = analyzePassage(best);
-  const bestTerms = new Set([...bestAnalysis.headingTerms, ...bestAnalysis.terms]);
   const knownWeight = totalWeight - unknownWeight;
   const features: EvidenceFeatures = {
     passageCoverage: Math.max(...passageCoverages),
-    termCoverage: questionTerms.filter((term) => bestTerms.has(term)).length / questionTerms.length,
     unknownShare: unknownWeight / totalWeight,
     normalizedScore: knownWeight > 0 ? Math.min(1, best.score / (knownWeight * (BM25_K1 + 1))) : 0,
     sentenceCoverage: Math.min(1, Math.max(...candidates.map((candidate) => candidate.coverage))),
     phraseCoverage: pairs.coverage(bestAnalysis.terms),
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
+    documentShare: search.documentShare,
+    titleCoverage: weightOf(new Set(analyze(best.title))) / totalWeight,
   };
   const { text, cited } = compose(selected);
   return { text, cited, evidence: evidenceScore(features), features };

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { PAIR_WEIGHT, RERANK_DEPTH, SENTENCE_WEIGHT, WINDOW_WEIGHT, rerankPassages, retrievePassages } from './passage-rerank.ts';
+import { DOCUMENT_SHARE_DEPTH, PAIR_WEIGHT, RERANK_DEPTH, SENTENCE_WEIGHT, WINDOW_WEIGHT, rerankPassages, retrievePassages } from './passage-rerank.ts';
 import type { ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
 
-function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide']): ScoredPassage {
-  return { chunkId, kbId: 'kb', docId: `doc-${chunkId}.md`, title: 'Guide', headingPath, text, quotable: true, contentHash: `hash-${chunkId}`, score };
+function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide'], docId = `doc-${chunkId}.md`): ScoredPassage {
+  return { chunkId, kbId: 'kb', docId, title: 'Guide', headingPath, text, quotable: true, contentHash: `hash-${chunkId}`, score };
 }
 
 /** Every question term with the same document frequency, so each weighs the same. */
@@ -56,7 +56,26 @@ describe('rerankPassages', () => {
   test('no passages: an empty result with its statistics', () => {
     const ranked = rerankPassages(['stream'], searchOf([], ['stream']));
 
-    expect(ranked).toEqual({ passages: [], passageCount: 10, documentFrequencies: { stream: 2 }, relevance: [] });
+    expect(ranked).toEqual({ passages: [], passageCount: 10, documentFrequencies: { stream: 2 }, relevance: [], documentShare: 0 });
+  });
+
+  test('documentShare: the share of the relevance of the first passages held by the first passage\'s document', () => {
+    // Equal relevance (same text, same score): the first passage's document holds 2 of the 4.
+    const passages = [1, 2, 3, 4].map((chunkId) => passageOf(chunkId, 'Streams.', 5, ['Guide'], chunkId % 2 === 1 ? 'streams.md' : `other-${chunkId}.md`));
+
+    const ranked = rerankPassages(['stream'], searchOf(passages, ['stream']));
+
+    expect(ranked.documentShare).toBe(0.5);
+  });
+
+  test(`documentShare: passages beyond the first ${DOCUMENT_SHARE_DEPTH} not counted, so top-k does not change it`, () => {
+    const passages = Array.from({ length: 12 }, (_, index) =>
+      passageOf(index + 1, 'Streams.', 5, ['Guide'], index < DOCUMENT_SHARE_DEPTH ? 'streams.md' : `other-${index}.md`),
+    );
+
+    const ranked = rerankPassages(['stream'], searchOf(passages, ['stream']));
+
+    expect(ranked.documentShare).toBe(1);
   });
 });
 
@@ -79,5 +98,29 @@ describe('retrievePassages', () => {
     expect(store.queries).toEqual([{ reach, terms, topK: RERANK_DEPTH }]);
     expect(result.passages).toEqual([strong, weak]);
     expect(result.relevance).toHaveLength(2);
+    expect(result.terms).toEqual(terms);
+  });
+
+  test('misspelled term in no passage of the reach: searched again with the term the retrieved passages hold', async () => {
+    // "directroy" stems to `directroi`, in no passage; the first search's passages hold `directori`.
+    const first = passageOf(1, 'Create directories with mkdir.', 4);
+    const corrected = passageOf(2, 'Create a directory and its parents with mkdir -p.', 9);
+    const queries: SearchQuery[] = [];
+    const store = {
+      search: async (query: SearchQuery): Promise<SearchResult> => {
+        queries.push(query);
+        return query.terms.includes('directroi')
+          ? { passages: [first], passageCount: 10, documentFrequencies: { creat: 2, directroi: 0 } }
+          : { passages: [corrected, first], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } };
+      },
+    } as unknown as Store;
+    const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
+
+    const result = await retrievePassages(store, reach, ['creat', 'directroi'], 5);
+
+    expect(queries.map((query) => query.terms)).toEqual([['creat', 'directroi'], ['creat', 'directori']]);
+    expect(result.terms).toEqual(['creat', 'directori']);
+    expect(result.passages[0]).toEqual(corrected);
+    expect(result.documentFrequencies).toEqual({ creat: 2, directori: 2 });
   });
 });

@@ -1,5 +1,6 @@
 import { analyzePassage, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
+import { correctMisspelledTerms } from './spelling-correction.ts';
 import { inverseDocumentFrequency } from '../store/bm25.ts';
 import type { Reach, SearchResult, Store } from '../store/store.ts';
 
@@ -51,6 +52,9 @@ export const PROXIMITY_WINDOW = 10;
 /** Share of a term's weight earned when it appears only in the passage's headings (here and in the extractive answerer). */
 export const HEADING_CONTEXT_WEIGHT = 0.5;
 
+/** Passages, from the first after re-ranking, over which {@link RerankedSearch.documentShare} is computed. */
+export const DOCUMENT_SHARE_DEPTH = 8;
+
 /** A search result in the second stage's order. */
 export interface RerankedSearch extends SearchResult {
   /**
@@ -58,6 +62,20 @@ export interface RerankedSearch extends SearchResult {
    * share of the first passage's: the first is 1, the others in 0..1.
    */
   relevance: number[];
+  /**
+   * Share (0..1) of the relevance of the first {@link DOCUMENT_SHARE_DEPTH}
+   * passages held by passages of the first passage's document: near 1 when
+   * the question's terms meet in one document (its topic), small when they
+   * are scattered over unrelated ones (evidence feature, engine/evidence.ts).
+   * Computed before any top-k cut, so it does not depend on the top-k asked for.
+   */
+  documentShare: number;
+}
+
+/** What {@link retrievePassages} found, and with which terms. */
+export interface Retrieval extends RerankedSearch {
+  /** The terms searched: the question's, misspellings corrected (engine/spelling-correction.ts). */
+  terms: string[];
 }
 
 /**
@@ -94,25 +112,50 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
     ...search,
     passages: scored.map((entry) => entry.passage),
     relevance: scored.map((entry) => (top > 0 ? entry.relevance / top : 0)),
+    documentShare: documentShare(scored),
   };
+}
+
+function documentShare(scored: readonly { passage: { docId: string }; relevance: number }[]): number {
+  const first = scored[0];
+  if (!first) return 0;
+  let total = 0;
+  let same = 0;
+  for (const { passage, relevance } of scored.slice(0, DOCUMENT_SHARE_DEPTH)) {
+    total += relevance;
+    if (passage.docId === first.passage.docId) same += relevance;
+  }
+  return total > 0 ? same / total : 0;
 }
 
 /**
  * Both stages: BM25 from the store for at least {@link RERANK_DEPTH}
  * passages, re-ranked ({@link rerankPassages}), the first `topK` kept. The
- * retrieval every answer and the evaluation use.
+ * retrieval every answer and the evaluation use. When a question term is
+ * in no passage of the reach and one retrieved passage holds a term one edit
+ * from it (engine/spelling-correction.ts), the corrected terms are searched
+ * again and that second search is the result.
  *
+ * @param questionTerms the question's analyzed, distinct terms, in question order
  * @param topK passages wanted (1..20 from requests)
  * @throws StoreUnavailableError from the store
  */
 export async function retrievePassages(
   store: Store,
   reach: Reach,
-  terms: string[],
+  questionTerms: string[],
   topK: number,
-): Promise<RerankedSearch> {
-  const reranked = rerankPassages(terms, await store.search({ reach, terms, topK: Math.max(topK, RERANK_DEPTH) }));
-  return { ...reranked, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
+): Promise<Retrieval> {
+  const depth = Math.max(topK, RERANK_DEPTH);
+  let terms = questionTerms;
+  let search = await store.search({ reach, terms, topK: depth });
+  const corrected = correctMisspelledTerms(terms, search);
+  if (corrected) {
+    terms = corrected;
+    search = await store.search({ reach, terms, topK: depth });
+  }
+  const reranked = rerankPassages(terms, search);
+  return { ...reranked, terms, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
 }
 
 /**
