@@ -33,7 +33,6 @@ const NO_EVIDENCE: EvidenceFeatures = {
   phraseCoverage: 0,
   questionLength: 0,
   documentShare: 0,
-  titleCoverage: 0,
 };
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });

@@ -18,7 +18,6 @@ const features = fc.record({
   phraseCoverage: share,
   questionLength: share,
   documentShare: share,
-  titleCoverage: share,
 });
 
 /** Features with every value given, the others 0. */
@@ -31,7 +30,6 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     phraseCoverage: 0,
     questionLength: 0,
     documentShare: 0,
-    titleCoverage: 0,
     ...values,
   };
 }
@@ -50,7 +48,7 @@ describe('evidenceScore', () => {
 
   test('question fully covered by a passage scoring the most it could, nothing unknown: sum of the positive weights, answered', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1, documentShare: 1, titleCoverage: 1 }),
+      featuresOf({ passageCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1, documentShare: 1 }),
     );
 
     const { intercept, unknownShare, ...weights } = EVIDENCE_COEFFICIENTS;
@@ -91,7 +89,7 @@ describe('evidenceScore', () => {
     );
   });
 
-  test.each(['passageCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength', 'documentShare', 'titleCoverage'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each(['passageCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength', 'documentShare'] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, share, (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -117,7 +115,6 @@ describe('evidenceScore', () => {
       'phraseCoverage',
       'questionLength',
       'sentenceCoverage',
-      'titleCoverage',
       'unknownShare',
     ]);
   });

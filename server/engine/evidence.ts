@@ -3,7 +3,7 @@
  * question, as a probability in 0..1, and the abstention threshold on it.
  *
  * A logistic model (Platt scaling: J. Platt, "Probabilistic outputs for
- * support vector machines", 1999) over eight features of the question's terms,
+ * support vector machines", 1999) over seven features of the question's terms,
  * each in 0..1:
  * - `passageCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering passage (text or heading path);
@@ -21,10 +21,7 @@
  * - `documentShare`: the share of the best passages' relevance held by the
  *   first passage's document (engine/passage-rerank.ts): the terms of a
  *   question the knowledge base answers meet in one document, its topic;
- *   those of one it does not are scattered over several;
- * - `titleCoverage`: IDF-weighted share of the question terms found in the
- *   first passage's document title: a question naming the document's
- *   subject is about that document.
+ *   those of one it does not are scattered over several.
  *
  * Coefficients fitted by `npm run calibrate` (eval/calibrate-evidence.ts) on
  * SQuAD 2.0 under the open protocol, class-balanced, on the odd-positioned
@@ -40,7 +37,6 @@ export interface EvidenceFeatures {
   phraseCoverage: number;
   questionLength: number;
   documentShare: number;
-  titleCoverage: number;
 }
 
 /** Order in which the features enter the model. */
@@ -52,20 +48,18 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'phraseCoverage',
   'questionLength',
   'documentShare',
-  'titleCoverage',
 ];
 
 /** Logistic coefficients: intercept and one weight per feature. */
 export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
-  intercept: -8.74,
-  passageCoverage: 5.842,
-  unknownShare: -4.074,
-  normalizedScore: 4.488,
-  sentenceCoverage: 2.384,
-  phraseCoverage: 4.703,
-  questionLength: 1.395,
-  documentShare: 3.609,
-  titleCoverage: 25.222,
+  intercept: -8.633,
+  passageCoverage: 4.708,
+  unknownShare: -5.326,
+  normalizedScore: 5.482,
+  sentenceCoverage: 2.389,
+  phraseCoverage: 4.839,
+  questionLength: 1.382,
+  documentShare: 5.022,
 };
 
 /**

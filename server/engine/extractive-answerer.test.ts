@@ -108,8 +108,6 @@ describe('composeExtractiveAnswer', () => {
       phraseCoverage: 0,
       questionLength: 2 / QUESTION_LENGTH_SATURATION,
       documentShare: 1,
-      // The title "Guide" holds no question term.
-      titleCoverage: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });
@@ -263,21 +261,6 @@ describe('composeExtractiveAnswer', () => {
 
     expect(answer?.cited).not.toContainEqual(sixth);
     expect(answer?.features.passageCoverage).toBe(0);
-  });
-
-  test('first passage\'s document title naming a question term: titleCoverage is that term\'s share of the weight, evidence rises', () => {
-    // N = 100; "stream" df 10 (idf ln 9.05), "pipe" df 2 (idf ln 39.6).
-    const text = 'Pipes connect the streams of two processes.';
-    const titled = { ...passageOf(1, text, 5), title: 'Streams' };
-    const untitled = passageOf(1, text, 5);
-    const frequencies = { stream: 10, pipe: 2 };
-
-    const withTitle = composeExtractiveAnswer(['stream', 'pipe'], searchOf([titled], frequencies, 100));
-    const without = composeExtractiveAnswer(['stream', 'pipe'], searchOf([untitled], frequencies, 100));
-
-    expect(withTitle?.features.titleCoverage).toBeCloseTo(idf(100, 10) / (idf(100, 10) + idf(100, 2)), 10);
-    expect(without?.features.titleCoverage).toBe(0);
-    expect(withTitle!.evidence).toBeGreaterThan(without!.evidence);
   });
 
   test('documentShare of the search: passed to the evidence, a scattered result scores lower', () => {

@@ -1,5 +1,4 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
-import { analyze } from './analyzer.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage } from './passage-analysis.ts';
@@ -134,7 +133,6 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
     phraseCoverage: pairs.coverage(bestAnalysis.terms),
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
     documentShare: search.documentShare,
-    titleCoverage: weightOf(new Set(analyze(best.title))) / totalWeight,
   };
   const { text, cited } = compose(selected);
   return { text, cited, evidence: evidenceScore(features), features };
