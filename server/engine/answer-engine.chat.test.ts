@@ -42,10 +42,11 @@ function storeWith(passages: ScoredPassage[], faq: FaqPair[] = []): Store {
     passageCount: 20,
     documentFrequencies: { creat: 2, directori: 2, miss: 1, parent: 1 },
   };
-  const partial: Pick<Store, 'listFaq' | 'search' | 'passagesOf'> = {
+  const partial: Pick<Store, 'listFaq' | 'search' | 'passagesOf' | 'countPassages'> = {
     listFaq: async () => faq,
     search: async () => search,
     passagesOf: async (_reach, docId) => passages.filter((passage) => passage.docId === docId),
+    countPassages: async (_reach, docId) => passages.filter((passage) => passage.docId === docId).length,
   };
   return partial as Store;
 }

@@ -49,6 +49,11 @@ function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[]
       searches.push(query);
       return content.search ?? { passages: [], passageCount: 0, documentFrequencies: {} };
     },
+    async countPassages(reach, docId) {
+      expect(reach).toBe(REACH);
+      const held = [...(content.search?.passages ?? []), ...(content.reachable ?? [])].filter((passage) => passage.docId === docId);
+      return new Set(held.map((passage) => passage.chunkId)).size;
+    },
     async passagesOf(reach, docId, heading) {
       content.onCall?.('passagesOf');
       expect(reach).toBe(REACH);

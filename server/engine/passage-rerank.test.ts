@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { DOCUMENT_SHARE_DEPTH, PAIR_WEIGHT, RERANK_DEPTH, SENTENCE_WEIGHT, WINDOW_WEIGHT, rerankPassages, retrievePassages } from './passage-rerank.ts';
+import {
+  DOCUMENT_SHARE_DEPTH,
+  PAIR_WEIGHT,
+  RERANK_DEPTH,
+  SENTENCE_WEIGHT,
+  UNOBSERVED_DOCUMENT_SHARE,
+  WINDOW_WEIGHT,
+  rerankPassages,
+  retrievePassages,
+} from './passage-rerank.ts';
 import type { ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
 
 function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide'], docId = `doc-${chunkId}.md`): ScoredPassage {
@@ -80,9 +89,13 @@ describe('rerankPassages', () => {
 });
 
 describe('retrievePassages', () => {
-  function storeReturning(result: SearchResult): Store & { queries: SearchQuery[] } {
+  function storeReturning(result: SearchResult, documentPassages = 3): Store & { queries: SearchQuery[] } {
     const queries: SearchQuery[] = [];
-    return { queries, search: async (query: SearchQuery) => (queries.push(query), result) } as unknown as Store & { queries: SearchQuery[] };
+    return {
+      queries,
+      search: async (query: SearchQuery) => (queries.push(query), result),
+      countPassages: async () => documentPassages,
+    } as unknown as Store & { queries: SearchQuery[] };
   }
 
   test('top-k 2 of 3 passages: BM25 asked for RERANK_DEPTH, the first two after re-ranking returned', async () => {
@@ -101,6 +114,19 @@ describe('retrievePassages', () => {
     expect(result.terms).toEqual(terms);
   });
 
+  test('first passage its document\'s only passage: documentShare is the imputed mean, else the observed share', async () => {
+    // Two equally relevant passages of different documents: observed share 0.5.
+    const terms = ['stream'];
+    const passages = [passageOf(1, 'Streams.', 5), passageOf(2, 'Streams.', 5)];
+    const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
+
+    const single = await retrievePassages(storeReturning(searchOf(passages, terms), 1), reach, terms, 5);
+    const sectioned = await retrievePassages(storeReturning(searchOf(passages, terms), 4), reach, terms, 5);
+
+    expect(single.documentShare).toBe(UNOBSERVED_DOCUMENT_SHARE);
+    expect(sectioned.documentShare).toBe(0.5);
+  });
+
   test('misspelled term in no passage of the reach: searched again with the term the retrieved passages hold', async () => {
     // "directroy" stems to `directroi`, in no passage; the first search's passages hold `directori`.
     const first = passageOf(1, 'Create directories with mkdir.', 4);
@@ -113,6 +139,7 @@ describe('retrievePassages', () => {
           ? { passages: [first], passageCount: 10, documentFrequencies: { creat: 2, directroi: 0 } }
           : { passages: [corrected, first], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } };
       },
+      countPassages: async () => 3,
     } as unknown as Store;
     const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
 

@@ -61,6 +61,17 @@ export const HEADING_CONTEXT_WEIGHT = 0.5;
  */
 export const DOCUMENT_SHARE_DEPTH = 10;
 
+/**
+ * {@link RerankedSearch.documentShare} of a retrieval whose first passage is
+ * its document's only passage: no concentration in one document can be
+ * observed then (a knowledge base of one-passage documents, such as
+ * ClapNQ's, would otherwise look scattered for every question), so the
+ * feature takes its class-balanced mean on the calibration set of SQuAD open
+ * (answerable 0.696, absent 0.256), and the other features decide: mean
+ * imputation of a missing value.
+ */
+export const UNOBSERVED_DOCUMENT_SHARE = 0.476;
+
 /** A search result in the second stage's order. */
 export interface RerankedSearch extends SearchResult {
   /**
@@ -140,7 +151,8 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
  * retrieval every answer and the evaluation use. When a question term is
  * in no passage of the reach and one retrieved passage holds a term one edit
  * from it (engine/spelling-correction.ts), the corrected terms are searched
- * again and that second search is the result.
+ * again and that second search is the result. When the first passage is its
+ * document's only one, the document share is {@link UNOBSERVED_DOCUMENT_SHARE}.
  *
  * @param questionTerms the question's analyzed, distinct terms, in question order
  * @param topK passages wanted (1..20 from requests)
@@ -161,6 +173,8 @@ export async function retrievePassages(
     search = await store.search({ reach, terms, topK: depth });
   }
   const reranked = rerankPassages(terms, search);
+  const first = reranked.passages[0];
+  if (first && (await store.countPassages(reach, first.docId)) < 2) reranked.documentShare = UNOBSERVED_DOCUMENT_SHARE;
   return { ...reranked, terms, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
 }
 

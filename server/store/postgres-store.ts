@@ -584,6 +584,17 @@ class PostgresStore implements Store {
     });
   }
 
+  countPassages(reach: Reach, docId: string): Promise<number> {
+    return this.#call(async (database) => {
+      const { rows } = await database.query<{ count: number }>(
+        `SELECT COUNT(*)::int AS count FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}`,
+        [reach.kbId, [...reach.visibilities], reach.userId, docId],
+      );
+      return rows[0]?.count ?? 0;
+    });
+  }
+
   replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void> {
     return this.#transaction(async (client) => {
       await lockKnowledgeBase(client, kbId);

@@ -483,6 +483,16 @@ class SqliteStore implements Store {
     });
   }
 
+  countPassages(reach: Reach, docId: string): Promise<number> {
+    return this.#call(() => {
+      const row = this.#prepare<Record<string, unknown>, { count: number }>(
+        `SELECT COUNT(*) AS count FROM chunks c JOIN documents d ON d.id = c.document_id
+         WHERE d.doc_id = @docId AND ${REACH_FILTER}`,
+      ).get({ docId, kbId: reach.kbId, userId: reach.userId, visibilities: JSON.stringify(reach.visibilities) });
+      return row?.count ?? 0;
+    });
+  }
+
   replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void> {
     return this.#call(() =>
       this.#database

@@ -446,6 +446,30 @@ describe('Store documents', () => {
     await expect(putting).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  test('countPassages: the passages of one document inside the reach; 0 outside it or for an unknown document', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
+    await store.putDocument(
+      documentInput('guide.md', [
+        [['Guide', 'Install'], 'Download the installer.'],
+        [['Guide', 'Usage'], 'Start the program.'],
+      ]),
+    );
+    await store.putDocument(
+      documentInput('secret.md', [[['Secret', 'Install'], 'Secret install steps.']], { visibility: 'restricted', readers: [alice.id] }),
+    );
+
+    // Act
+    const guide = await store.countPassages(PUBLIC_REACH, 'guide.md');
+    const secretForAlice = await store.countPassages(reachOf(alice.id, ['restricted']), 'secret.md');
+    const secretForStranger = await store.countPassages(reachOf('usr_stranger', ['public', 'workspace', 'restricted']), 'secret.md');
+    const unknown = await store.countPassages(PUBLIC_REACH, 'missing.md');
+
+    // Assert
+    expect([guide, secretForAlice, secretForStranger, unknown]).toEqual([2, 1, 0, 0]);
+  });
+
   test('passagesOf: the reachable passages of one document in document order, optionally under one heading', async () => {
     // Arrange
     const { store } = await openTestStore();

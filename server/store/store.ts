@@ -240,6 +240,8 @@ export interface Store {
    * optionally only those whose heading path contains `heading`.
    */
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]>;
+  /** How many passages one document has inside the reach (0 when it is absent or outside the reach). */
+  countPassages(reach: Reach, docId: string): Promise<number>;
 
   /** Replaces the curated pairs of a KB in one transaction. */
   replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void>;
