@@ -89,13 +89,15 @@ describe('rerankPassages', () => {
 });
 
 describe('retrievePassages', () => {
-  function storeReturning(result: SearchResult, documentPassages = 3): Store & { queries: SearchQuery[] } {
+  function storeReturning(result: SearchResult, documentPassages = 3): Store & { queries: SearchQuery[]; counted: string[] } {
     const queries: SearchQuery[] = [];
+    const counted: string[] = [];
     return {
       queries,
+      counted,
       search: async (query: SearchQuery) => (queries.push(query), result),
-      countPassages: async () => documentPassages,
-    } as unknown as Store & { queries: SearchQuery[] };
+      countPassages: async (_reach: unknown, docId: string) => (counted.push(docId), documentPassages),
+    } as unknown as Store & { queries: SearchQuery[]; counted: string[] };
   }
 
   test('top-k 2 of 3 passages: BM25 asked for RERANK_DEPTH, the first two after re-ranking returned', async () => {
@@ -125,6 +127,18 @@ describe('retrievePassages', () => {
 
     expect(single.documentShare).toBe(UNOBSERVED_DOCUMENT_SHARE);
     expect(sectioned.documentShare).toBe(0.5);
+  });
+
+  test('first passage retrieved with another of its document: the store is not asked to count', async () => {
+    const terms = ['stream'];
+    const passages = [1, 2, 3].map((chunkId) => passageOf(chunkId, 'Streams.', 5, ['Guide'], chunkId === 3 ? 'other.md' : 'streams.md'));
+    const store = storeReturning(searchOf(passages, terms), 1);
+    const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
+
+    const result = await retrievePassages(store, reach, terms, 5);
+
+    expect(store.counted).toEqual([]);
+    expect(result.documentShare).toBeCloseTo(2 / 3, 10);
   });
 
   test('misspelled term in no passage of the reach: searched again with the term the retrieved passages hold', async () => {

@@ -173,8 +173,11 @@ export async function retrievePassages(
     search = await store.search({ reach, terms, topK: depth });
   }
   const reranked = rerankPassages(terms, search);
+  // Only a first passage retrieved without another of its document needs the store's count.
   const first = reranked.passages[0];
-  if (first && (await store.countPassages(reach, first.docId)) < 2) reranked.documentShare = UNOBSERVED_DOCUMENT_SHARE;
+  if (first && !reranked.passages.some((passage, rank) => rank > 0 && passage.docId === first.docId)) {
+    if ((await store.countPassages(reach, first.docId)) < 2) reranked.documentShare = UNOBSERVED_DOCUMENT_SHARE;
+  }
   return { ...reranked, terms, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
 }
 
