@@ -1,5 +1,5 @@
 import type { ClientBase, QueryResultRow } from 'pg';
-import type { ScoredPassage, SearchQuery, SearchResult } from './store.ts';
+import type { Reach, ScoredPassage, SearchQuery, SearchResult } from './store.ts';
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 import type { AsyncPostingsReader, PostingsCache, TermCount } from './postings-cache.ts';
 import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
@@ -20,6 +20,11 @@ export const POSTGRES_REACH_FILTER = `d.kb_id = $1
   AND d.visibility = ANY($2::text[])
   AND (d.visibility <> 'restricted'
        OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = $3))`;
+
+/** The values of {@link POSTGRES_REACH_FILTER}'s parameters `$1` to `$3` for one reach, in order. */
+export function postgresReachParameters(reach: Reach): [kbId: string, visibilities: string[], userId: string] {
+  return [reach.kbId, [...reach.visibilities], reach.userId];
+}
 
 /**
  * BM25 top-k in PostgreSQL over the `postings` table: sqlite-search.ts's
@@ -203,7 +208,7 @@ function emptyReachResult(distinctTerms: readonly string[]): SearchResult {
  * @param database a pool or client whose `bigint` columns parse to numbers (postgres-store.ts)
  */
 export async function searchPostgres(database: Queryable, query: SearchQuery): Promise<SearchResult> {
-  const reach = [query.reach.kbId, [...query.reach.visibilities], query.reach.userId];
+  const reach = postgresReachParameters(query.reach);
   const distinct = [...new Set(query.terms)];
   const statistics = (await database.query<StatisticsRow>(POSTGRES_STATISTICS_SQL, [...reach, distinct])).rows;
   const stats = statistics[0];
@@ -329,7 +334,7 @@ export async function searchPostgresCached(client: ClientBase, query: SearchQuer
     await client.query<ScopeRow>({
       name: 'kb-widget-search-scope',
       text: POSTGRES_SCOPE_SQL,
-      values: [kbId, [...query.reach.visibilities], query.reach.userId],
+      values: postgresReachParameters(query.reach),
     })
   ).rows[0];
   const count = scope?.n ?? 0;

@@ -5,6 +5,7 @@ import { migratePostgres } from './postgres-migrate.ts';
 import { PostingsCache, type PostingsCacheOptions } from './postings-cache.ts';
 import {
   POSTGRES_REACH_FILTER,
+  postgresReachParameters,
   searchPostgres,
   searchPostgresCached,
   toPostgresPassage,
@@ -578,7 +579,7 @@ class PostgresStore implements Store {
          WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}
            AND ($5::text IS NULL OR $5::text = ANY(c.heading_path))
          ORDER BY c.ordinal`,
-        [reach.kbId, [...reach.visibilities], reach.userId, docId, heading ?? null],
+        [...postgresReachParameters(reach), docId, heading ?? null],
       );
       return rows.map((row) => toPostgresPassage(reach.kbId, row));
     });
@@ -589,7 +590,7 @@ class PostgresStore implements Store {
       const { rows } = await database.query<{ count: number }>(
         `SELECT COUNT(*)::int AS count FROM chunks c JOIN documents d ON d.id = c.document_id
          WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}`,
-        [reach.kbId, [...reach.visibilities], reach.userId, docId],
+        [...postgresReachParameters(reach), docId],
       );
       return rows[0]?.count ?? 0;
     });

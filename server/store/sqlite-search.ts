@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ScoredPassage, SearchQuery, SearchResult } from './store.ts';
+import type { Reach, ScoredPassage, SearchQuery, SearchResult } from './store.ts';
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 import { PostingsCache, type PostingRow, type PostingsCacheOptions, type PostingsReader, type TermCount } from './postings-cache.ts';
 import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
@@ -9,6 +9,14 @@ export const SQLITE_REACH_FILTER = `d.kb_id = @kbId
   AND d.visibility IN (SELECT value FROM json_each(@visibilities))
   AND (d.visibility <> 'restricted'
        OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))`;
+
+/** Named parameters of {@link SQLITE_REACH_FILTER}: `@kbId`, `@userId` and `@visibilities` (a JSON array). */
+export type SqliteReachParameters = { kbId: string; userId: string; visibilities: string };
+
+/** The values of {@link SQLITE_REACH_FILTER}'s parameters for one reach. */
+export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
+  return { kbId: reach.kbId, userId: reach.userId, visibilities: JSON.stringify(reach.visibilities) };
+}
 
 /**
  * BM25 top-k in SQLite over the `postings` table (store/bm25.ts for the
@@ -149,13 +157,11 @@ export interface PreparedSearch {
   run(query: SearchQuery): SearchResult;
 }
 
-type ReachParameters = { kbId: string; userId: string; visibilities: string };
-
 /** The SQL statements of a search, prepared once per connection. */
 interface SearchStatements {
   search: Statement<Record<string, unknown>, PassageRow>;
   termStats: Statement<Record<string, unknown>, { term: string; df: number }>;
-  reachStats: Statement<ReachParameters, ReachStatsRow>;
+  reachStats: Statement<SqliteReachParameters, ReachStatsRow>;
 }
 
 function prepareStatements(database: Database): SearchStatements {
@@ -166,15 +172,11 @@ function prepareStatements(database: Database): SearchStatements {
   };
 }
 
-function reachParameters(query: SearchQuery): ReachParameters {
-  return { kbId: query.reach.kbId, userId: query.reach.userId, visibilities: JSON.stringify(query.reach.visibilities) };
-}
-
 /** Everything in SQL once the reach statistics are known: df, IDF weights, then {@link SQLITE_SEARCH_SQL}. */
 function searchWithSql(
   statements: SearchStatements,
   query: SearchQuery,
-  reach: ReachParameters,
+  reach: SqliteReachParameters,
   stats: ReachStatsRow | undefined,
 ): SearchResult {
   const count = stats?.n ?? 0;
@@ -217,7 +219,7 @@ export function prepareSqlSearch(database: Database): PreparedSearch {
   const statements = prepareStatements(database);
   return {
     run(query) {
-      const reach = reachParameters(query);
+      const reach = sqliteReachParameters(query.reach);
       return searchWithSql(statements, query, reach, statements.reachStats.get(reach));
     },
   };
@@ -243,12 +245,12 @@ export function prepareSqlSearch(database: Database): PreparedSearch {
  */
 export function prepareSearch(database: Database, options: PostingsCacheOptions = {}): PreparedSearch & { cache: PostingsCache } {
   const statements = prepareStatements(database);
-  const readableDocuments: Statement<ReachParameters, number> = database.prepare<ReachParameters, number>(SQLITE_READABLE_DOCUMENTS_SQL).pluck();
+  const readableDocuments: Statement<SqliteReachParameters, number> = database.prepare<SqliteReachParameters, number>(SQLITE_READABLE_DOCUMENTS_SQL).pluck();
   const passagesById: Statement<{ ids: string }, Omit<PassageRow, 'score'>> = database.prepare(SQLITE_PASSAGES_BY_ID_SQL);
   const reader = sqlitePostingsReader(database);
   const cache = new PostingsCache(options);
   const search = database.transaction((query: SearchQuery): SearchResult => {
-    const reach = reachParameters(query);
+    const reach = sqliteReachParameters(query.reach);
     const stats = statements.reachStats.get(reach);
     const count = stats?.n ?? 0;
     const averageLength = averageWeightedLength(count, stats?.bodyLength ?? 0, stats?.headingLength ?? 0);

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { prepareSearch, SQLITE_REACH_FILTER, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
+import { prepareSearch, SQLITE_REACH_FILTER, sqliteReachParameters, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -472,13 +472,7 @@ class SqliteStore implements Store {
              AND (@heading IS NULL OR EXISTS (SELECT 1 FROM json_each(c.heading_path) h WHERE h.value = @heading))
            ORDER BY c.ordinal`,
         )
-        .all({
-          docId,
-          heading: heading ?? null,
-          kbId: reach.kbId,
-          userId: reach.userId,
-          visibilities: JSON.stringify(reach.visibilities),
-        });
+        .all({ docId, heading: heading ?? null, ...sqliteReachParameters(reach) });
       return rows.map((row) => toPassage(reach.kbId, row));
     });
   }
@@ -488,7 +482,7 @@ class SqliteStore implements Store {
       const row = this.#prepare<Record<string, unknown>, { count: number }>(
         `SELECT COUNT(*) AS count FROM chunks c JOIN documents d ON d.id = c.document_id
          WHERE d.doc_id = @docId AND ${REACH_FILTER}`,
-      ).get({ docId, kbId: reach.kbId, userId: reach.userId, visibilities: JSON.stringify(reach.visibilities) });
+      ).get({ docId, ...sqliteReachParameters(reach) });
       return row?.count ?? 0;
     });
   }
