@@ -4,6 +4,7 @@ import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit'
 import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts';
 import type { Logger } from 'pino';
 import { problem, problemHandler } from './api/problem.ts';
+import { announcedBodyLimit, jsonDepthLimit } from './api/body-guards.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
 import { queryRoutes } from './api/query-routes.ts';
 import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter, streamCap } from './api/stream-limits.ts';
@@ -65,8 +66,8 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 
 /**
  * Builds the Express app. Reads top to bottom as a request's path: health,
- * the widget script; widget endpoints: CORS, media type, body parser with a
- * size limit, per-IP limit, token check, per-token limit, open-stream cap, routes; console:
+ * the widget script; widget endpoints: CORS, media type, announced size,
+ * body parser with a size limit, nesting depth, per-IP limit, token check, per-token limit, open-stream cap, routes; console:
  * same-origin check, no caching, media type, body parser, session cookie,
  * sign-in routes, console API, the console page; JSON 404, one error handler last.
  */
@@ -93,7 +94,7 @@ export function createApp(deps: AppDeps): Express {
     }
     next();
   });
-  app.use('/kb-api', express.json({ limit: MAX_BODY_BYTES, strict: false }));
+  app.use('/kb-api', announcedBodyLimit(MAX_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_BODY_BYTES, strict: false }), jsonDepthLimit);
   const sharedStore = (prefix: string) =>
     deps.sharedRateLimits === true ? { store: new SharedRateLimitStore(deps.store, prefix, deps.now) } : {};
   app.use('/kb-api', rateLimit({ ...limitOptions(deps.rateLimitPerIp, 'client'), ...sharedStore('widget-ip:') }));
@@ -127,8 +128,12 @@ export function createApp(deps: AppDeps): Express {
     }
     next();
   });
-  app.use('/console/api/knowledge-bases/:kbId/documents', express.json({ limit: MAX_DOCUMENT_BODY_BYTES }));
-  app.use('/console/api', express.json({ limit: MAX_BODY_BYTES }));
+  app.use(
+    '/console/api/knowledge-bases/:kbId/documents',
+    announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, '5 MiB'),
+    express.json({ limit: MAX_DOCUMENT_BODY_BYTES }),
+  );
+  app.use('/console/api', announcedBodyLimit(MAX_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_BODY_BYTES }), jsonDepthLimit);
   app.use('/console', consoleSession(deps.store, deps.now));
   app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
   app.use(

@@ -79,12 +79,16 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
       next(error);
       return;
     }
+    // A refusal sent before the request's body was read: the connection is
+    // closed after the response, so an unread body (announced as 10 GB, say)
+    // is never waited for.
+    if (!request.complete) response.setHeader('Connection', 'close');
     if (isHttpError(error)) {
       for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
       const parserProblem = typeof error.type === 'string' ? PARSER_PROBLEMS[error.type] : undefined;
       if (parserProblem) {
         const [status, code] = parserProblem;
-        sendProblem(response, status, code, parserDetail(error.type as string, error.message));
+        sendProblem(response, status, code, parserDetail(error.type as string, error.message, (error as { limit?: unknown }).limit));
         return;
       }
       const code = (error as { code?: unknown }).code;
@@ -92,6 +96,11 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
         sendProblem(response, error.status, code as ProblemCode, error.message);
         return;
       }
+    }
+    const clientError = libraryClientError(error);
+    if (clientError) {
+      sendProblem(response, clientError.status, clientError.code, clientError.detail);
+      return;
     }
     if (error instanceof GenerationError) {
       logger.warn({ err: error, path: request.path }, 'answer generator failed');
@@ -110,10 +119,47 @@ export function problemHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-function parserDetail(type: string, message: string): string {
+/** Problem codes of the client-error statuses libraries raise on their own. */
+const STATUS_CODES: Record<number, ProblemCode> = {
+  400: 'invalid_request',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+};
+
+/**
+ * A client error raised by a library rather than by this project's code,
+ * which keeps its 4xx status: the router's malformed percent-encoding in a
+ * path (a URIError with `status` 400), body-parser's corrupt gzip or deflate
+ * body (an http-error whose `code` is zlib's, such as `Z_DATA_ERROR`).
+ * Anything else (no status, or a 5xx) is not a client error.
+ */
+function libraryClientError(error: unknown): { status: number; code: ProblemCode; detail: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
+  if (typeof status !== 'number' || status < 400 || status > 499) return undefined;
+  const code = STATUS_CODES[status] ?? 'invalid_request';
+  if (error instanceof URIError) {
+    return { status: 400, code: 'invalid_request', detail: 'The request path holds a malformed percent-encoding (such as "%ZZ")' };
+  }
+  const zlibCode = (error as { code?: unknown }).code;
+  if (typeof zlibCode === 'string' && zlibCode.startsWith('Z_')) {
+    return { status: 400, code: 'invalid_request', detail: `The request body does not match its Content-Encoding: ${error.message}` };
+  }
+  return { status: STATUS_CODES[status] ? status : 400, code, detail: error.message };
+}
+
+/** `16384` → "16 KiB", `5242880` → "5 MiB". */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+function parserDetail(type: string, message: string, limit: unknown): string {
   switch (type) {
     case 'entity.too.large':
-      return 'The request body is larger than the 16 KiB limit';
+      return `The request body is larger than the ${typeof limit === 'number' ? formatBytes(limit) : 'size'} limit`;
     case 'entity.parse.failed':
       return `The request body is not valid JSON: ${message}`;
     default:

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -187,6 +188,28 @@ describe('openEventStream', () => {
     expect(raw).toMatch(/^HTTP\/1\.1 200 /);
     expect(raw.toLowerCase()).not.toContain('connection: keep-alive');
     expect(raw).toContain('event: done\ndata: {"type":"done","abstained":true}\n\n');
+  });
+
+  it('HTTP/1.1 request with Connection: close: the response says close and the server closes the connection after the terminal frame', async () => {
+    // Arrange
+    const url = await startServer((_request, response) => {
+      void openEventStream(response).finish({ type: 'done', abstained: false });
+    });
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+
+    // Act: the client does not end its side; only the server can close the connection
+    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    const closedBy = await Promise.race([once(socket, 'close').then(() => 'server'), sleep(1_000).then(() => 'nobody')]);
+    socket.destroy();
+
+    // Assert
+    const raw = Buffer.concat(chunks).toString('utf8');
+    expect(raw.toLowerCase()).toContain('connection: close');
+    expect(raw.toLowerCase()).not.toContain('connection: keep-alive');
+    expect(raw).toContain('event: done\n');
+    expect(closedBy).toBe('server');
   });
 
   it('frames sent in order arrive in order with event name equal to type, then the stream ends', async () => {

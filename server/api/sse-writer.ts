@@ -63,9 +63,10 @@ export function encodeFrame(frame: StreamFrame): string {
  *
  * Sets status 200 and the headers `Content-Type: text/event-stream;
  * charset=utf-8`, `Cache-Control: no-cache, no-transform`,
- * `X-Accel-Buffering: no` (nginx must not buffer) and, for HTTP/1.1,
- * `Connection: keep-alive`; headers already set on the response (CORS,
- * `Vary`) are kept. The headers are flushed at once so the client sees the
+ * `X-Accel-Buffering: no` (nginx must not buffer); `Connection` is left to
+ * Node's HTTP server, which keeps an HTTP/1.1 connection alive unless the
+ * request said `Connection: close` (then the connection closes after the
+ * terminal frame); headers already set on the response (CORS, `Vary`) are kept. The headers are flushed at once so the client sees the
  * stream open before the first frame. A `: ping` comment is written whenever
  * nothing was written for `heartbeatMilliseconds`. The stream stops writing
  * and aborts {@link EventStream.signal} when the response or its socket
@@ -179,9 +180,6 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   response.setHeader('Cache-Control', 'no-cache, no-transform');
   response.setHeader('X-Accel-Buffering', 'no');
-  if (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1) {
-    response.setHeader('Connection', 'keep-alive');
-  }
   response.on('drain', onDrain);
   response.once('finish', onDrain);
   response.once('close', onClose);

@@ -18,13 +18,16 @@ export interface WidgetLocals {
 }
 
 /**
- * @returns the token a request presents: the Bearer credential if
- *   `Authorization` uses that scheme, else `X-Widget-Token`
+ * @returns the token a request presents: everything after the scheme when
+ *   `Authorization` uses the Bearer scheme (RFC 6750 2.1: a malformed
+ *   credential such as `Bearer <token> junk` is presented as is, so the check
+ *   refuses it as `invalid_token`, not as missing), else `X-Widget-Token`
  */
 export function presentedToken(request: Request): string | undefined {
   const authorization = request.get('authorization');
-  const bearer = authorization ? /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1] : undefined;
-  return bearer ?? request.get('x-widget-token')?.trim();
+  const bearer = authorization === undefined ? undefined : /^Bearer(?:[ ]+(.*))?$/is.exec(authorization.trim());
+  const credential = bearer?.[1]?.trim();
+  return credential ? credential : request.get('x-widget-token')?.trim();
 }
 
 /**
