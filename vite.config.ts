@@ -28,6 +28,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/engine/reach.test.ts',
   'server/engine/sentences.test.ts',
   'server/engine/source-span.test.ts',
+  'server/engine/streamed-reply.test.ts',
   'server/engine/suggestions.test.ts',
   'server/ingest/html-parser.test.ts',
   'server/ingest/markdown-parser.test.ts',

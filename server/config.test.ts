@@ -11,7 +11,7 @@ describe('loadConfig, chat model settings', () => {
   test('base URL and model: the chat model with no key and a 30 s timeout', () => {
     const config = loadConfig({ KB_LLM_BASE_URL: 'http://127.0.0.1:11434/v1', KB_LLM_MODEL: 'qwen2.5:3b' }, DEFAULTS);
 
-    expect(config.llm).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:3b', apiKey: undefined, timeoutMs: 30_000 });
+    expect(config.llm).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5:3b', apiKey: undefined, timeoutMs: 30_000, maxTokens: 1_024 });
   });
 
   test('key and timeout in seconds given: key kept, timeout in milliseconds', () => {

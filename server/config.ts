@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { passwordPolicyProblem } from './auth/password-hash.ts';
+import { DEFAULT_MAX_TOKENS } from './engine/chat-completions-client.ts';
 
 /**
  * Configuration from environment variables (README, "Configuration"). Only
@@ -27,6 +28,12 @@ export interface Config {
    * median but a p99 of about 700 ms at 32 clients; one per CPU about 110 ms).
    */
   answerThreads: number;
+  /**
+   * Longest time to find the passages for one question, waiting for a free
+   * answer thread included, milliseconds; then the request gets 503
+   * `unavailable` (engine/answer-pool.ts).
+   */
+  retrievalTimeoutMs: number;
   /** Requests a minute allowed per client IP on the widget endpoints. */
   rateLimitPerIp: number;
   /** Requests a minute allowed per widget token. */
@@ -63,6 +70,8 @@ export interface LlmConfig {
   apiKey: string | undefined;
   /** Longest time for one whole answer, milliseconds. */
   timeoutMs: number;
+  /** `max_tokens` sent with each request: the longest reply the model may write. */
+  maxTokens: number;
 }
 
 const integer = (fallback: number, min: number, max: number) =>
@@ -76,6 +85,7 @@ const schema = z.object({
   KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   KB_ANSWER_THREADS: integer(availableParallelism(), 1, 64),
+  KB_RETRIEVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
   KB_TRUSTED_PROXIES: integer(0, 0, 32),
@@ -94,6 +104,7 @@ const schema = z.object({
   KB_LLM_MODEL: z.string().min(1).optional(),
   KB_LLM_API_KEY: z.string().min(1).optional(),
   KB_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
+  KB_LLM_MAX_TOKENS: integer(DEFAULT_MAX_TOKENS, 16, 32_768),
 });
 
 /** Variables whose values never appear in an error message. */
@@ -127,6 +138,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,
     answerThreads: values.KB_ANSWER_THREADS,
+    retrievalTimeoutMs: Math.round(values.KB_RETRIEVAL_TIMEOUT_SECONDS * 1000),
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,
     trustedProxies: values.KB_TRUSTED_PROXIES,
@@ -142,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
             model: values.KB_LLM_MODEL,
             apiKey: values.KB_LLM_API_KEY,
             timeoutMs: values.KB_LLM_TIMEOUT_SECONDS * 1000,
+            maxTokens: values.KB_LLM_MAX_TOKENS,
           }
         : undefined,
   };

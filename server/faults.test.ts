@@ -72,12 +72,12 @@ async function seed(store: Store, pages: number, version: string): Promise<strin
 }
 
 /** The proxied location: the same database and schema, reached through `proxy`. */
-function throughProxy(location: StoreLocation, proxy: TcpProxy): StoreLocation {
+function throughProxy(location: StoreLocation, proxy: TcpProxy, timeouts: { connectionTimeoutMs?: number; queryTimeoutMs?: number } = {}): StoreLocation {
   if (location.kind !== 'postgres') throw new Error('PostgreSQL only');
   const url = new URL(location.url);
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
-  return { ...location, url: url.toString(), connectionTimeoutMs: 3000, maxConnections: 10 };
+  return { ...location, url: url.toString(), connectionTimeoutMs: 3000, maxConnections: 10, ...timeouts };
 }
 
 interface Service {
@@ -87,10 +87,20 @@ interface Service {
   engine: PooledAnswerEngine;
 }
 
-async function startService(storeLocation: StoreLocation, engineLocation: StoreLocation, ownerId: string): Promise<Service> {
+async function startService(
+  storeLocation: StoreLocation,
+  engineLocation: StoreLocation,
+  ownerId: string,
+  engineTimeoutMs?: number,
+): Promise<Service> {
   const store = openStore(storeLocation);
   cleanups.push(() => store.close());
-  const engine = createPooledAnswerEngine({ location: engineLocation, abstentionThreshold: 0.5, threads: 1 });
+  const engine = createPooledAnswerEngine({
+    location: engineLocation,
+    abstentionThreshold: 0.5,
+    threads: 1,
+    ...(engineTimeoutMs === undefined ? {} : { timeoutMs: engineTimeoutMs }),
+  });
   cleanups.push(() => engine.close());
   const { token } = await issueToken(store, { kbId: KB_ID, issuerId: ownerId, allowedOrigins: [] }, { ttlCapMinutes: 60, now: Date.now() });
   const app = createApp({
@@ -150,8 +160,8 @@ async function requestOnce(service: Service, kind: 'json' | 'stream', index: num
   return { at, kind, status: response.status, frames };
 }
 
-/** Runs `clients` concurrent request loops until `stop()`; returns every outcome. */
-function load(service: Service, clients: number): { stop(): Promise<Outcome[]> } {
+/** Runs `clients` concurrent request loops until `stop()`; returns every outcome. `outcomes` grows as answers end. */
+function load(service: Service, clients: number): { outcomes: readonly Outcome[]; stop(): Promise<Outcome[]> } {
   const outcomes: Outcome[] = [];
   let running = true;
   const loops = Array.from({ length: clients }, async (_, client) => {
@@ -160,6 +170,7 @@ function load(service: Service, clients: number): { stop(): Promise<Outcome[]> }
     }
   });
   return {
+    outcomes,
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -194,7 +205,8 @@ describe.skipIf(testBackend() !== 'postgres')('PostgreSQL unreachable under load
     })();
 
     const traffic = load(service, 6);
-    await sleep(1500);
+    // Under way before the cut: every client answered at least once (however busy the machine).
+    for (let waited = 0; traffic.outcomes.length < 12 && waited < 20_000; waited += 100) await sleep(100);
     const cutAt = Date.now();
     await proxy.cut();
     await sleep(2500);
@@ -257,6 +269,56 @@ describe.skipIf(testBackend() !== 'postgres')('PostgreSQL unreachable under load
     expect(stream).toMatchObject({ status: 200, frames: ['error:upstream_unavailable'] });
     expect(json).toMatchObject({ status: 503, code: 'unavailable' });
   }, 30_000);
+});
+
+describe.skipIf(testBackend() !== 'postgres')('PostgreSQL silent (connections open, no bytes back)', () => {
+  test('every request during the silence gets 503 unavailable with Retry-After (a stream: one error frame) within the configured timeout, none hangs; afterwards the service answers again without a restart', async () => {
+    const opened: TestStore = await openTestStore();
+    cleanups.push(() => opened.close());
+    const ownerId = await seed(opened.store, 20, 'v');
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL((opened.location as { url: string }).url).port || 5432) });
+    cleanups.push(() => proxy.close());
+    const timeoutMs = 1_500;
+    const silenceable = throughProxy(opened.location, proxy, { connectionTimeoutMs: timeoutMs, queryTimeoutMs: timeoutMs });
+    const service = await startService(silenceable, silenceable, ownerId, timeoutMs);
+    const warm = await Promise.all([0, 1, 2, 3, 4, 5].map((index) => request(service, index % 3 === 0 ? 'stream' : 'json', index)));
+    expect(warm.map((outcome) => outcome.status)).toEqual([200, 200, 200, 200, 200, 200]);
+
+    proxy.silence();
+    // Six clients at once, then each asks again as soon as it is answered, for 4 s.
+    const silentUntil = Date.now() + 4_000;
+    const during = (
+      await Promise.all(
+        [0, 1, 2, 3, 4, 5].map(async (client) => {
+          const outcomes: Outcome[] = [];
+          for (let index = client; Date.now() < silentUntil; index += 6) outcomes.push(await request(service, client % 3 === 0 ? 'stream' : 'json', index));
+          return outcomes;
+        }),
+      )
+    ).flat();
+    await proxy.restore();
+    let recovered: Outcome | undefined;
+    for (let attempt = 0; attempt < 40 && recovered?.status !== 200; attempt += 1) {
+      recovered = await request(service, 'json', attempt);
+      if (recovered.status !== 200) await sleep(250);
+    }
+
+    expect(during.length).toBeGreaterThanOrEqual(12);
+    for (const outcome of during) {
+      expect(outcome.end! - outcome.at, 'answered within the timeout, plus scheduling slack').toBeLessThan(timeoutMs + 1_000);
+      if (outcome.kind === 'stream' && outcome.status === 200) {
+        expect(outcome.frames).toEqual(['error:upstream_unavailable']);
+      } else {
+        expect({ status: outcome.status, code: outcome.code, retryAfter: Number(outcome.retryAfter) > 0 }).toEqual({
+          status: 503,
+          code: 'unavailable',
+          retryAfter: true,
+        });
+      }
+    }
+    expect(recovered).toMatchObject({ status: 200, cited: true });
+    expect((await request(service, 'stream', 3)).frames?.at(-1)).toBe('done');
+  }, 60_000);
 });
 
 describe('a crash in the middle of an ingest', () => {

@@ -62,14 +62,17 @@ const chat = config.llm
       model: config.llm.model,
       ...(config.llm.apiKey === undefined ? {} : { apiKey: config.llm.apiKey }),
       timeoutMs: config.llm.timeoutMs,
+      maxTokens: config.llm.maxTokens,
     })
   : undefined;
 const engine = createPooledAnswerEngine({
   location,
   abstentionThreshold: config.abstentionThreshold,
   threads: config.answerThreads,
+  timeoutMs: config.retrievalTimeoutMs,
   chat,
   onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),
+  onWorkerError: (error) => logger.error({ err: error }, 'answer worker failed; it is replaced'),
 });
 const app = createApp({
   store,

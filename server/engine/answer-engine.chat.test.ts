@@ -1,10 +1,11 @@
+import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
-import { ABSTENTION_MESSAGE, createAnswerEngine, type AnswerEngine } from './answer-engine.ts';
+import { ABSTENTION_MESSAGE, createAnswerEngine, MAX_REPLY_CHARACTERS, type AnswerEngine } from './answer-engine.ts';
 import { collectAnswer, type AnswerEvent } from './answer-events.ts';
 import { createChatCompletionsClient } from './chat-completions-client.ts';
-import { replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
+import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { GenerationError } from './generation-error.ts';
 import type { FaqPair, Reach, ScoredPassage, SearchResult, Store } from '../store/store.ts';
 
@@ -223,6 +224,37 @@ describe('AnswerEngine.answer with a chat model', () => {
     expect(rejections).toEqual([{ reason: 'unknown_passage', detail: expect.stringContaining('[7]') }]);
   });
 
+  test('model that never stops (ignoring max_tokens): withdrawn with abstain once the reply passes the cap, its request aborted, reported as too_long', async () => {
+    let sent = 0;
+    const server = await startFakeChatServer(async (_request, reply) => {
+      reply.open();
+      const chunk = `data: ${completionChunk({ content: 'Use `mkdir` with the recursive option [1]. ' })}\n\n`;
+      while (reply.response.writable && !reply.response.destroyed) {
+        sent += 1;
+        if (!reply.response.write(chunk)) await once(reply.response, 'drain').catch(() => undefined);
+      }
+    });
+    servers.push(server);
+    const rejections: Array<{ reason: string }> = [];
+    const engine = createAnswerEngine({
+      store: storeWith(PASSAGES),
+      abstentionThreshold: 0,
+      chat: createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model' }),
+      onRejectedAnswer: (rejection) => rejections.push(rejection),
+    });
+
+    const { events, error } = await eventsOf(engine.answer({ question: QUESTION, reach: REACH }));
+
+    expect(error).toBeUndefined();
+    expect(typesOf(events)).toEqual(['token', 'abstain', 'done']);
+    expect(tokenText(events).length).toBeLessThanOrEqual(MAX_REPLY_CHARACTERS);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });
+    expect(rejections.map((rejection) => rejection.reason)).toEqual(['too_long']);
+    const closed = await Promise.race([server.requests[0]!.closedEarly.then(() => true), delay(1_000, false)]);
+    expect(closed).toBe(true);
+    expect(sent).toBeGreaterThan(MAX_REPLY_CHARACTERS / 45);
+  });
+
   test('model server answering 500: GenerationError upstream_unavailable before any token', async () => {
     const { engine } = await engineWith((_request, reply) => {
       reply.response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":{"message":"boom"}}');
@@ -294,7 +326,7 @@ describe('AnswerEngine.answer with a chat model', () => {
 
     expect(server.requests).toHaveLength(1);
     const body = server.requests[0]!.body;
-    expect(body).toMatchObject({ model: 'fake-model', stream: true, temperature: 0 });
+    expect(body).toMatchObject({ model: 'fake-model', stream: true, temperature: 0, max_tokens: expect.any(Number) });
     const user = body.messages?.find((message) => message.role === 'user')?.content ?? '';
     PASSAGES.forEach((passage, position) => {
       expect(user).toContain(`[${position + 1}] ${passage.headingPath.join(' > ')}\n${passage.text}`);

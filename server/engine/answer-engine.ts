@@ -1,11 +1,12 @@
 import { analyze } from './analyzer.ts';
 import type { AnswerEvent, EngineCitation } from './answer-events.ts';
-import { buildAnswerPrompt, NO_ANSWER } from './answer-prompt.ts';
+import { buildAnswerPrompt } from './answer-prompt.ts';
 import type { ChatClient } from './chat-completions-client.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
 import { composeExtractiveAnswer } from './extractive-answerer.ts';
 import { checkGrounding, type GroundingRejection } from './grounding-check.ts';
 import { retrievePassages } from './passage-rerank.ts';
+import { StreamedReply } from './streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
 import { MAX_QUERY_TERMS } from '../store/bm25.ts';
@@ -29,8 +30,18 @@ export interface AnswerEngineOptions {
    */
   chat?: ChatClient;
   /** Told why a generated answer was withheld (for the operator's log). */
-  onRejectedAnswer?: (rejection: { reason: GroundingRejection; detail: string }) => void;
+  onRejectedAnswer?: (rejection: { reason: WithheldReason; detail: string }) => void;
 }
+
+/** Why a generated answer was withheld: it failed the grounding check, or it ran past {@link MAX_REPLY_CHARACTERS}. */
+export type WithheldReason = GroundingRejection | 'too_long';
+
+/**
+ * Longest reply accepted from the chat model, in characters: 8,000, about
+ * twice what `max_tokens` (chat-completions-client.ts) lets a well-behaved
+ * model write. A longer reply is withdrawn (`abstain`) and its request aborted.
+ */
+export const MAX_REPLY_CHARACTERS = 8_000;
 
 /** One question to answer. */
 export interface AnswerRequest {
@@ -41,6 +52,18 @@ export interface AnswerRequest {
   /** Aborted when the asker has gone: the engine stops at the next step. */
   signal?: AbortSignal;
 }
+
+/**
+ * What preparing an answer reads of a cancellation: only whether it happened,
+ * checked between steps. An AbortSignal is one; an answer worker passes a
+ * flag in memory shared with the main thread (engine/answer-worker.ts).
+ */
+export interface CancellationFlag {
+  readonly aborted: boolean;
+}
+
+/** A question to prepare (phase one): an {@link AnswerRequest} whose cancellation may be any flag. */
+export type PrepareRequest = Omit<AnswerRequest, 'signal'> & { signal?: CancellationFlag };
 
 /**
  * Answers questions over the store: `qa_shortcut`, else retrieval and an
@@ -104,9 +127,10 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
  */
 export async function prepareAnswer(
   store: Store,
-  request: AnswerRequest,
+  request: PrepareRequest,
   abstentionThreshold: number = DEFAULT_ABSTENTION_THRESHOLD,
 ): Promise<PreparedAnswer | undefined> {
+  if (request.signal?.aborted) return undefined;
   const terms = questionTerms(request.question);
   const matches = rankFaqPairs(terms, await store.listFaq(request.reach.kbId));
   const shortcut = await resolveShortcut(store, request.reach, matches);
@@ -161,15 +185,18 @@ export async function* deliverAnswer(
  *
  * 1. `token`s with the model's text as it arrives, with the model's own
  *    markers. Leading and trailing whitespace is held back, and so is a reply
- *    that could still become {@link NO_ANSWER}, so a refusal is never shown.
+ *    that could still become NO_ANSWER, so a refusal is never shown
+ *    (engine/streamed-reply.ts, linear in the reply).
  * 2. When the check accepts the answer: if renumbering the citations changed
  *    a marker, `reset` and the corrected text as `token`s; then `citations`
  *    (only now, so no source is revealed for text that may be withdrawn),
  *    `suggestions`, and `done` (provenance `generated`).
  * 3. When the check rejects it (the model said NO_ANSWER, cited nothing, cited
  *    a passage it was not given, or wrote a sentence its passages do not
- *    support): `abstain` with {@link ABSTENTION_MESSAGE}, which withdraws any
- *    streamed text, and `done` (abstained).
+ *    support), or the reply runs past {@link MAX_REPLY_CHARACTERS} (then the
+ *    request to the model is aborted at once): `abstain` with
+ *    {@link ABSTENTION_MESSAGE}, which withdraws any streamed text, and
+ *    `done` (abstained).
  *
  * A model failure part-way is thrown as the client's GenerationError after
  * the tokens that arrived (the stream's `error` frame keeps them). The
@@ -184,15 +211,20 @@ async function* generateAnswer(
 ): AsyncGenerator<AnswerEvent> {
   const { signal } = request;
   if (signal?.aborted) return;
-  let reply = '';
-  let shown = '';
+  const reply = new StreamedReply();
+  const shownParts: string[] = [];
   try {
     for await (const delta of chat.complete(buildAnswerPrompt(request.question, prepared.passages), signal)) {
-      reply += delta;
-      const showable = showablePrefix(reply);
-      if (showable.length > shown.length) {
-        yield { type: 'token', text: showable.slice(shown.length) };
-        shown = showable;
+      if (reply.length + delta.length > MAX_REPLY_CHARACTERS) {
+        // Leaving the loop stops reading and aborts the request to the model.
+        onRejectedAnswer?.({ reason: 'too_long', detail: `The model's reply passed ${MAX_REPLY_CHARACTERS} characters` });
+        yield* abstention();
+        return;
+      }
+      const showable = reply.push(delta);
+      if (showable !== '') {
+        shownParts.push(showable);
+        yield { type: 'token', text: showable };
       }
     }
   } catch (error) {
@@ -201,7 +233,8 @@ async function* generateAnswer(
   }
   if (signal?.aborted) return;
 
-  const verdict = checkGrounding(reply, prepared.passages);
+  const shown = shownParts.join('');
+  const verdict = checkGrounding(reply.text(), prepared.passages);
   if (!verdict.accepted) {
     onRejectedAnswer?.({ reason: verdict.reason, detail: verdict.detail });
     yield* abstention();
@@ -219,16 +252,6 @@ async function* generateAnswer(
   const questions = suggestFollowUps(request.question, prepared.related, prepared.passages, verdict.cited);
   if (questions.length > 0) yield { type: 'suggestions', questions };
   yield { type: 'done', abstained: false, provenance: 'generated' };
-}
-
-/**
- * The part of a partial reply that may be shown: trimmed at both ends, and
- * nothing while the reply is still a prefix of {@link NO_ANSWER}. Growing the
- * reply only ever extends it.
- */
-function showablePrefix(reply: string): string {
-  const text = reply.trimStart();
-  return NO_ANSWER.startsWith(text) ? '' : text.trimEnd();
 }
 
 function abstention(): AnswerEvent[] {

@@ -18,9 +18,16 @@ import { StoreUnavailableError } from '../store/store.ts';
  * match, retrieval, sentence selection - the CPU and synchronous-SQLite
  * work); the main thread delivers it (`deliverAnswer`): it writes out the
  * prepared events or, with a chat model configured, streams the model's
- * answer, which is network waiting and belongs on the event loop. A question
- * whose asker has gone before a worker picks it up is never computed (the
- * task is cancelled with the request's signal).
+ * answer, which is network waiting and belongs on the event loop.
+ *
+ * Cancellation is cooperative: when the asker goes, or the question's time
+ * ({@link AnswerPoolOptions.timeoutMs}) is up, the main thread stops waiting at
+ * once and raises the task's shared flag (engine/answer-worker.ts); a worker
+ * skips a flagged task it has not started and stops a running one at its next
+ * step. No worker is ever terminated for it: piscina's own abort (a
+ * `signal` passed to `run`) terminates a running task's thread and starts a
+ * new one, about 34 ms of CPU and, under tsx, file descriptors that are never
+ * given back - one visitor closing sockets in a loop could exhaust them.
  */
 
 export interface AnswerPoolOptions {
@@ -30,11 +37,29 @@ export interface AnswerPoolOptions {
   threads: number;
   /** Questions allowed to wait for a worker; beyond it the engine reports the store unavailable (503). */
   maxQueue?: number;
+  /**
+   * Longest time a question may take to be prepared, waiting for a free
+   * worker included, milliseconds; then the engine reports the store
+   * unavailable (503) and the worker drops the task at its next step.
+   * Default {@link DEFAULT_PREPARE_TIMEOUT_MS}. A database that accepts
+   * connections but never answers would otherwise hold every question queued
+   * behind the one stuck on it.
+   */
+  timeoutMs?: number;
   /** The chat model that writes retrieved answers, called from the main thread; without it, answers are extractive. */
   chat?: ChatClient;
   /** Told why a generated answer was withheld (for the operator's log). */
   onRejectedAnswer?: AnswerEngineOptions['onRejectedAnswer'];
+  /**
+   * Told of a worker failure that belongs to no question (a thread that
+   * could not start, say); piscina replaces the thread. Without a listener
+   * such an error would end the process.
+   */
+  onWorkerError?: (error: Error) => void;
 }
+
+/** Default {@link AnswerPoolOptions.timeoutMs}: 5 s, the store's own query timeout. */
+export const DEFAULT_PREPARE_TIMEOUT_MS = 5_000;
 
 export interface PooledAnswerEngine extends AnswerEngine {
   close(): Promise<void>;
@@ -53,29 +78,68 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
     execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
   });
 
+  pool.on('error', (error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error))));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
+
   async function* answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
+    if (request.signal?.aborted) return;
+    const cancelled = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const task: AnswerTask = {
       location: options.location,
       abstentionThreshold: options.abstentionThreshold,
       question: request.question,
       reach: { ...request.reach, visibilities: [...request.reach.visibilities] },
       ...(request.topK === undefined ? {} : { topK: request.topK }),
+      cancelled,
     };
-    let prepared: PreparedAnswer;
-    try {
-      prepared = (await pool.run(task, request.signal ? { signal: request.signal } : {})) as PreparedAnswer;
-    } catch (error) {
-      if (request.signal?.aborted) return;
-      throw restoreError(error);
+    const outcome = await prepareWithin(pool.run(task) as Promise<PreparedAnswer | undefined>, request.signal, timeoutMs);
+    if (outcome.kind !== 'prepared') {
+      Atomics.store(cancelled, 0, 1);
+      if (outcome.kind === 'timeout') {
+        throw new StoreUnavailableError(`The knowledge base did not answer within ${timeoutMs / 1000} s`);
+      }
+      return;
     }
-    if (request.signal?.aborted) return;
-    yield* deliverAnswer(prepared, request, options);
+    if (outcome.error !== undefined) {
+      if (request.signal?.aborted) return;
+      throw restoreError(outcome.error);
+    }
+    if (outcome.prepared === undefined || request.signal?.aborted) return;
+    yield* deliverAnswer(outcome.prepared, request, options);
   }
 
   return {
     answer,
     close: () => pool.destroy(),
   };
+}
+
+type PrepareOutcome =
+  | { kind: 'prepared'; prepared?: PreparedAnswer; error?: unknown }
+  | { kind: 'aborted' }
+  | { kind: 'timeout' };
+
+/**
+ * Waits for a task's result, but no longer than the asker stays or the
+ * deadline allows; never rejects. A result that comes after the wait ended
+ * is dropped (its rejection handled).
+ */
+function prepareWithin(task: Promise<PreparedAnswer | undefined>, signal: AbortSignal | undefined, timeoutMs: number): Promise<PrepareOutcome> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (outcome: PrepareOutcome) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onAbort = () => settle({ kind: 'aborted' });
+    timer = setTimeout(() => settle({ kind: 'timeout' }), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    task.then(
+      (prepared) => settle({ kind: 'prepared', ...(prepared === undefined ? {} : { prepared }) }),
+      (error: unknown) => settle({ kind: 'prepared', error }),
+    );
+  });
 }
 
 function restoreError(error: unknown): Error {

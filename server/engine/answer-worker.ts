@@ -1,4 +1,4 @@
-import { prepareAnswer, type PreparedAnswer } from './answer-engine.ts';
+import { prepareAnswer, type CancellationFlag, type PreparedAnswer } from './answer-engine.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
 
@@ -17,6 +17,23 @@ export interface AnswerTask {
   question: string;
   reach: Reach;
   topK?: number;
+  /**
+   * One 32-bit cell in memory shared with the main thread (a
+   * SharedArrayBuffer survives structured cloning as the same memory): the
+   * main thread stores 1 when the asker has gone or the question's time is
+   * up, and the worker stops at its next step, so a cancelled question never
+   * costs the worker its thread.
+   */
+  cancelled: Int32Array;
+}
+
+/** The flag of {@link AnswerTask.cancelled} as the engine reads a cancellation. */
+function cancellationOf(cell: Int32Array): CancellationFlag {
+  return {
+    get aborted() {
+      return Atomics.load(cell, 0) !== 0;
+    },
+  };
 }
 
 /**
@@ -28,12 +45,20 @@ const WORKER_POSTGRES_CONNECTIONS = 2;
 let store: Store | undefined;
 let storeKey = '';
 
-/** Prepares one answer; called by piscina. Errors keep their `name` across the thread boundary. */
-export default async function runAnswerTask(task: AnswerTask): Promise<PreparedAnswer> {
-  const request = { question: task.question, reach: task.reach, ...(task.topK === undefined ? {} : { topK: task.topK }) };
+/**
+ * Prepares one answer; called by piscina. Errors keep their `name` across the
+ * thread boundary.
+ *
+ * @returns the prepared answer, or undefined when the task was cancelled
+ *   before or while it ran (a cancelled task waiting in the queue costs one
+ *   message, not a store query)
+ */
+export default async function runAnswerTask(task: AnswerTask): Promise<PreparedAnswer | undefined> {
+  const signal = cancellationOf(task.cancelled);
+  if (signal.aborted) return undefined;
+  const request = { question: task.question, reach: task.reach, signal, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    // Without a signal, preparing always produces an answer.
-    return (await prepareAnswer(await storeAt(task.location), request, task.abstentionThreshold))!;
+    return await prepareAnswer(await storeAt(task.location), request, task.abstentionThreshold);
   } catch (error) {
     throw serializableError(error);
   }

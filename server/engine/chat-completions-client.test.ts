@@ -3,7 +3,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createChatCompletionsClient, type ChatClient, type ChatMessage } from './chat-completions-client.ts';
+import {
+  createChatCompletionsClient,
+  DEFAULT_MAX_TOKENS,
+  MAX_RESPONSE_BYTES,
+  type ChatClient,
+  type ChatMessage,
+} from './chat-completions-client.ts';
 import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { GenerationError } from './generation-error.ts';
 
@@ -25,7 +31,7 @@ async function serve(script: ChatScript): Promise<FakeChatServer> {
   return server;
 }
 
-function clientFor(server: { baseUrl: string }, options: { apiKey?: string; timeoutMs?: number } = {}): ChatClient {
+function clientFor(server: { baseUrl: string }, options: { apiKey?: string; timeoutMs?: number; maxTokens?: number } = {}): ChatClient {
   return createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model', ...options });
 }
 
@@ -71,7 +77,32 @@ describe('createChatCompletionsClient', () => {
     expect(request?.path).toBe('/v1/chat/completions');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers.authorization).toBe('Bearer sk-test-123');
-    expect(request?.body).toEqual({ model: 'fake-model', messages: MESSAGES, stream: true, temperature: 0 });
+    expect(request?.body).toEqual({ model: 'fake-model', messages: MESSAGES, stream: true, temperature: 0, max_tokens: DEFAULT_MAX_TOKENS });
+  });
+
+  test('maxTokens set: sent as max_tokens, so the model stops by itself', async () => {
+    const server = await serve(replyWith(['ok']));
+
+    await complete(clientFor(server, { maxTokens: 300 }));
+
+    expect(server.requests[0]?.body).toMatchObject({ max_tokens: 300 });
+  });
+
+  test('a server streaming past 4 MiB for one answer (ignoring max_tokens): generation_failed, and the request is closed', async () => {
+    const server = await serve(async (_request, reply) => {
+      reply.open();
+      const chunk = `data: ${completionChunk({ content: 'x'.repeat(64 * 1024) })}\n\n`;
+      while (!reply.response.destroyed && reply.response.writable) {
+        if (!reply.response.write(chunk)) await once(reply.response, 'drain').catch(() => undefined);
+      }
+    });
+
+    const { deltas, error } = await complete(clientFor(server));
+
+    expect((error as GenerationError).code).toBe('generation_failed');
+    expect((error as GenerationError).message).toMatch(/more than 4 MiB/);
+    expect(deltas.join('').length).toBeLessThanOrEqual(MAX_RESPONSE_BYTES);
+    expect(await upstreamClosed(server)).toBe(true);
   });
 
   test('no API key configured: no Authorization header', async () => {

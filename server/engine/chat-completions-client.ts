@@ -6,8 +6,8 @@ import { GenerationError } from './generation-error.ts';
  * (`POST {baseUrl}/chat/completions`, as served by OpenAI, Ollama, vLLM,
  * llama.cpp and others; DESIGN.md "The engine").
  *
- * Request: JSON `{ model, messages, stream: true, temperature: 0 }`, with
- * `Authorization: Bearer <apiKey>` when a key is configured. Response: server-
+ * Request: JSON `{ model, messages, stream: true, temperature: 0, max_tokens }`,
+ * with `Authorization: Bearer <apiKey>` when a key is configured. Response: server-
  * sent events (parsed with eventsource-parser), one JSON chunk per `data:`
  * line, `{"choices":[{"delta":{"content":"..."}}]}`, ended by `data: [DONE]`
  * (a chunk with a `finish_reason` also counts as a complete answer when a
@@ -17,9 +17,11 @@ import { GenerationError } from './generation-error.ts';
  * server cannot be reached, answers with an HTTP error status or a non-SSE
  * body, or fails before the first text delta; `generation_failed` when the
  * stream breaks after text arrived; `timeout` when the whole completion takes
- * longer than `timeoutMs`. When the caller's signal aborts (the asker has
- * gone), the request to the model server is aborted too and the signal's
- * reason is thrown.
+ * longer than `timeoutMs`; `generation_failed` too when the response body
+ * grows past {@link MAX_RESPONSE_BYTES} (a server ignoring `max_tokens`).
+ * When the caller's signal aborts (the asker has gone), or the consumer stops
+ * reading, the request to the model server is aborted too (and on abort the
+ * signal's reason is thrown).
  */
 
 /** One message of the conversation sent to the model. */
@@ -49,10 +51,25 @@ export interface ChatCompletionsOptions {
   apiKey?: string;
   /** Longest time for the whole completion, milliseconds; default {@link DEFAULT_CHAT_TIMEOUT_MS}. */
   timeoutMs?: number;
+  /** `max_tokens` of each request, the longest reply; default {@link DEFAULT_MAX_TOKENS}. */
+  maxTokens?: number;
 }
 
 /** Default longest time for one completion: 30 s. */
 export const DEFAULT_CHAT_TIMEOUT_MS = 30_000;
+
+/**
+ * Default `max_tokens`: 1,024 tokens, about 4,000 characters of English,
+ * three times the longest answer the prompt asks for.
+ */
+export const DEFAULT_MAX_TOKENS = 1_024;
+
+/**
+ * Most bytes of one streamed response read before the stream is given up as
+ * `generation_failed`: 4 MiB, room for a few thousand tokens even at a few
+ * hundred bytes of JSON framing each, far below what could stall the server.
+ */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 /** Characters of an error response body kept in the error message. */
 const ERROR_BODY_CHARACTERS = 300;
@@ -60,6 +77,7 @@ const ERROR_BODY_CHARACTERS = 300;
 export function createChatCompletionsClient(options: ChatCompletionsOptions): ChatClient {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS;
+  const maxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
   if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
 
@@ -94,7 +112,7 @@ export function createChatCompletionsClient(options: ChatCompletionsOptions): Ch
         response = await fetch(url, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ model: options.model, messages, stream: true, temperature: 0 }),
+          body: JSON.stringify({ model: options.model, messages, stream: true, temperature: 0, max_tokens: maxTokens }),
           signal: combined,
         });
       } catch (error) {
@@ -118,8 +136,13 @@ export function createChatCompletionsClient(options: ChatCompletionsOptions): Ch
       const parser = createParser({ onEvent: (event) => pending.push(event.data) });
       const decoder = new TextDecoder();
       let finished = false;
+      let bytesRead = 0;
       try {
         for await (const bytes of response.body) {
+          bytesRead += bytes.byteLength;
+          if (bytesRead > MAX_RESPONSE_BYTES) {
+            throw new GenerationError('generation_failed', `${url} sent more than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MiB for one answer`);
+          }
           parser.feed(decoder.decode(bytes, { stream: true }));
           for (const data of pending.splice(0)) {
             if (data.trim() === '[DONE]') return;

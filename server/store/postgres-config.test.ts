@@ -17,6 +17,7 @@ describe('storeLocationFromEnv', () => {
       connectionTimeoutMs: 5_000,
       statementTimeoutMs: 5_000,
       idleTimeoutMs: 30_000,
+      queryTimeoutMs: 5_000,
     });
   });
 
@@ -29,6 +30,7 @@ describe('storeLocationFromEnv', () => {
         KB_PG_CONNECT_TIMEOUT_SECONDS: '2',
         KB_PG_STATEMENT_TIMEOUT_SECONDS: '0.5',
         KB_PG_IDLE_TIMEOUT_SECONDS: '60',
+        KB_PG_QUERY_TIMEOUT_SECONDS: '1.5',
       },
       '/srv/kb',
     );
@@ -41,6 +43,7 @@ describe('storeLocationFromEnv', () => {
       connectionTimeoutMs: 2_000,
       statementTimeoutMs: 500,
       idleTimeoutMs: 60_000,
+      queryTimeoutMs: 1_500,
     });
   });
 

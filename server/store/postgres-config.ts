@@ -28,6 +28,7 @@ const schema = z.object({
   KB_PG_CONNECT_TIMEOUT_SECONDS: seconds(POSTGRES_POOL_DEFAULTS.connectionTimeoutMs, 600),
   KB_PG_STATEMENT_TIMEOUT_SECONDS: seconds(POSTGRES_POOL_DEFAULTS.statementTimeoutMs, 3600),
   KB_PG_IDLE_TIMEOUT_SECONDS: seconds(POSTGRES_POOL_DEFAULTS.idleTimeoutMs, 86_400),
+  KB_PG_QUERY_TIMEOUT_SECONDS: seconds(POSTGRES_POOL_DEFAULTS.queryTimeoutMs, 3600),
 });
 
 /**
@@ -56,5 +57,6 @@ export function storeLocationFromEnv(env: Record<string, string | undefined>, da
     connectionTimeoutMs: Math.round(values.KB_PG_CONNECT_TIMEOUT_SECONDS * 1000),
     statementTimeoutMs: Math.round(values.KB_PG_STATEMENT_TIMEOUT_SECONDS * 1000),
     idleTimeoutMs: Math.round(values.KB_PG_IDLE_TIMEOUT_SECONDS * 1000),
+    queryTimeoutMs: Math.round(values.KB_PG_QUERY_TIMEOUT_SECONDS * 1000),
   };
 }

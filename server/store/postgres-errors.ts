@@ -23,9 +23,9 @@ const UNAVAILABLE_SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
-/** Messages node-postgres uses for a lost or unobtainable connection. */
+/** Messages node-postgres uses for a lost, unobtainable or silent connection (`query_timeout`: "Query read timeout"). */
 const UNAVAILABLE_MESSAGE =
-  /connection terminated|terminating connection|timeout exceeded when trying to connect|connection timeout|not queryable|cannot use a pool after calling end|the database system is (starting up|shutting down)|connect ECONNREFUSED/i;
+  /connection terminated|terminating connection|timeout exceeded when trying to connect|connection timeout|query read timeout|not queryable|cannot use a pool after calling end|the database system is (starting up|shutting down)|connect ECONNREFUSED/i;
 
 /**
  * Turns a node-postgres failure into the store's error vocabulary:

@@ -44,6 +44,14 @@ export interface PostgresPoolSettings {
   idleTimeoutMs?: number;
   /** `statement_timeout` of every connection, milliseconds (default 5,000; 0 = none). */
   statementTimeoutMs?: number;
+  /**
+   * Longest wait for a query's reply, measured by this process, milliseconds
+   * (default 5,000; 0 = none): then the query fails as unavailable and its
+   * connection is dropped. `statement_timeout` cannot do this: it is enforced
+   * by the server, and a database that accepts connections but never answers
+   * (a hung server, a black-holed network path) never saw the query.
+   */
+  queryTimeoutMs?: number;
 }
 
 /** Options of {@link openPostgresStore}. */
@@ -75,6 +83,7 @@ export const POSTGRES_POOL_DEFAULTS: Required<PostgresPoolSettings> = {
   connectionTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
   statementTimeoutMs: 5_000,
+  queryTimeoutMs: 5_000,
 };
 
 /** Unquoted identifiers only: the same name in `search_path` and in `CREATE SCHEMA`. */
@@ -108,12 +117,16 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
     throw new Error(`Schema name "${options.schema}" is not allowed: use lowercase letters, digits and _ only`);
   }
   const statementTimeoutMs = options.statementTimeoutMs ?? POSTGRES_POOL_DEFAULTS.statementTimeoutMs;
+  const queryTimeoutMs = options.queryTimeoutMs ?? POSTGRES_POOL_DEFAULTS.queryTimeoutMs;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.maxConnections ?? POSTGRES_POOL_DEFAULTS.maxConnections,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? POSTGRES_POOL_DEFAULTS.connectionTimeoutMs,
     idleTimeoutMillis: options.idleTimeoutMs ?? POSTGRES_POOL_DEFAULTS.idleTimeoutMs,
     statement_timeout: statementTimeoutMs,
+    // node-postgres rejects a query with "Query read timeout" after this; the
+    // failed connection is then released with its error, so the pool drops it.
+    ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
     // A transaction left open by a stuck process must not hold its locks for long.
     idle_in_transaction_session_timeout: Math.max(statementTimeoutMs * 2, 10_000),
     application_name: options.applicationName ?? 'kb-widget',
@@ -272,7 +285,11 @@ class PostgresStore implements Store {
         return result;
       } catch (error) {
         failed = error instanceof Error ? error : new Error(String(error));
-        await client.query('ROLLBACK').catch(() => undefined);
+        // A connection that failed as unavailable (dropped, or silent past the
+        // query timeout) is discarded below: the server rolls back a
+        // transaction whose connection ends, and a ROLLBACK sent on it would
+        // only wait out another timeout.
+        if (!(translatePostgresError(failed) instanceof StoreUnavailableError)) await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
         client.off('error', ignoreDrop);
