@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -15,8 +16,8 @@ import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
  * The process under load in `npm run bench`: the real app on the store whose
  * location (JSON) is `argv[2]`, and beside it the baseline, an Express app
  * answering every query with a constant answer (JSON and SSE) and no engine.
- * It reports its event-loop delay and (after a full GC; run it with
- * `--expose-gc`) its RSS over IPC, so the load generator's own work and
+ * It reports its event-loop delay, its CPU time, open files and threads, and
+ * (after a full GC; run it with `--expose-gc`) its RSS over IPC, so the load generator's own work and
  * memory are not counted.
  *
  * Questions starting with `IDLE:` get a stream that stays open and idle (as
@@ -82,6 +83,12 @@ process.on('message', (message: { type: string }) => {
     (globalThis as { gc?: () => void }).gc?.();
     const usage = process.memoryUsage();
     process.send!({ type: 'rss', bytes: usage.rss, heapUsed: usage.heapUsed, external: usage.external });
+  } else if (message.type === 'resources') {
+    // CPU of the whole process (every thread, answer workers included), open files and threads, from Linux's /proc.
+    const usage = process.cpuUsage();
+    void Promise.all([readdir('/proc/self/fd'), readdir('/proc/self/task')]).then(([files, threads]) =>
+      process.send!({ type: 'resources', cpuMicroseconds: usage.user + usage.system, files: files.length, threads: threads.length }),
+    );
   } else if (message.type === 'stop') {
     appServer.closeAllConnections();
     baselineServer.closeAllConnections();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { abandonQuestions } from './abandoned-questions.ts';
 import { openIdleStreams } from './idle-streams.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
@@ -28,7 +29,11 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  *   beside a raw `node:http` SSE server holding as many;
  * - time to the first stream frame while 1,000 streams are open, beside the
  *   raw SSE server with 1,000 open;
- * - the server's maximum event-loop delay during the JSON load.
+ * - the server's maximum event-loop delay during the JSON load;
+ * - abandoned questions (posted, then the connection closed 1-4 ms later): a
+ *   normal client's p50 while 32 clients abandon questions, beside its p50
+ *   without; the server's CPU per abandoned question, beside its CPU per
+ *   answered one; its open files and threads after 10,000, beside before.
  */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENT_COUNTS = [32, 256] as const;
@@ -36,8 +41,13 @@ const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const ACTIVE_STREAMS = 1_000;
 const FIRST_FRAME_SAMPLES = 200;
 const RESULTS_FILE = new URL('./results.md', import.meta.url);
-/** `BENCH_PARTS=streams` (or `json`) runs one part alone while working on it; results.md is then left as it was. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'json,streams').split(','));
+const ALL_PARTS = ['json', 'streams', 'abandoned'];
+/** `BENCH_PARTS=streams` (or `json`, `abandoned`) runs one part alone while working on it; results.md is then left as it was. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
+/** Questions abandoned by one client for the cost and resource figures (issue 13: 10,000). */
+const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
+/** Clients abandoning questions at once while a normal client asks. */
+const ABANDONING_CLIENTS = 32;
 const QUESTIONS = [
   'How do I create a directory together with its missing parent directories?',
   'How do I read a file line by line?',
@@ -126,9 +136,11 @@ try {
 
   // Streams: memory of idle streams, and the first frame while many are open (embedded backend).
   if (PARTS.has('streams')) await streamFigures(embedded, embeddedToken);
+  // Abandoned questions: their cost, and what they do to a normal client (embedded backend).
+  if (PARTS.has('abandoned')) await abandonedFigures(embedded, embeddedToken);
 
   const text = report(rows, notes, (performance.now() - started) / 1000);
-  if (PARTS.has('json') && PARTS.has('streams')) await writeFile(RESULTS_FILE, text);
+  if (ALL_PARTS.every((part) => PARTS.has(part))) await writeFile(RESULTS_FILE, text);
   process.stdout.write(text);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
@@ -178,6 +190,62 @@ async function streamFigures(embedded: StoreLocation, embeddedToken: string): Pr
   );
   await stopChild(server.child);
   await stopChild(raw.child);
+}
+
+/**
+ * Abandoned questions (issue 13): a normal client's p50 undisturbed and while
+ * 32 clients abandon questions (post, then close 1-4 ms later); the server's
+ * CPU per abandoned question beside its CPU per answered question; its open
+ * files and threads before and after one client abandons 10,000.
+ */
+async function abandonedFigures(embedded: StoreLocation, embeddedToken: string): Promise<void> {
+  const server = await startBenchServer(embedded, embeddedToken);
+  const url = `${server.appBase}/query`;
+  const headers = jsonHeaders(server.token);
+  const bodies = QUESTIONS.map((question) => JSON.stringify({ question }));
+  await sequentialTimes(url, headers); // warm-up
+
+  const beforeAnswered = (await ask(server.child, 'resources')) as Resources;
+  const undisturbed = await sequentialTimes(url, headers);
+  const afterAnswered = (await ask(server.child, 'resources')) as Resources;
+  const abandoning = abandonQuestions(url, headers, bodies, ABANDONING_CLIENTS, Number.POSITIVE_INFINITY);
+  const disturbed = await sequentialTimes(url, headers);
+  abandoning.stop();
+  await abandoning.done;
+  rows.push({
+    figure: `JSON p50, one client, while ${ABANDONING_CLIENTS} clients abandon questions (baseline: no abandons)`,
+    value: quantile(disturbed, 0.5),
+    baseline: quantile(undisturbed, 0.5),
+    unit: 'ms',
+  });
+
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const before = (await ask(server.child, 'resources')) as Resources;
+  const abandoned = await abandonQuestions(url, headers, bodies, 1, ABANDONED_QUESTIONS).done;
+  const afterCpu = (await ask(server.child, 'resources')) as Resources;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const after = (await ask(server.child, 'resources')) as Resources;
+  rows.push(
+    {
+      figure: `server CPU per abandoned question, ${abandoned.toLocaleString('en')} from one client (baseline: per answered question)`,
+      value: (afterCpu.cpuMicroseconds - before.cpuMicroseconds) / 1000 / abandoned,
+      baseline: (afterAnswered.cpuMicroseconds - beforeAnswered.cpuMicroseconds) / 1000 / undisturbed.length,
+      unit: 'ms',
+    },
+    { figure: `open files after ${abandoned.toLocaleString('en')} abandoned questions (baseline: before)`, value: after.files, baseline: before.files, unit: 'files' },
+    { figure: `threads after ${abandoned.toLocaleString('en')} abandoned questions (baseline: before)`, value: after.threads, baseline: before.threads, unit: 'threads' },
+  );
+  const answered = await fetch(url, { method: 'POST', headers, body: bodies[0] });
+  if (answered.status !== 200) throw new Error(`After the abandoned questions the server answered ${answered.status}`);
+  await answered.body?.cancel();
+  await stopChild(server.child);
+}
+
+/** What the bench server reports of itself: CPU time of all its threads, open files, threads. */
+interface Resources {
+  cpuMicroseconds: number;
+  files: number;
+  threads: number;
 }
 
 /** Seeds the demo knowledge base at `location` and issues a server-only token. */
@@ -324,7 +392,7 @@ function report(table: Row[], extraNotes: string[], seconds: number): string {
         `| ${row.figure} | ${format(row.value)} ${row.unit} | ${Number.isNaN(row.baseline) ? '-' : `${format(row.baseline)} ${row.unit}`} | ${Number.isNaN(row.baseline) ? '-' : `${(row.value / row.baseline).toFixed(2)}x`} |`,
     ),
     '',
-    'Baselines, measured in the same run: ingest = reading and hashing the same files; JSON = an Express handler returning a constant answer (same body parser, no engine, no store); streams = a raw `node:http` server writing SSE headers and a 15 s heartbeat per stream (bench/raw-sse-server.ts), in a process of its own.',
+    'Baselines, measured in the same run: ingest = reading and hashing the same files; JSON = an Express handler returning a constant answer (same body parser, no engine, no store); streams = a raw `node:http` server writing SSE headers and a 15 s heartbeat per stream (bench/raw-sse-server.ts), in a process of its own; abandoned questions = the same server undisturbed, answering, or before the abandons, as each row says.',
     '',
     `Idle streams are real answer streams of the app (token check, limits, SSE writer, heartbeat timer) whose answer has not begun: the bench server's engine holds questions starting with \`IDLE:\` open until the client goes, as while a chat model has not sent its first token. RSS is read after a full GC, before and after opening them.`,
     ...extraNotes.map((note) => `\n${note}`),
