@@ -1,11 +1,13 @@
 import type { ClapnqRun } from './clapnq-eval.ts';
+import { formatDocsReport, type DocsReport } from './docs-report.ts';
 import type { ScifactRun } from './scifact-eval.ts';
 import type { SquadOpenRun } from './squad-open-eval.ts';
 
 /**
  * The human-readable report of `npm run eval`: one markdown table of the
  * figures beside the published anchors and issue 5's targets, then what was
- * ingested and how long each benchmark took.
+ * ingested and how long each benchmark took; then the documentation sets'
+ * table and lines (eval/docs-report.ts).
  *
  * Anchors: BM25 on BEIR SciFact as Anserini/Pyserini publish it
  * (docs/regressions/regressions-beir-v1.0.0-scifact.{flat,multifield}.md in
@@ -19,6 +21,8 @@ export interface EvalReport {
   scifact: ScifactRun | undefined;
   squad: SquadOpenRun | undefined;
   clapnq: ClapnqRun | undefined;
+  /** The documentation sets (eval/docs-report.ts); undefined when `docs` was left out. */
+  docs?: DocsReport | undefined;
   /** Wall-clock seconds of the whole run. */
   seconds: number;
 }
@@ -66,17 +70,20 @@ export function formatReport(report: EvalReport): string {
       { benchmark: 'ClapNQ', figure: 'abstains on unanswerable', value: clapnq.figures.abstain_on_unanswerable, anchor: '' },
     );
   }
-  const lines = [
-    '| benchmark | figure | measured | published anchor | target |',
-    '| --- | --- | ---: | --- | --- |',
-    ...rows.map(
-      (row) =>
-        `| ${row.benchmark} | ${row.figure} | ${formatFigure(row.value)} | ${row.anchor || '-'} | ${
-          row.target === undefined ? '-' : `>= ${row.target.toFixed(2)} ${row.value >= row.target ? '(met)' : '(not met)'}`
-        } |`,
-    ),
-    '',
-  ];
+  const lines: string[] = [];
+  if (rows.length > 0) {
+    lines.push(
+      '| benchmark | figure | measured | published anchor | target |',
+      '| --- | --- | ---: | --- | --- |',
+      ...rows.map(
+        (row) =>
+          `| ${row.benchmark} | ${row.figure} | ${formatFigure(row.value)} | ${row.anchor || '-'} | ${
+            row.target === undefined ? '-' : `>= ${row.target.toFixed(2)} ${row.value >= row.target ? '(met)' : '(not met)'}`
+          } |`,
+      ),
+      '',
+    );
+  }
   if (scifact) {
     lines.push(
       `SciFact: ${scifact.documents} documents (${scifact.passages} passages), ${scifact.queries} claims; ingest ${seconds(scifact.ingestSeconds)}, total ${seconds(scifact.seconds)}`,
@@ -92,6 +99,8 @@ export function formatReport(report: EvalReport): string {
       `ClapNQ: ${clapnq.counts.answerable} answerable (${clapnq.abstainedOnAnswerable} abstained on), ${clapnq.counts.unanswerable} unanswerable questions; ingest ${seconds(clapnq.ingestSeconds)}, total ${seconds(clapnq.seconds)}`,
     );
   }
+  const docs = report.docs ? formatDocsReport(report.docs) : '';
+  if (docs !== '') lines.push(...(lines.length > 0 ? [''] : []), docs.trimEnd());
   lines.push(`Total: ${seconds(report.seconds)}`);
   return `${lines.join('\n')}\n`;
 }

@@ -1,10 +1,15 @@
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { evaluateClapnq, type ClapnqRun } from './clapnq-eval.ts';
+import { evaluateK8sDocs, evaluateNodeDocs, type DocsSetRun } from './docs-eval.ts';
+import type { K8sWording } from './docs-questions.ts';
+import { docsJson, type DocsReport } from './docs-report.ts';
 import { formatReport, type EvalReport } from './eval-report.ts';
 import { evaluateScifact, type ScifactRun } from './scifact-eval.ts';
 import { evaluateSquadOpen, type SquadHalf, type SquadOpenRun } from './squad-open-eval.ts';
+import { DEMO_CORPUS_PATH } from '../server/seed.ts';
 
 /**
  * `npm run eval`: runs the engine on the public benchmarks in `shared/eval`
@@ -13,17 +18,27 @@ import { evaluateSquadOpen, type SquadHalf, type SquadOpenRun } from './squad-op
  *
  * Options:
  * - `--data <dir>`: the data folder (default `../shared/eval` from the project);
- * - `--only scifact,squad,clapnq`: run only these benchmarks;
+ * - `--only scifact,squad,clapnq,docs`: run only these benchmarks;
  * - `--squad-half report|calibration`: the half of SQuAD measured (default
  *   `report`; `calibration` is the half engine weights may be tuned on);
+ * - `--docs-sets node,k8s`: the documentation sets `docs` runs (default both);
+ * - `--k8s-ask q|source`: the wording the Kubernetes questions are asked in
+ *   (default `q`, the users' rewordings; `source`, the original wording, is a
+ *   diagnostic); without the option, the environment's `K8S_ASK` decides;
+ * - `--dump <file>`: write one JSON line per documentation question (the
+ *   answer, its citations, evidence score, retrieved pages) for error analysis;
  * - `--json`: print exactly one JSON object on stdout instead of the table
- *   (`{"scifact":{...},"squad_open":{...},"clapnq":{...}}`, fractions in 0..1).
+ *   (`{"scifact":{...},"squad_open":{...},"clapnq":{...},"docs":{"node":{...},"k8s":{...}}}`,
+ *   fractions in 0..1).
  *
  * Progress goes to stderr. Exits 1 with a message on stderr when the data
  * cannot be read or an option is wrong.
  */
-const BENCHMARKS = ['scifact', 'squad', 'clapnq'] as const;
+const BENCHMARKS = ['scifact', 'squad', 'clapnq', 'docs'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
+const DOCS_SETS = ['node', 'k8s'] as const;
+type DocsSet = (typeof DOCS_SETS)[number];
+const NODE_DOCS_QUESTIONS = fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url));
 
 const { values } = parseArgs({
   options: {
@@ -31,12 +46,17 @@ const { values } = parseArgs({
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
     'squad-half': { type: 'string', default: 'report' },
+    'docs-sets': { type: 'string' },
+    'k8s-ask': { type: 'string' },
+    dump: { type: 'string' },
   },
   strict: true,
 });
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
-const selected = parseOnly(values.only);
+const selected = parseNames(values.only, BENCHMARKS, '--only');
 const squadHalf = parseSquadHalf(values['squad-half']);
+const docsSets = parseNames(values['docs-sets'], DOCS_SETS, '--docs-sets');
+const k8sWording = parseK8sWording(values['k8s-ask'] ?? process.env.K8S_ASK);
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`);
 };
@@ -45,15 +65,25 @@ const started = performance.now();
 let scifact: ScifactRun | undefined;
 let squad: SquadOpenRun | undefined;
 let clapnq: ClapnqRun | undefined;
+let nodeDocs: DocsSetRun | undefined;
+let k8sDocs: DocsSetRun | undefined;
 try {
   if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log);
   if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log, squadHalf);
   if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log);
+  if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log);
+  if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log);
+  if (values.dump !== undefined) {
+    const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? [])];
+    await writeFile(values.dump, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    log(`docs: ${records.length} questions written to ${values.dump}`);
+  }
 } catch (error) {
   process.stderr.write(`Evaluation failed (data folder "${dataDir}"): ${(error as Error).message}\n`);
   process.exit(1);
 }
-const report: EvalReport = { scifact, squad, clapnq, seconds: (performance.now() - started) / 1000 };
+const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, k8sWording } : undefined;
+const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance.now() - started) / 1000 };
 
 if (values.json) {
   process.stdout.write(
@@ -61,26 +91,35 @@ if (values.json) {
       ...(scifact && { scifact: scifact.figures }),
       ...(squad && { squad_open: squad.figures }),
       ...(clapnq && { clapnq: clapnq.figures }),
+      ...(docs && { docs: docsJson(docs) }),
     })}\n`,
   );
 } else {
   process.stdout.write(formatReport(report));
 }
 
-function parseOnly(only: string | undefined): Set<Benchmark> {
-  if (only === undefined) return new Set(BENCHMARKS);
-  const names = only.split(',').map((name) => name.trim()).filter((name) => name !== '');
+/** The names of a comma-separated option, each one of `allowed`; all of them when the option is absent. */
+function parseNames<Name extends string>(given: string | undefined, allowed: readonly Name[], option: string): Set<Name> {
+  if (given === undefined) return new Set(allowed);
+  const names = given.split(',').map((name) => name.trim()).filter((name) => name !== '');
   for (const name of names) {
-    if (!(BENCHMARKS as readonly string[]).includes(name)) {
-      process.stderr.write(`Unknown benchmark "${name}" in --only; choose from ${BENCHMARKS.join(', ')}\n`);
+    if (!(allowed as readonly string[]).includes(name)) {
+      process.stderr.write(`Unknown name "${name}" in ${option}; choose from ${allowed.join(', ')}\n`);
       process.exit(1);
     }
   }
-  return new Set(names as Benchmark[]);
+  return new Set(names as Name[]);
 }
 
 function parseSquadHalf(half: string): SquadHalf {
   if (half === 'report' || half === 'calibration') return half;
   process.stderr.write(`Unknown half "${half}" in --squad-half; choose report or calibration\n`);
+  process.exit(1);
+}
+
+function parseK8sWording(wording: string | undefined): K8sWording {
+  if (wording === undefined || wording === 'q') return 'q';
+  if (wording === 'source') return 'source';
+  process.stderr.write(`Unknown wording "${wording}" in --k8s-ask (or K8S_ASK); choose q or source\n`);
   process.exit(1);
 }

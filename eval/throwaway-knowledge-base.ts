@@ -7,9 +7,10 @@ import type { Reach, Store } from '../server/store/store.ts';
 
 /**
  * A knowledge base that lives for one evaluation: an embedded store in a
- * temporary folder, filled through the normal ingestion path (source files
- * written to disk, then `ingestPaths`, exactly as `npm run kb -- ingest`
- * does), and removed with everything in it by {@link ThrowawayKnowledgeBase.close}.
+ * temporary folder, filled through the normal ingestion path (`ingestPaths`,
+ * exactly as `npm run kb -- ingest` does, over source files written to disk
+ * or over a folder given as it is), and removed with everything in it by
+ * {@link ThrowawayKnowledgeBase.close}.
  */
 export interface ThrowawayKnowledgeBase {
   store: Store;
@@ -17,7 +18,7 @@ export interface ThrowawayKnowledgeBase {
   reach: Reach;
   /** Ingestion's report (documents created, failed). */
   report: IngestReport;
-  /** Wall-clock milliseconds spent writing the files and ingesting them. */
+  /** Wall-clock milliseconds spent opening the store, writing the files (if any) and ingesting them. */
   ingestMilliseconds: number;
   /** Closes the store and deletes the folder. */
   close(): Promise<void>;
@@ -39,6 +40,44 @@ export async function createThrowawayKnowledgeBase(
   kbId: string,
   documents: readonly SourceDocument[],
 ): Promise<ThrowawayKnowledgeBase> {
+  const knowledgeBase = await openThrowawayKnowledgeBase(kbId, async (folder) => {
+    const sources = join(folder, 'sources');
+    await mkdir(sources);
+    for (const document of documents) await writeFile(join(sources, document.fileName), document.text);
+    return [sources];
+  });
+  const [failure] = knowledgeBase.report.failed;
+  if (failure) {
+    await knowledgeBase.close();
+    throw new Error(`Ingesting "${failure.docId}" into ${kbId} failed: ${failure.reason}`);
+  }
+  return knowledgeBase;
+}
+
+/**
+ * A throwaway knowledge base of files and folders already on disk (a docs
+ * site's source), ingested in place as `npm run kb -- ingest <paths>` would:
+ * a file inside a given folder gets its path relative to that folder as its
+ * document id. Files that fail to ingest are listed in the report, not
+ * thrown: the caller decides whether a partial corpus is acceptable.
+ *
+ * @param kbId id of the knowledge base (also used in the folder's name)
+ * @param paths files and folders, read and never written
+ * @throws Error when a path does not exist (from `ingestPaths`)
+ */
+export async function ingestThrowawayKnowledgeBase(kbId: string, paths: readonly string[]): Promise<ThrowawayKnowledgeBase> {
+  return openThrowawayKnowledgeBase(kbId, async () => [...paths]);
+}
+
+/**
+ * Opens an embedded store in a new temporary folder, creates the knowledge
+ * base with an owner, and ingests the paths `prepare` returns (it may write
+ * them into the folder it is given) as public, quotable documents.
+ */
+async function openThrowawayKnowledgeBase(
+  kbId: string,
+  prepare: (folder: string) => Promise<string[]>,
+): Promise<ThrowawayKnowledgeBase> {
   const started = performance.now();
   const folder = await mkdtemp(join(tmpdir(), `kb-eval-${kbId}-`));
   const store = openStore(embeddedStoreLocation(folder));
@@ -47,15 +86,11 @@ export async function createThrowawayKnowledgeBase(
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    const sources = join(folder, 'sources');
-    await mkdir(sources);
-    for (const document of documents) await writeFile(join(sources, document.fileName), document.text);
+    const paths = await prepare(folder);
     const owner = await store.createUser({ email: 'eval@example.com', name: 'Eval' });
     await store.createKnowledgeBase({ id: kbId, name: kbId });
     await store.setRole(kbId, owner.id, 'owner');
-    const report = await ingestPaths(store, { kbId, paths: [sources], visibility: 'public', readers: [], quotable: true });
-    const [failure] = report.failed;
-    if (failure) throw new Error(`Ingesting "${failure.docId}" into ${kbId} failed: ${failure.reason}`);
+    const report = await ingestPaths(store, { kbId, paths, visibility: 'public', readers: [], quotable: true });
     return {
       store,
       reach: { kbId, userId: '', visibilities: ['public'] },

@@ -1,0 +1,196 @@
+import { join } from 'node:path';
+import { docsFigures, judgeOutcome, type AnswerOutcome, type DocsFigures, type JudgedOutcome } from './docs-figures.ts';
+import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion, type K8sWording } from './docs-questions.ts';
+import type { Split } from './docs-split.ts';
+import { ask } from './squad-open-eval.ts';
+import { ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
+import { createAnswerEngine, prepareAnswer } from '../server/engine/answer-engine.ts';
+
+/**
+ * The documentation evaluation (issue 14, README "Evaluation"): a docs
+ * corpus ingested in place through the normal ingestion path into a
+ * throwaway embedded knowledge base (`ingestPaths`, as `npm run kb --
+ * ingest <folder>` does), then every question asked through the answer
+ * engine the HTTP endpoints use (`createAnswerEngine`, extractive answerer,
+ * default threshold) and judged against its gold pages and key
+ * (eval/docs-figures.ts). Figures per half (eval/docs-split.ts): the
+ * README and the targets quote `report`; `fit` is what tuning may look at.
+ *
+ * Two sets: the Node.js dev set (eval/node-docs-questions.jsonl over the
+ * bundled Node.js v18 docs) and the Kubernetes docs with their question set
+ * (`shared/eval/k8s-docs`).
+ */
+
+/** One documentation set's run. */
+export interface DocsSetRun {
+  fit: DocsFigures;
+  report: DocsFigures;
+  /** Documents in the knowledge base after ingestion. */
+  documents: number;
+  /** Files that failed to ingest (document id and reason). */
+  failed: { docId: string; reason: string }[];
+  /** Gold pages of the questions that are not in the knowledge base. */
+  missingGold: string[];
+  ingestSeconds: number;
+  /** Wall-clock seconds of the whole set, ingestion included. */
+  seconds: number;
+  /** One record per question, for error analysis (`--dump`). */
+  records: DumpRecord[];
+}
+
+/** One question's line in the `--dump` file. */
+export interface DumpRecord {
+  set: string;
+  split: Split;
+  id: string;
+  question: string;
+  expect: DocsQuestion['expect'];
+  gold: string[];
+  key?: DocsQuestion['key'];
+  /** Answer text with markers, or the abstention message. */
+  answer: string;
+  abstained: boolean;
+  /** The answer's citations, in marker order. */
+  cited: { doc_id: string; heading: string[] }[];
+  cited_gold: boolean;
+  right: boolean;
+  hit_at_5: boolean;
+  /**
+   * The extractive answer's evidence score over the engine's retrieval
+   * (engine's first phase with the threshold at 0); null when there is
+   * nothing to quote.
+   */
+  evidence: number | null;
+  /** Retrieved passages, best first, as the answerer receives them. */
+  top: { doc_id: string; heading: string[] }[];
+  ms: number;
+}
+
+/**
+ * @param corpus the Node.js docs folder (`demo/node-docs/api`)
+ * @param questionsPath the Node.js dev-set file
+ * @param onProgress told of each phase (for a log on stderr)
+ * @throws Error when the questions cannot be read or a page fails to ingest
+ */
+export async function evaluateNodeDocs(
+  corpus: string,
+  questionsPath: string,
+  onProgress: (message: string) => void = () => {},
+): Promise<DocsSetRun> {
+  const questions = await loadNodeDocsQuestions(questionsPath);
+  const run = await evaluateDocsSet('node', corpus, questions, onProgress);
+  const [failure] = run.failed;
+  if (failure) throw new Error(`Ingesting "${failure.docId}" of the Node.js docs failed: ${failure.reason}`);
+  return run;
+}
+
+/**
+ * @param folder the `k8s-docs/` data folder (its `docs/` is ingested in place)
+ * @param wording `q` (the users' rewordings) or `source` (the original
+ *   wording, a diagnostic)
+ * @param onProgress told of each phase (for a log on stderr)
+ * @throws Error when the questions cannot be read; pages that fail to
+ *   ingest are reported in the run, not thrown
+ */
+export async function evaluateK8sDocs(
+  folder: string,
+  wording: K8sWording,
+  onProgress: (message: string) => void = () => {},
+): Promise<DocsSetRun> {
+  const questions = await loadK8sQuestions(join(folder, 'questions.jsonl'), wording);
+  return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress);
+}
+
+/**
+ * Ingests one corpus, asks every question, and judges the answers.
+ *
+ * @param set the set's name (knowledge-base id and dump field)
+ * @param corpus folder ingested in place
+ */
+export async function evaluateDocsSet(
+  set: string,
+  corpus: string,
+  questions: readonly DocsQuestion[],
+  onProgress: (message: string) => void = () => {},
+): Promise<DocsSetRun> {
+  const started = performance.now();
+  onProgress(`docs ${set}: ingesting ${corpus}`);
+  const knowledgeBase = await ingestThrowawayKnowledgeBase(`docs-${set}`, [corpus]);
+  try {
+    const documents = await knowledgeBase.store.listDocuments(knowledgeBase.reach.kbId);
+    const present = new Set(documents.map((document) => document.docId));
+    const missingGold = [...new Set(questions.flatMap((question) => question.gold))].filter((docId) => !present.has(docId));
+    const failed = knowledgeBase.report.failed.map((failure) => ({ docId: failure.docId, reason: failure.reason }));
+    onProgress(
+      `docs ${set}: ${documents.length} documents ingested in ${(knowledgeBase.ingestMilliseconds / 1000).toFixed(1)} s` +
+        `${failed.length > 0 ? `, ${failed.length} failed` : ''}; asking ${questions.length} questions`,
+    );
+    const engine = createAnswerEngine({ store: knowledgeBase.store });
+    const judged: { split: Split; outcome: JudgedOutcome }[] = [];
+    const records: DumpRecord[] = [];
+    for (const question of questions) {
+      const { outcome, record } = await askQuestion(set, engine, knowledgeBase, question);
+      judged.push({ split: question.split, outcome });
+      records.push(record);
+    }
+    const half = (split: Split): DocsFigures =>
+      docsFigures(judged.filter((entry) => entry.split === split).map((entry) => entry.outcome));
+    return {
+      fit: half('fit'),
+      report: half('report'),
+      documents: documents.length,
+      failed,
+      missingGold,
+      ingestSeconds: knowledgeBase.ingestMilliseconds / 1000,
+      seconds: (performance.now() - started) / 1000,
+      records,
+    };
+  } finally {
+    await knowledgeBase.close();
+  }
+}
+
+/**
+ * Asks one question as the JSON endpoint does (timed), then runs the
+ * engine's first phase again with the threshold at 0 for the diagnostics
+ * (evidence score and retrieved passages even when the answer abstained).
+ */
+async function askQuestion(
+  set: string,
+  engine: ReturnType<typeof createAnswerEngine>,
+  knowledgeBase: ThrowawayKnowledgeBase,
+  question: DocsQuestion,
+): Promise<{ outcome: JudgedOutcome; record: DumpRecord }> {
+  const started = performance.now();
+  const answer = await ask(engine, knowledgeBase, question.question);
+  const milliseconds = performance.now() - started;
+  const diagnostic = await prepareAnswer(knowledgeBase.store, { question: question.question, reach: knowledgeBase.reach }, 0);
+  const retrieved = diagnostic?.kind === 'retrieved' ? diagnostic.passages : [];
+  const answerOutcome: AnswerOutcome = {
+    answer: answer.answer,
+    abstained: answer.abstained,
+    citedDocIds: answer.citations.map((citation) => citation.passage.docId),
+    retrievedDocIds: retrieved.map((passage) => passage.docId),
+    milliseconds,
+  };
+  const outcome = judgeOutcome(question, answerOutcome);
+  const record: DumpRecord = {
+    set,
+    split: question.split,
+    id: question.id,
+    question: question.question,
+    expect: question.expect,
+    gold: question.gold,
+    ...(question.key && { key: question.key }),
+    answer: answer.answer,
+    abstained: answer.abstained,
+    cited: answer.citations.map((citation) => ({ doc_id: citation.passage.docId, heading: citation.passage.headingPath })),
+    cited_gold: outcome.citedGold,
+    right: outcome.right,
+    hit_at_5: outcome.hitAt5,
+    evidence: diagnostic?.kind === 'retrieved' ? diagnostic.evidence : null,
+    top: retrieved.map((passage) => ({ doc_id: passage.docId, heading: passage.headingPath })),
+    ms: Math.round(milliseconds * 100) / 100,
+  };
+  return { outcome, record };
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { docsFigures, judgeOutcome, median, type AnswerOutcome, type JudgedOutcome } from './docs-figures.ts';
+import type { DocsQuestion } from './docs-questions.ts';
+
+const sizeQuestion: DocsQuestion = {
+  id: 'fs-file-size',
+  question: 'How do I get the size of a file in bytes?',
+  expect: 'answer',
+  gold: ['fs.md'],
+  key: [['fs.stat', 'fs.statSync'], 'size'],
+  split: 'report',
+};
+
+function outcome(overrides: Partial<AnswerOutcome>): AnswerOutcome {
+  return { answer: '', abstained: false, citedDocIds: [], retrievedDocIds: [], milliseconds: 1, ...overrides };
+}
+
+function judged(overrides: Partial<JudgedOutcome>): JudgedOutcome {
+  return { expect: 'answer', abstained: false, citedGold: false, right: false, hitAt5: false, milliseconds: 1, ...overrides };
+}
+
+describe('judgeOutcome', () => {
+  it('counts an answer citing the gold page and naming every key entry as right', () => {
+    const result = judgeOutcome(
+      sizeQuestion,
+      outcome({ answer: 'Call `fs.stat()` [1]; `stats.size` is the size in bytes [2].', citedDocIds: ['fs.md', 'path.md'] }),
+    );
+    expect(result).toMatchObject({ citedGold: true, right: true });
+  });
+
+  it('counts an answer citing the gold page without a key entry as cited but not right', () => {
+    const result = judgeOutcome(sizeQuestion, outcome({ answer: 'The file mode is set with `fs.chmod()` [1].', citedDocIds: ['fs.md'] }));
+    expect(result).toMatchObject({ citedGold: true, right: false });
+  });
+
+  it('counts an answer naming the key but citing another page as neither cited nor right', () => {
+    const result = judgeOutcome(sizeQuestion, outcome({ answer: '`fs.stat()` gives the size [1].', citedDocIds: ['stream.md'] }));
+    expect(result).toMatchObject({ citedGold: false, right: false });
+  });
+
+  it('judges a question without a key right when it cites a gold page (the k8s set)', () => {
+    const result = judgeOutcome(
+      { ...sizeQuestion, key: undefined, gold: ['concepts/storage/volumes.md'] },
+      outcome({ answer: 'A volume is a directory [1].', citedDocIds: ['concepts/storage/volumes.md'] }),
+    );
+    expect(result).toMatchObject({ citedGold: true, right: true });
+  });
+
+  it('never counts an abstention as citing gold', () => {
+    const result = judgeOutcome(sizeQuestion, outcome({ abstained: true, citedDocIds: ['fs.md'], answer: 'fs.stat size' }));
+    expect(result).toMatchObject({ abstained: true, citedGold: false, right: false });
+  });
+
+  it('finds the gold page among the first five retrieved passages only', () => {
+    const fifth = judgeOutcome(sizeQuestion, outcome({ retrievedDocIds: ['a', 'b', 'c', 'd', 'fs.md'] }));
+    const sixth = judgeOutcome(sizeQuestion, outcome({ retrievedDocIds: ['a', 'b', 'c', 'd', 'e', 'fs.md'] }));
+    expect([fifth.hitAt5, sixth.hitAt5]).toEqual([true, false]);
+  });
+});
+
+describe('docsFigures', () => {
+  it('computes each share over the answerable questions and the off-topic share over the off-topic ones', () => {
+    const outcomes = [
+      // Answerable: 2 right, 1 cited without the key, 1 confidently wrong, 1 abstained.
+      judged({ citedGold: true, right: true, hitAt5: true, milliseconds: 4 }),
+      judged({ citedGold: true, right: true, hitAt5: true, milliseconds: 10 }),
+      judged({ citedGold: true, hitAt5: true, milliseconds: 2 }),
+      judged({ milliseconds: 8 }),
+      judged({ abstained: true, hitAt5: true, milliseconds: 6 }),
+      // Off-topic: 2 of 3 abstained.
+      judged({ expect: 'abstain', abstained: true, milliseconds: 1 }),
+      judged({ expect: 'abstain', abstained: true, milliseconds: 3 }),
+      judged({ expect: 'abstain', milliseconds: 5 }),
+    ];
+
+    expect(docsFigures(outcomes)).toEqual({
+      cited_gold: 3 / 5,
+      right: 2 / 5,
+      confidently_wrong: 1 / 5,
+      abstained: 1 / 5,
+      off_topic_abstained: 2 / 3,
+      hit_at_5: 4 / 5,
+      // Times sorted: 1 2 3 4 5 6 8 10; middle two 4 and 5.
+      p50_ms: 4.5,
+      answerable: 5,
+      off_topic: 3,
+    });
+  });
+
+  it('gives null for a share with no question to count', () => {
+    const figures = docsFigures([judged({ expect: 'abstain', abstained: true })]);
+    expect([figures.cited_gold, figures.right, figures.confidently_wrong, figures.abstained, figures.hit_at_5]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(figures.off_topic_abstained).toBe(1);
+  });
+});
+
+describe('median', () => {
+  it('takes the middle value of an odd count, unsorted input', () => {
+    expect(median([9, 1, 5])).toBe(5);
+  });
+
+  it('takes the mean of the two middle values of an even count', () => {
+    expect(median([7, 1, 3, 100])).toBe(5);
+  });
+
+  it('is null for no values', () => {
+    expect(median([])).toBeNull();
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { DocsSetRun } from './docs-eval.ts';
+import type { DocsFigures } from './docs-figures.ts';
+import { docsJson, formatDocsReport } from './docs-report.ts';
+
+function figures(overrides: Partial<DocsFigures>): DocsFigures {
+  return {
+    cited_gold: 0.5,
+    right: 0.25,
+    confidently_wrong: 0.2,
+    abstained: 0.3,
+    off_topic_abstained: 1,
+    hit_at_5: 0.75,
+    p50_ms: 2.345,
+    answerable: 4,
+    off_topic: 2,
+    ...overrides,
+  };
+}
+
+function run(overrides: Partial<DocsSetRun>): DocsSetRun {
+  return {
+    fit: figures({}),
+    report: figures({}),
+    documents: 64,
+    failed: [],
+    missingGold: [],
+    ingestSeconds: 2.5,
+    seconds: 4.25,
+    records: [],
+    ...overrides,
+  };
+}
+
+describe('formatDocsReport', () => {
+  it('shows the report half beside the fit half and judges the targets on the report half', () => {
+    const text = formatDocsReport({ node: run({ report: figures({ right: 0.85, confidently_wrong: 0.1 }) }), k8s: undefined, k8sWording: 'q' });
+
+    expect(text).toContain('| Node.js docs | right | 0.8500 | 0.2500 | - | >= 0.80 (met) |');
+    expect(text).toContain('| Node.js docs | confidently_wrong | 0.1000 | 0.2000 | - | <= 0.10 (met) |');
+    expect(text).toContain('| Node.js docs | p50_ms | 2.3 ms | 2.3 ms | - | - |');
+    expect(text).toContain('Node.js docs: 64 documents; report half 4 answerable + 2 off-topic');
+    expect(text).not.toContain('Kubernetes');
+  });
+
+  it('marks a figure above an at-most target as not met and shows the anchors and the ingest target of the k8s set', () => {
+    const text = formatDocsReport({
+      node: undefined,
+      k8s: run({ report: figures({ confidently_wrong: 0.36 }), ingestSeconds: 12.3, failed: [{ docId: '_index.md', reason: 'no text' }] }),
+      k8sWording: 'source',
+    });
+
+    expect(text).toContain('| Kubernetes docs | confidently_wrong | 0.3600 | 0.2000 | - | <= 0.10 (not met) |');
+    expect(text).toContain('| Kubernetes docs | hit_at_5 | 0.7500 | 0.7500 | BM25 + BGE + LLM rewriting 0.41 (q2 0.40); plain BM25 about 0.31 | - |');
+    expect(text).toContain("source questions' wording (diagnostic)");
+    expect(text).toContain('1 files failed to ingest (e.g. _index.md: no text)');
+    expect(text).toContain('ingest 12.3 s, total 4.3 s; ingest target <= 10 s (not met)');
+  });
+
+  it('is empty when no documentation set ran', () => {
+    expect(formatDocsReport({ node: undefined, k8s: undefined, k8sWording: 'q' })).toBe('');
+  });
+});
+
+describe('docsJson', () => {
+  it('gives each set its halves, counts and times, and the k8s set the wording asked', () => {
+    const json = docsJson({ node: undefined, k8s: run({ ingestSeconds: 9.876 }), k8sWording: 'q' });
+
+    expect(json).toEqual({
+      k8s: {
+        ask: 'q',
+        report: figures({}),
+        fit: figures({}),
+        documents: 64,
+        failed_to_ingest: 0,
+        ingest_seconds: 9.88,
+        seconds: 4.25,
+      },
+    });
+  });
+});
