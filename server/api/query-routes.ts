@@ -44,6 +44,8 @@ export function queryRoutes(deps: QueryRouteDeps): Router {
 async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
   const query = parseQueryBody(request.body);
   const { grant } = response.locals as WidgetLocals;
+  // A client that left while its request was checked: its 'close' has already fired.
+  if (response.destroyed) return;
   const abort = new AbortController();
   response.on('close', () => {
     if (!response.writableFinished) abort.abort();
