@@ -59,12 +59,19 @@ describe('groupSources', () => {
     ]);
   });
 
-  test('one section cited twice: its whole title and URL, no section under it', () => {
-    const place = { title: 'File system › fs.stat()', url: 'https://docs.example.com/fs#fs-stat' };
+  test('one section cited twice: the document title linked to the section URL, the section under it', () => {
+    const place = { title: 'File system › fs.stat() › Options', url: 'https://docs.example.com/fs#fs-stat' };
 
     const [group] = groupSources([citation(1, 'fs.md', place), citation(2, 'fs.md', place)], PAGE);
 
-    expect(group).toMatchObject({ title: 'File system › fs.stat()', url: 'https://docs.example.com/fs#fs-stat' });
+    expect(group).toMatchObject({ title: 'File system', url: 'https://docs.example.com/fs#fs-stat' });
+    expect(group!.citations.map((entry) => entry.section)).toEqual(['fs.stat() › Options', 'fs.stat() › Options']);
+  });
+
+  test('a title without sections: the whole title names the row, no section', () => {
+    const [group] = groupSources([citation(1, 'intro.md', { title: 'Introduction' }), citation(2, 'intro.md')], PAGE);
+
+    expect(group!.title).toBe('Introduction');
     expect(group!.citations.map((entry) => entry.section)).toEqual(['', '']);
   });
 

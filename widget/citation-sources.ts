@@ -11,11 +11,11 @@ const TITLE_SEPARATOR = ' › ';
 
 /** One document of a sources list. */
 export interface SourceGroup {
-  /** The document's title: the title parts its citations share, else the readable form of its `doc_id`. */
+  /** The document's title: the first part of its citations' titles, else the readable form of its `doc_id`. */
   title: string;
   /** Where the title links: the citations' URL when they share one, else the first one's page (without its anchor). */
   url?: string;
-  /** Its citations in answer order, each with the rest of its title (the section), empty when none. */
+  /** Its citations in answer order, each with the rest of its title (the section path), empty when none. */
   citations: { citation: Citation; section: string }[];
 }
 
@@ -61,8 +61,8 @@ export function followableUrl(url: string | undefined, pageOrigin: string, base?
 
 /**
  * Groups citations by document (`kb_id` and `doc_id`), in the order each
- * document is first cited. A group's title is the leading title parts all its
- * citations share; each citation keeps the parts after them as its section.
+ * document is first cited. A title's first part names the group; the rest
+ * (the section) stays with its citation.
  *
  * @param citations an answer's citations, in index order
  * @param pageOrigin the embedding page's origin, for {@link followableUrl}
@@ -74,22 +74,12 @@ export function groupSources(citations: readonly Citation[], pageOrigin: string)
     byDocument.set(key, [...(byDocument.get(key) ?? []), citation]);
   }
   return [...byDocument.values()].map((members) => {
-    const titled = members.flatMap((citation) => (citation.title ? [citation.title.split(TITLE_SEPARATOR)] : []));
-    const first = titled[0] ?? [];
-    const prefix = (parts: string[], length: number) => parts.slice(0, length).join(TITLE_SEPARATOR);
-    let shared = first.length;
-    for (const parts of titled) while (shared > 0 && prefix(parts, shared) !== prefix(first, shared)) shared--;
-    const title = titled.length === 0 ? readableDocumentName(members[0]!.doc_id) : prefix(first, shared || first.length);
     const urls = members.map((citation) => followableUrl(citation.url, pageOrigin));
     const url = urls.every((candidate) => candidate === urls[0]) ? urls[0] : urls.find(Boolean)?.split('#')[0];
     return {
-      title,
+      title: members.find((citation) => citation.title)?.title?.split(TITLE_SEPARATOR)[0] ?? readableDocumentName(members[0]!.doc_id),
       ...(url ? { url } : {}),
-      citations: members.map((citation) => {
-        const parts = citation.title?.split(TITLE_SEPARATOR) ?? [];
-        const section = shared > 0 ? parts.slice(shared).join(TITLE_SEPARATOR) : citation.title;
-        return { citation, section: section === title ? '' : (section ?? '') };
-      }),
+      citations: members.map((citation) => ({ citation, section: citation.title?.split(TITLE_SEPARATOR).slice(1).join(TITLE_SEPARATOR) ?? '' })),
     };
   });
 }

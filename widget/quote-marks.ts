@@ -23,7 +23,7 @@ const SENTENCE_END = /(?<=[.?!…]["')\]]?)\s+(?![a-z])/;
 
 /**
  * @param answer the answer's text, with `[n]` markers
- * @returns its sentences, normalised ({@link normalize}), an ellipsis that cut one removed, short ones dropped
+ * @returns its sentences as plain text, whitespace collapsed, an ellipsis that cut one removed, short ones dropped
  */
 export function answerSentences(answer: string): string[] {
   const sentences: string[] = [];
@@ -36,7 +36,7 @@ export function answerSentences(answer: string): string[] {
     }
     for (const piece of pieces) {
       for (const sentence of piece.split(SENTENCE_END)) {
-        const text = normalize(sentence).text.replace(/…$/, '').trim();
+        const text = sentence.replace(/\s+/g, ' ').replace(/…$/, '').trim();
         if (text.length >= MIN_MARKED_CHARACTERS) sentences.push(text);
       }
     }
@@ -66,34 +66,14 @@ function inlineRuns(blocks: readonly AnswerBlock[]): AnswerInline[][] {
 }
 
 /**
- * Whitespace runs collapsed to one space and letters lower-cased, with the
- * position in `text` of each character of the result.
+ * Character ranges `[start, end)` of `text` holding one of the sentences, in
+ * any case and with any whitespace between their words, sorted and merged.
  */
-function normalize(text: string): { text: string; positions: number[] } {
-  let result = '';
-  const positions: number[] = [];
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index]!;
-    if (/\s/.test(character)) {
-      if (result.endsWith(' ')) continue;
-      result += ' ';
-    } else {
-      const lower = character.toLowerCase();
-      result += lower.length === 1 ? lower : character;
-    }
-    positions.push(index);
-  }
-  return { text: result, positions };
-}
-
-/** Character ranges `[start, end)` of `text` holding one of the sentences, sorted and merged. */
 function sentenceRanges(text: string, sentences: readonly string[]): [number, number][] {
-  const normalized = normalize(text);
   const ranges: [number, number][] = [];
   for (const sentence of sentences) {
-    for (let at = normalized.text.indexOf(sentence); at >= 0; at = normalized.text.indexOf(sentence, at + sentence.length)) {
-      ranges.push([normalized.positions[at]!, normalized.positions[at + sentence.length - 1]! + 1]);
-    }
+    const pattern = new RegExp(sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'giu');
+    for (const match of text.matchAll(pattern)) ranges.push([match.index, match.index + match[0].length]);
   }
   ranges.sort((left, right) => left[0] - right[0]);
   const merged: [number, number][] = [];
