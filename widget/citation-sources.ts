@@ -78,7 +78,7 @@ export function groupSources(citations: readonly Citation[], pageOrigin: string)
     const url = urls.every((candidate) => candidate === urls[0]) ? urls[0] : urls.find(Boolean)?.split('#')[0];
     return {
       title: members.find((citation) => citation.title)?.title?.split(TITLE_SEPARATOR)[0] ?? readableDocumentName(members[0]!.doc_id),
-      ...(url ? { url } : {}),
+      url,
       citations: members.map((citation) => ({ citation, section: citation.title?.split(TITLE_SEPARATOR).slice(1).join(TITLE_SEPARATOR) ?? '' })),
     };
   });

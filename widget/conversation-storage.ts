@@ -68,12 +68,11 @@ export function loadTurns(key: string, storage?: Storage): Turn[] {
 function readTurn(value: unknown, id: number): Turn | undefined {
   if (!isRecord(value)) return undefined;
   const { question, status, text, citations, suggestions, failure } = value;
-  const read = Array.isArray(citations) ? citations.map(readCitation) : [];
+  const read = Array.isArray(citations) ? citations.map(readCitation) : [undefined];
   if (
     typeof question !== 'string' ||
     !FINISHED.includes(status as TurnStatus) ||
     typeof text !== 'string' ||
-    !Array.isArray(citations) ||
     read.includes(undefined) ||
     !Array.isArray(suggestions) ||
     !suggestions.every((suggestion) => typeof suggestion === 'string') ||

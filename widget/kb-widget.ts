@@ -13,6 +13,9 @@ import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 /** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
 const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
 
+/** A kebab-case name in camel case: failure reason `not-allowed` has its words in string `notAllowed`. */
+type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Text;
+
 /** How far from the end of the transcript (px) still counts as reading the latest. */
 const NEAR_END_PIXELS = 24;
 
@@ -256,8 +259,7 @@ export class KbWidget extends LitElement {
     .sources li {
       margin-block-end: 4px;
     }
-    .sources summary:focus,
-    .ref:focus {
+    .sources :focus {
       background: color-mix(in srgb, var(--_accent) 15%, transparent);
     }
     .sources summary {
@@ -311,18 +313,16 @@ export class KbWidget extends LitElement {
       font-size: 0.9em;
       text-align: start;
     }
-    .retry[aria-disabled='true'] {
+    .retry[aria-disabled] {
       border-color: var(--_muted);
       color: var(--_muted);
       cursor: default;
     }
     .code {
-      display: flex;
-      flex-direction: column;
-      align-items: flex-end;
+      text-align: end;
     }
     .code pre {
-      align-self: stretch;
+      text-align: start;
       margin-block-start: 4px;
     }
     .jump {
@@ -332,21 +332,6 @@ export class KbWidget extends LitElement {
       width: max-content;
       margin-inline: auto;
       box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
-    }
-    @media (width < 480px), (pointer: coarse) {
-      button,
-      input,
-      summary {
-        min-height: 44px;
-        min-width: 44px;
-      }
-      summary {
-        padding-block: 10px;
-      }
-      .sources a,
-      .actions a {
-        min-height: 44px;
-      }
     }
     form {
       display: flex;
@@ -379,6 +364,19 @@ export class KbWidget extends LitElement {
       overflow: hidden;
       clip: rect(0 0 0 0);
       white-space: nowrap;
+    }
+    @media (width < 480px), (pointer: coarse) {
+      button,
+      input,
+      summary,
+      .sources a,
+      .actions a {
+        min-height: 44px;
+        min-width: 44px;
+      }
+      summary {
+        padding-block: 10px;
+      }
     }
     @media (prefers-reduced-motion: no-preference) {
       :host(:not([mode='inline'])) .panel {
@@ -776,7 +774,7 @@ export class KbWidget extends LitElement {
         <div class="header" part="header">
           <h2 id="kb-widget-heading">${this.heading ?? this.#text('heading')}</h2>
           ${this._turns.length > 0
-            ? html`<button class="new" type="button" @click=${this.#startNewConversation}>${this.#text('newConversation')}</button>`
+            ? html`<button class="new" @click=${this.#startNewConversation}>${this.#text('newConversation')}</button>`
             : nothing}
           ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>✕</button>`}
         </div>
@@ -791,9 +789,9 @@ export class KbWidget extends LitElement {
           >
             ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
           </div>
-          ${this._behind ? html`<button class="jump" type="button" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ↓</button>` : nothing}
+          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ↓</button>` : nothing}
         </div>
-        <p class="visually-hidden" role="status">${this._copied === undefined ? '' : this.#text('copied')}</p>
+        <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
           <input
             part="input"
@@ -821,13 +819,13 @@ export class KbWidget extends LitElement {
   }
 
   #renderQuestionButton(question: string): TemplateResult {
-    return html`<button class="chip" part="suggestion" type="button" @click=${() => void this.ask(question)}>${withInlineCode(question)}</button>`;
+    return html`<button class="chip" part="suggestion" @click=${() => void this.ask(question)}>${withInlineCode(question)}</button>`;
   }
 
   /** A copy button (none where the Clipboard API is missing, e.g. on plain HTTP); says "Copied" once it copied. */
   #renderCopy(text: string, label: string): TemplateResult | typeof nothing {
     if (!navigator.clipboard) return nothing;
-    return html`<button class="copy" type="button" @click=${() => void this.#copy(text)}>${this._copied === text ? this.#text('copied') : label}</button>`;
+    return html`<button class="copy" @click=${() => void this.#copy(text)}>${this._copied === text ? this.#text('copied') : label}</button>`;
   }
 
   /**
@@ -882,25 +880,16 @@ export class KbWidget extends LitElement {
     if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
     if (turn.status !== 'failed' || !turn.failure) return nothing;
     const { reason, retryAfterSeconds, retryAt } = turn.failure;
-    const words: Record<FailureReason, string> = {
-      expired: this.#text('expired'),
-      revoked: this.#text('revoked'),
-      'not-allowed': this.#text('notAllowed'),
-      'rate-limited': this.#text('rateLimited', { seconds: retryAfterSeconds ?? 30 }),
-      offline: this.#text('offline'),
-      interrupted: this.#text('interrupted'),
-      'generation-failed': this.#text('generationFailed'),
-      unavailable: this.#text('unavailable'),
-      misconfigured: this.#text('misconfigured'),
-      rejected: this.#text('rejected'),
-    };
+    // Each reason's words are the string named like it (the type check fails for a reason without words).
+    const key = reason.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<FailureReason> satisfies keyof WidgetStrings;
+    const words = this.#text(key, { seconds: retryAfterSeconds ?? 30 });
     const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
     const wait = Math.ceil(((retryAt ?? 0) - Date.now()) / 1000);
     // The alert is announced once; the countdown lives on the button, outside it, so it is not announced every second.
     return html`<div class="notice">
-      <p role="alert">${words[reason]}</p>
+      <p role="alert">${words}</p>
       ${retryable && latest
-        ? html`<button class="retry" type="button" aria-disabled=${wait > 0 ? 'true' : nothing} @click=${() => this.#retryQuestion(turn)}>
+        ? html`<button class="retry" aria-disabled=${wait > 0 ? 'true' : nothing} @click=${() => this.#retryQuestion(turn)}>
             ${wait > 0 ? this.#text('retryIn', { seconds: wait }) : this.#text('retry')}
           </button>`
         : nothing}

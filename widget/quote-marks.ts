@@ -67,7 +67,8 @@ function inlineRuns(blocks: readonly AnswerBlock[]): AnswerInline[][] {
 
 /**
  * Character ranges `[start, end)` of `text` holding one of the sentences, in
- * any case and with any whitespace between their words, sorted and merged.
+ * any case and with any whitespace between their words, sorted by start
+ * (they may overlap).
  */
 function sentenceRanges(text: string, sentences: readonly string[]): [number, number][] {
   const ranges: [number, number][] = [];
@@ -75,23 +76,15 @@ function sentenceRanges(text: string, sentences: readonly string[]): [number, nu
     const pattern = new RegExp(sentence.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'), 'giu');
     for (const match of text.matchAll(pattern)) ranges.push([match.index, match.index + match[0].length]);
   }
-  ranges.sort((left, right) => left[0] - right[0]);
-  const merged: [number, number][] = [];
-  for (const range of ranges) {
-    const last = merged[merged.length - 1];
-    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push(range);
-  }
-  return merged;
+  return ranges.sort((left, right) => left[0] - right[0]);
 }
 
 /**
  * Wraps the parts of text and code nodes that fall inside `ranges` (offsets
- * into {@link plainText} of the nodes) in `mark` nodes; citation markers
- * become their text `[n]`.
+ * into {@link plainText} of the nodes, sorted by start) in `mark` nodes;
+ * citation markers become their text `[n]`.
  */
 function markRanges(nodes: readonly AnswerInline[], ranges: readonly [number, number][], cursor: { offset: number }): AnswerInline[] {
-  if (ranges.length === 0) return [...nodes];
   const result: AnswerInline[] = [];
   for (const node of nodes) {
     if (node.type === 'text' || node.type === 'code' || node.type === 'citation') {
