@@ -789,7 +789,7 @@ export class KbWidget extends LitElement {
           >
             ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
           </div>
-          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ↓</button>` : nothing}
+          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} <span aria-hidden="true">↓</span></button>` : nothing}
         </div>
         <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
