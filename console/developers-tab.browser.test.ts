@@ -257,6 +257,8 @@ describe('kb-developers-tab preview', () => {
   }
 
   beforeEach(async () => {
+    // The widget keeps its conversation for the tab: each test starts with none.
+    sessionStorage.clear();
     await fetch('/scripted/reset');
   });
 
@@ -286,7 +288,7 @@ describe('kb-developers-tab preview', () => {
 
     expect(api.requests.find((request) => request.path === '/tokens/preview')).to.deep.include({ method: 'POST', body: { scope: ['public'] } });
     expect((await scriptedRequests()).map((request) => request.token)).to.deep.equal(['kbw_preview_1']);
-    expect(widget.shadowRoot!.textContent).to.contain('fs.md');
+    expect(widget.shadowRoot!.querySelector('[part="citation"] .title')!.textContent).to.equal('Fs');
     await waitUntil(() => root(element).querySelector('tr[data-token-id="tok_preview_1"]') !== null, 'the token list is refreshed');
     const row = root(element).querySelector('tr[data-token-id="tok_preview_1"]')!;
     expect(row.querySelector('td')!.textContent).to.equal('Preview');

@@ -2,11 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_KB_ID } from '../server/seed.ts';
 import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
+import { axeViolations } from './axe-audit.ts';
 import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-server.ts';
 
 /**
@@ -15,8 +16,21 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
  * in Debian's Chromium by Playwright (no downloaded browser). From
  * `http://localhost:<demo>` the page's token is allowed; the same page at
  * `http://127.0.0.1:<demo>` is a different origin, which the token refuses.
+ * Each load of the page carries a fresh token, limited here to
+ * {@link QUESTIONS_PER_TOKEN} questions a minute, so a page can meet a real 429.
  */
 const QUESTION = 'How do I create a directory together with its missing parent directories?';
+const QUESTIONS_PER_TOKEN = 4;
+/** Questions the Node.js docs answer, for journeys that ask several. */
+const QUESTIONS = [
+  QUESTION,
+  'How do I parse command line arguments?',
+  'How do I watch a file for changes?',
+  'How do I read a file line by line?',
+];
+const UNANSWERABLE = 'What is the capital of Australia?';
+/** The demo page's `support-url`. */
+const SUPPORT_URL = 'https://riverbank-functions.example/support';
 
 let dataDir: string;
 let server: ChildProcess | undefined;
@@ -34,6 +48,28 @@ async function ask(page: Page, question: string): Promise<void> {
   await widget.getByRole('textbox', { name: 'Your question' }).press('Enter');
 }
 
+/** Asks in the inline widget and waits until that question's turn has finished (answered, abstained or failed). */
+async function askAndWait(page: Page, question: string): Promise<void> {
+  const finished = inlineWidget(page).locator('article.answer');
+  const before = await finished.count();
+  await ask(page, question);
+  await expect.poll(() => finished.count(), { timeout: 20_000 }).toBe(before + 1);
+}
+
+/** Where the inline widget's transcript is scrolled, and whether its latest question lies fully in view. */
+function transcriptState(page: Page): Promise<{ scrollTop: number; belowView: number; latestQuestionInView: boolean }> {
+  return inlineWidget(page).evaluate((element) => {
+    const transcript = element.shadowRoot!.querySelector<HTMLElement>('.transcript')!;
+    const view = transcript.getBoundingClientRect();
+    const question = [...transcript.querySelectorAll('.question')].at(-1)?.getBoundingClientRect();
+    return {
+      scrollTop: transcript.scrollTop,
+      belowView: transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight,
+      latestQuestionInView: question !== undefined && question.top >= view.top - 1 && question.bottom <= view.bottom + 1,
+    };
+  });
+}
+
 function isStreamRequest(response: Response): boolean {
   return response.url().includes('/widget/query/stream');
 }
@@ -42,7 +78,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-widget-'));
   demoPort = await freePort();
   server = (
-    await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir }, (output) =>
+    await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, KB_RATE_LIMIT_PER_TOKEN: String(QUESTIONS_PER_TOKEN) }, (output) =>
       output.includes('demo page: http://localhost:'),
     )
   ).process;
@@ -69,7 +105,7 @@ describe('the demo page on an allowed origin', () => {
     expect(response.headers()['content-type']).toBe('text/event-stream; charset=utf-8');
     await expect.poll(() => widget.locator('article.answer').first().textContent()).toContain('recursive');
     await expect.poll(() => widget.locator('a.citation').count()).toBeGreaterThan(0);
-    await expect.poll(() => widget.locator('li[part="citation"]').first().textContent()).toContain('fs.md');
+    await expect.poll(() => widget.locator('li[part="citation"] .title').first().textContent()).toBe('Fs');
     const suggestion = widget.locator('button.chip').first();
     const suggested = (await suggestion.textContent())!.trim();
 
@@ -164,3 +200,189 @@ describe('the same page on an origin the token does not allow', () => {
     await page.close();
   });
 });
+
+for (const width of [1280, 360]) {
+  describe(`visitor journeys at ${width} px, axe-core (WCAG 2.2 AA) clean in every state`, () => {
+    /** The demo page in a fresh context at this width, animations off (axe reads settled colours). */
+    async function openDemo(options: BrowserContextOptions = {}): Promise<Page> {
+      const context = await browser.newContext({ viewport: { width, height: 760 }, reducedMotion: 'reduce', ...options });
+      const page = await context.newPage();
+      await page.goto(`http://localhost:${demoPort}/`);
+      await expect.poll(() => inlineWidget(page).locator('.panel').count()).toBe(1);
+      return page;
+    }
+
+    test('the demo page in light and in dark mode: no violations, an answer with an opened quote included; the inline widget follows the system theme', async () => {
+      const page = await openDemo();
+      const panelBackground = () => inlineWidget(page).locator('.panel').evaluate((panel) => getComputedStyle(panel).backgroundColor);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await panelBackground()).toBe('rgb(255, 255, 255)');
+
+      await page.emulateMedia({ colorScheme: 'dark' });
+
+      expect(await panelBackground()).toBe('rgb(31, 34, 39)');
+      expect(await axeViolations(page)).toEqual([]);
+      await askAndWait(page, QUESTION);
+      await inlineWidget(page).locator('summary').first().click();
+      expect(await inlineWidget(page).locator('details[open] mark').count()).toBeGreaterThan(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    test('four questions: each question and its answer scroll into view; scrolled up, "Jump to latest" returns to the end', async () => {
+      const page = await openDemo();
+      const widget = inlineWidget(page);
+
+      for (const question of QUESTIONS) {
+        await askAndWait(page, question);
+        expect((await transcriptState(page)).latestQuestionInView).toBe(true);
+      }
+      expect((await transcriptState(page)).scrollTop).toBeGreaterThan(0);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await widget.locator('.transcript').evaluate((transcript) => transcript.scrollTo({ top: 0 }));
+      const jump = widget.getByRole('button', { name: /Jump to latest/ });
+      await expect.poll(() => jump.isVisible()).toBe(true);
+      expect((await transcriptState(page)).scrollTop).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await jump.click();
+
+      await expect.poll(async () => (await transcriptState(page)).belowView).toBeLessThan(2);
+      await expect.poll(() => jump.count()).toBe(0);
+      await page.context().close();
+    }, 90_000);
+
+    test('sources: a readable document name (the server sends no title yet) and no link; the opened quote marks the sentences used and takes keyboard focus', async () => {
+      const page = await openDemo();
+      const widget = inlineWidget(page);
+      await askAndWait(page, QUESTION);
+      const firstSource = widget.locator('li[part="citation"]').first();
+
+      expect(await firstSource.locator('.title').textContent()).toBe('Fs');
+      expect(await firstSource.locator('a').count()).toBe(0);
+      const summary = firstSource.locator('summary').first();
+      expect(await summary.textContent()).toMatch(/^Quote \[\d+\]$/);
+      await summary.click();
+      await page.keyboard.press('Tab');
+
+      expect(await firstSource.locator('details[open] mark').count()).toBeGreaterThan(0);
+      expect(await widget.evaluate((element) => element.shadowRoot!.activeElement?.tagName)).toBe('BLOCKQUOTE');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    test('a question the docs cannot answer: the abstention offers "Contact support", opening the support page in a new tab', async () => {
+      const page = await openDemo();
+
+      await askAndWait(page, UNANSWERABLE);
+
+      const support = inlineWidget(page).getByRole('link', { name: /Contact support/ });
+      expect(await support.getAttribute('href')).toBe(SUPPORT_URL);
+      expect(await support.getAttribute('target')).toBe('_blank');
+      expect(await support.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    test('Copy answer: the answer with its sources reaches the clipboard; the button says "Copied"', async () => {
+      const page = await openDemo({ permissions: ['clipboard-read', 'clipboard-write'] });
+      const widget = inlineWidget(page);
+      await askAndWait(page, QUESTION);
+
+      await widget.getByRole('button', { name: 'Copy answer' }).click();
+
+      await expect.poll(() => widget.locator('.actions .copy').textContent()).toBe('Copied');
+      expect(await widget.locator('[role="status"]').textContent()).toBe('Copied');
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      expect(copied).toContain('recursive');
+      expect(copied).toMatch(/^\[1\] Fs$/m);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.context().close();
+    });
+
+    test(`question ${QUESTIONS_PER_TOKEN + 1} within a minute: a real 429, the retry button counts down Retry-After and asks nothing until then`, async () => {
+      const page = await openDemo();
+      const widget = inlineWidget(page);
+      for (const question of QUESTIONS) await askAndWait(page, question);
+      const refused = page.waitForResponse(isStreamRequest);
+
+      await askAndWait(page, UNANSWERABLE);
+
+      const response = await refused;
+      expect(response.status()).toBe(429);
+      const retryAfter = Number(response.headers()['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(await widget.locator('.notice [role="alert"]').textContent()).toContain('Too many questions right now');
+      const retry = widget.locator('.retry');
+      const secondsLeft = async () => Number(/^Try again in (\d+) s$/.exec((await retry.textContent())!.trim())?.[1]);
+      const first = await secondsLeft();
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThanOrEqual(retryAfter);
+      expect(await retry.getAttribute('aria-disabled')).toBe('true');
+      expect(await axeViolations(page)).toEqual([]);
+      let asked = 0;
+      page.on('request', (request) => {
+        if (request.url().includes('/widget/query/stream') && request.method() === 'POST') asked += 1;
+      });
+
+      await retry.focus();
+      await page.keyboard.press('Enter');
+
+      await expect.poll(secondsLeft, { timeout: 5000 }).toBeLessThan(first);
+      expect(asked).toBe(0);
+      expect(await widget.locator('p.question').count()).toBe(QUESTIONS.length + 1);
+      await page.context().close();
+    }, 90_000);
+
+    test('reload: the conversation is still there; "New conversation" clears it, also for the next reload', async () => {
+      const page = await openDemo();
+      const widget = inlineWidget(page);
+      await askAndWait(page, QUESTION);
+      const answer = await widget.locator('article.answer').textContent();
+
+      await page.reload();
+
+      await expect.poll(() => widget.locator('p.question').textContent()).toBe(QUESTION);
+      expect(await widget.locator('article.answer').textContent()).toBe(answer);
+      expect(await widget.locator('li[part="citation"]').count()).toBeGreaterThan(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await widget.getByRole('button', { name: 'New conversation' }).click();
+      expect(await widget.locator('p.question').count()).toBe(0);
+      expect(await widget.locator('button.chip').count()).toBe(3);
+      await page.reload();
+      await expect.poll(() => widget.locator('button.chip').count()).toBe(3);
+      expect(await widget.locator('p.question').count()).toBe(0);
+      await page.context().close();
+    });
+
+    test('launcher: Ctrl+K opens it on the greeting and starters; a starter asks; "Close the assistant" closes it and focus returns', async () => {
+      const page = await openDemo();
+      const launcherWidget = page.locator('kb-widget:not([mode="inline"])');
+      const panel = launcherWidget.locator('.panel');
+      const launcher = launcherWidget.getByRole('button', { name: 'Open the assistant' });
+
+      await page.keyboard.press('Control+k');
+
+      await expect.poll(() => panel.isVisible()).toBe(true);
+      expect(await launcherWidget.locator('.greeting').textContent()).toContain('Ask me anything');
+      expect(await launcherWidget.evaluate((element) => element.shadowRoot!.activeElement?.tagName)).toBe('INPUT');
+      if (width < 480) {
+        expect(await panel.boundingBox()).toEqual({ x: 0, y: 0, width, height: 760 });
+        expect(await launcher.isVisible()).toBe(false);
+      } else {
+        expect(await launcher.getAttribute('aria-expanded')).toBe('true');
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      await launcherWidget.locator('button.chip').first().click();
+      await expect.poll(() => launcherWidget.locator('article.answer').count(), { timeout: 20_000 }).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+
+      await launcherWidget.getByRole('button', { name: 'Close the assistant' }).click();
+
+      expect(await panel.isVisible()).toBe(false);
+      await expect.poll(() => launcherWidget.evaluate((element) => element.shadowRoot!.activeElement?.className)).toBe('launcher');
+      expect(await launcher.isVisible()).toBe(true);
+      await page.context().close();
+    });
+  });
+}

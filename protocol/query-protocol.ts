@@ -40,6 +40,18 @@ export interface Citation {
   source_span: SourceSpan;
   /** The quoted passage: only in streamed `citations` frames, only when quotable. */
   text?: string;
+  /**
+   * Readable name of the passage's place: the document title and its section
+   * headings, joined by ` › `, e.g. `File system › fs.stat()`. Optional and
+   * additive (issue 15): omitted when the service has none, never empty or `null`.
+   */
+  title?: string;
+  /**
+   * Absolute URL of the passage's page, with the section anchor, e.g.
+   * `https://docs.example.com/fs#fs-stat`, when the knowledge base has a site
+   * URL. Optional and additive like `title`.
+   */
+  url?: string;
 }
 
 /** Response of the JSON endpoint (SPEC.md 2.2). */

@@ -39,6 +39,21 @@ async function settle(): Promise<void> {
 }
 
 describe('renderAnswer', () => {
+  it('code block with codeActions: the actions, then the block, inside <div class="code">; without them, the bare block', async () => {
+    const element = await renderText('```\nnpm test\n```', { ...OPTIONS, codeActions: (code) => html`<button>Copy ${code}</button>` });
+
+    expect(markup(element)).to.equal('<div class="code"><button>Copy npm test</button><pre><code>npm test</code></pre></div>');
+    expect(markup(await renderText('```\nnpm test\n```'))).to.equal('<pre><code>npm test</code></pre>');
+  });
+
+  it('mark nodes (added to quotes by quote-marks.ts): <mark> around their children', async () => {
+    const blocks: AnswerBlock[] = [{ type: 'paragraph', children: [{ type: 'mark', children: [{ type: 'text', text: 'Used ' }, { type: 'code', text: 'x' }] }] }];
+
+    const element = await fixture<HTMLElement>(html`<div>${renderAnswer(blocks, OPTIONS)}</div>`);
+
+    expect(markup(element)).to.equal('<p><mark>Used <code>x</code></mark></p>');
+  });
+
   it('paragraphs with emphasis, strong and inline code: <p>, <em>, <strong>, <code>', async () => {
     const element = await renderText('Use *a* **b** `c <d>`.\n\nSecond.');
 

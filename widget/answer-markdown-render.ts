@@ -22,11 +22,14 @@ export interface RenderAnswerOptions {
   citationHref: (index: number) => string | undefined;
   /** Accessible name of marker `[index]`, e.g. `Source 1: fs.md`. */
   citationLabel: (index: number) => string;
+  /** Controls shown with each code block, given its text (a copy button); none when omitted. */
+  codeActions?: (code: string) => unknown;
 }
 
 /**
  * Renders answer blocks as `<p>`, `<ul>`/`<ol start>` with `<li>`,
- * `<pre><code data-language>`, and inline `<em>`, `<strong>`, `<code>`, and
+ * `<pre><code data-language>` (inside `<div class="code">` after the
+ * `codeActions` when given), and inline `<em>`, `<strong>`, `<code>`, `<mark>`, and
  * `<a href="https://…" rel="noopener noreferrer nofollow" target="_blank">`.
  * A citation marker renders as `<a class="citation" part="citation-marker"
  * href=… aria-label=…>[n]</a>`, or as the text `[n]` when its citation is
@@ -49,8 +52,10 @@ function renderBlock(block: AnswerBlock, options: RenderAnswerOptions): Template
       if (!block.ordered) return html`<ul>${items}</ul>`;
       return html`<ol start=${block.start === undefined || block.start === 1 ? nothing : block.start}>${items}</ol>`;
     }
-    case 'code-block':
-      return html`<pre><code data-language=${block.language ?? nothing}>${block.text}</code></pre>`;
+    case 'code-block': {
+      const code = html`<pre><code data-language=${block.language ?? nothing}>${block.text}</code></pre>`;
+      return options.codeActions ? html`<div class="code">${options.codeActions(block.text)}${code}</div>` : code;
+    }
   }
 }
 
@@ -68,6 +73,8 @@ function renderInline(node: AnswerInline, options: RenderAnswerOptions): Templat
       return html`<em>${renderInlines(node.children, options)}</em>`;
     case 'strong':
       return html`<strong>${renderInlines(node.children, options)}</strong>`;
+    case 'mark':
+      return html`<mark>${renderInlines(node.children, options)}</mark>`;
     case 'link':
       if (!node.href.startsWith('https:')) return html`${renderInlines(node.children, options)}`;
       return html`<a href=${node.href} rel="noopener noreferrer nofollow" target="_blank">${renderInlines(node.children, options)}</a>`;

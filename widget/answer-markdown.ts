@@ -70,8 +70,18 @@ export interface AnswerCitation {
   index: number;
 }
 
+/**
+ * Highlighted text, rendered as `<mark>`. The parser never produces it: the
+ * widget adds it to a quoted passage for the sentences an answer used
+ * (quote-marks.ts).
+ */
+export interface AnswerMark {
+  type: 'mark';
+  children: AnswerInline[];
+}
+
 /** Inline content of a paragraph or list item. Adjacent text is merged into one node; no text node is empty. */
-export type AnswerInline = AnswerText | AnswerEmphasis | AnswerStrong | AnswerCode | AnswerLink | AnswerCitation;
+export type AnswerInline = AnswerText | AnswerEmphasis | AnswerStrong | AnswerCode | AnswerLink | AnswerCitation | AnswerMark;
 
 /** A paragraph: consecutive non-blank lines. */
 export interface AnswerParagraph {
@@ -624,8 +634,11 @@ function withoutCitations(nodes: AnswerInline[]): AnswerInline[] {
   );
 }
 
-/** The text a reader sees in inline nodes, markup removed (an image's alt text, CommonMark 6.4). */
-function plainText(nodes: readonly AnswerInline[]): string {
+/**
+ * The text a reader sees in inline nodes, markup removed (also an image's alt
+ * text, CommonMark 6.4): code spans as their content, citation markers as `[n]`.
+ */
+export function plainText(nodes: readonly AnswerInline[]): string {
   return nodes
     .map((node) => {
       switch (node.type) {

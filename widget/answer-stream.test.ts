@@ -159,6 +159,23 @@ describe('askQuestion', () => {
     expect(outcome).toEqual({ kind: 'done', abstained: false });
   });
 
+  it('citations with title and url (issue 15): kept; empty or mistyped ones dropped, the citation kept', async () => {
+    // Arrange
+    const titled = { ...CITATION, title: 'File system › fs.mkdir()', url: 'https://docs.example.com/fs#fs-mkdir' };
+    const { baseUrl } = await startServer(
+      streamOf(
+        encodeEvent({ type: 'citations', citations: [titled, { ...CITATION, index: 2, title: '', url: 42 }, { ...CITATION, index: 3, title: null }] }) +
+          encodeEvent({ type: 'done', abstained: false }),
+      ),
+    );
+
+    // Act
+    const { frames } = await ask(baseUrl);
+
+    // Assert
+    expect(frames[0]).toEqual({ type: 'citations', citations: [titled, { ...CITATION, index: 2 }, { ...CITATION, index: 3 }] });
+  });
+
   it('reset mid-answer: the reset frame is delivered between the withdrawn and the new tokens', async () => {
     // Arrange
     const sent: StreamFrame[] = [

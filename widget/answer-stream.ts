@@ -86,7 +86,7 @@ export type AskOutcome =
  * name is one of the frame types of SPEC.md 6, its data is a JSON object whose
  * `type` equals that name, and its fields have the types of
  * `protocol/query-protocol.ts` (extra fields are dropped; a citation's opaque
- * `source_span` object is kept as sent). Other events are ignored. After the
+ * `source_span` object is kept as sent, see {@link readCitation}). Other events are ignored. After the
  * terminal frame nothing more is delivered and the response body is
  * cancelled, even if the server keeps sending.
  *
@@ -207,7 +207,8 @@ function parseRetryAfter(value: string | null, now: number): number | undefined 
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether `value` is a plain JSON object (not `null`, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -253,10 +254,17 @@ function readFrame(event: string | undefined, data: string): StreamFrame | undef
   }
 }
 
-/** A citation of SPEC.md 2.3, or undefined when a field is missing or of the wrong type. */
-function readCitation(value: unknown): Citation | undefined {
+/**
+ * A citation of SPEC.md 2.3, or undefined when a required field is missing or
+ * of the wrong type. The optional `title` and `url` (issue 15) are kept when
+ * they are non-empty strings and dropped otherwise: a newer or older server
+ * never costs the visitor the sources.
+ *
+ * @param value parsed JSON (a frame's or a stored conversation's)
+ */
+export function readCitation(value: unknown): Citation | undefined {
   if (!isRecord(value)) return undefined;
-  const { index, doc_id: documentId, kb_id: knowledgeBaseId, source_span: sourceSpan, text } = value;
+  const { index, doc_id: documentId, kb_id: knowledgeBaseId, source_span: sourceSpan, text, title, url } = value;
   if (
     typeof index !== 'number' ||
     !Number.isInteger(index) ||
@@ -275,5 +283,7 @@ function readCitation(value: unknown): Citation | undefined {
     source_span: sourceSpan as unknown as SourceSpan,
   };
   if (text !== undefined) citation.text = text;
+  if (typeof title === 'string' && title) citation.title = title;
+  if (typeof url === 'string' && url) citation.url = url;
   return citation;
 }

@@ -60,10 +60,14 @@ describe('applyFrame', () => {
 });
 
 describe('ending a turn', () => {
-  test('failTurn while streaming: keeps the text, records the reason and wait', () => {
-    const turn = failTurn({ ...startTurn(2, 'Q'), text: 'So far' }, 'rate-limited', 7);
+  test('failTurn while streaming: keeps the text, records the reason, the wait and when it ends', () => {
+    const turn = failTurn({ ...startTurn(2, 'Q'), text: 'So far' }, 'rate-limited', 7, 1_000_000);
 
-    expect(turn).toMatchObject({ status: 'failed', text: 'So far', failure: { reason: 'rate-limited', retryAfterSeconds: 7 } });
+    expect(turn).toMatchObject({ status: 'failed', text: 'So far', failure: { reason: 'rate-limited', retryAfterSeconds: 7, retryAt: 1_007_000 } });
+  });
+
+  test('failTurn without Retry-After: no wait recorded', () => {
+    expect(failTurn(startTurn(2, 'Q'), 'offline').failure).toEqual({ reason: 'offline' });
   });
 
   test('stopTurn on a finished turn: unchanged', () => {

@@ -44,7 +44,11 @@ export interface Turn {
   text: string;
   citations: Citation[];
   suggestions: string[];
-  failure?: { reason: FailureReason; retryAfterSeconds?: number };
+  /**
+   * Why it failed; after a refusal with `Retry-After`, its seconds and
+   * `retryAt`, the time (epoch milliseconds) from which a retry may succeed.
+   */
+  failure?: { reason: FailureReason; retryAfterSeconds?: number; retryAt?: number };
 }
 
 /** @returns a new turn waiting for its first frame */
@@ -77,10 +81,16 @@ export function applyFrame(turn: Turn, frame: StreamFrame): Turn {
   }
 }
 
-/** Ends a turn that failed before or while streaming, keeping what arrived. */
-export function failTurn(turn: Turn, reason: FailureReason, retryAfterSeconds?: number): Turn {
+/**
+ * Ends a turn that failed before or while streaming, keeping what arrived.
+ *
+ * @param retryAfterSeconds the refusal's `Retry-After`, when it had one
+ * @param now epoch milliseconds, to compute `retryAt`
+ */
+export function failTurn(turn: Turn, reason: FailureReason, retryAfterSeconds?: number, now = Date.now()): Turn {
   if (turn.status !== 'streaming') return turn;
-  return { ...turn, status: 'failed', failure: retryAfterSeconds === undefined ? { reason } : { reason, retryAfterSeconds } };
+  const failure = retryAfterSeconds === undefined ? { reason } : { reason, retryAfterSeconds, retryAt: now + retryAfterSeconds * 1000 };
+  return { ...turn, status: 'failed', failure };
 }
 
 /** Ends a turn the visitor stopped, keeping what arrived. */

@@ -5,6 +5,9 @@ import { defineKbWidget } from './define.ts';
 import type { KbWidget } from './kb-widget.ts';
 import type { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent } from './kb-widget-events.ts';
 import { DEFAULT_STRINGS } from './widget-strings.ts';
+import 'axe-core';
+import type { AxeResults, ElementContext, RunOptions } from 'axe-core';
+import { describeViolations, wcagAuditOptions } from './testing/wcag-audit.ts';
 
 /**
  * `<kb-widget>` in Chromium against the scripted API of
@@ -41,7 +44,17 @@ function notice(element: KbWidget): string {
   return shadow(element).querySelector('.notice')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 }
 
+/** axe-core, which its script registers on `window`. */
+const axe = (window as unknown as { axe: { run: (context: ElementContext, options: RunOptions) => Promise<AxeResults> } }).axe;
+
+/** Asserts that axe finds no WCAG 2.2 A/AA violation and no best-practice one in the element, its shadow root included. */
+async function expectNoAxeViolations(element: Element): Promise<void> {
+  const results = await axe.run(element, wcagAuditOptions(['best-practice']));
+  expect(describeViolations(results.violations)).to.deep.equal([]);
+}
+
 beforeEach(async () => {
+  sessionStorage.clear();
   await fetch('/scripted/reset');
 });
 
@@ -59,22 +72,26 @@ describe('kb-widget frames', () => {
     expect(shadow(element).querySelector('.answer strong')?.textContent).to.equal('recursive');
     const marker = shadow(element).querySelector<HTMLAnchorElement>('.answer a.citation')!;
     const source = shadow(element).querySelector(`[id="${marker.getAttribute('href')!.slice(1)}"]`)!;
-    expect(source.querySelector('summary')?.textContent).to.equal('fs.md');
+    expect(source.querySelector('summary')?.textContent).to.equal('Quote [1]');
+    expect(source.closest('[part="citation"]')!.querySelector('.title')?.textContent).to.equal('Fs');
     expect(source.querySelector('blockquote')?.textContent?.trim()).to.equal('Use mkdir with recursive: true.');
     const suggestions = [...shadow(element).querySelectorAll('.chip')].map((button) => button.textContent?.trim());
     expect(suggestions).to.deep.equal(['How do I remove a directory?', 'How do I read a file?']);
   });
 
-  it('citation marker clicked: focus moves to its source, the page URL is unchanged', async () => {
+  it('citation marker clicked: focus moves to its quote, which opens; the page URL is unchanged', async () => {
     const element = await widget();
     await askAndSettle(element, 'answer');
     const before = location.href;
+    const marker = shadow(element).querySelector<HTMLAnchorElement>('a.citation')!;
 
-    shadow(element).querySelector<HTMLAnchorElement>('a.citation')!.click();
+    marker.click();
 
     expect(location.href).to.equal(before);
-    expect(shadow(element).activeElement?.getAttribute('part')).to.equal('citation');
-    expect(shadow(element).activeElement?.querySelector('details')?.open).to.equal(true);
+    const focused = shadow(element).activeElement!;
+    expect(focused.tagName).to.equal('SUMMARY');
+    expect((focused.parentElement as HTMLDetailsElement).open).to.equal(true);
+    expect(focused.parentElement!.id).to.equal(marker.getAttribute('href')!.slice(1));
   });
 
   it('suggestion clicked: asks that question', async () => {
@@ -141,7 +158,7 @@ describe('kb-widget refusals', () => {
     ['expired', DEFAULT_STRINGS.expired, false],
     ['revoked', DEFAULT_STRINGS.revoked, false],
     ['not-allowed', DEFAULT_STRINGS.notAllowed, false],
-    ['busy', 'Try again in 7 seconds.', true],
+    ['busy', DEFAULT_STRINGS.rateLimited, true],
     ['down', DEFAULT_STRINGS.unavailable, true],
     ['bogus', DEFAULT_STRINGS.misconfigured, false],
     ['other-kb', DEFAULT_STRINGS.misconfigured, false],
@@ -299,12 +316,12 @@ describe('kb-widget accessibility', () => {
   it('no axe violations: inline with an answer, and launcher opened', async () => {
     const inline = await widget();
     await askAndSettle(inline, 'answer');
-    await expect(inline).to.be.accessible();
+    await expectNoAxeViolations(inline);
 
     const launcher = await widget({ mode: 'launcher' });
     await launcher.show();
     await Promise.all(shadow(launcher).getAnimations().map((animation) => animation.finished));
-    await expect(launcher).to.be.accessible();
+    await expectNoAxeViolations(launcher);
   });
 });
 
@@ -374,15 +391,29 @@ describe('kb-widget packaging and customisation', () => {
     }
   });
 
-  it('360 px wide phone screen: the launcher panel fits the viewport', async () => {
+  it('360 px wide phone screen: the open panel fills the screen, the launcher hides, every control is at least 44 × 44 px', async () => {
     await setViewport({ width: 360, height: 640 });
     try {
       const element = await widget({ mode: 'launcher' });
       await element.show();
+      await askAndSettle(element, 'titled');
+      await element.updateComplete;
+      await Promise.all(shadow(element).getAnimations().map((animation) => animation.finished));
 
       const box = shadow(element).querySelector('.panel')!.getBoundingClientRect();
-      expect(box.left).to.be.at.least(0);
-      expect(box.right).to.be.at.most(360);
+      expect([box.left, box.top, box.right, box.bottom]).to.deep.equal([0, 0, 360, 640]);
+      expect(getComputedStyle(shadow(element).querySelector('.launcher')!).display).to.equal('none');
+      const controls = [...shadow(element).querySelectorAll<HTMLElement>('button, input, summary, .sources a')].filter((control) => control.offsetParent);
+      expect(controls.length).to.be.greaterThan(5);
+      for (const control of controls) {
+        const { width, height } = control.getBoundingClientRect();
+        expect([control.className || control.tagName, width >= 44 && height >= 44]).to.deep.equal([control.className || control.tagName, true]);
+      }
+      await expectNoAxeViolations(element);
+
+      await element.hide();
+      expect(getComputedStyle(shadow(element).querySelector('.launcher')!).display).not.to.equal('none');
+      expect(shadow(element).activeElement?.className).to.equal('launcher');
     } finally {
       await setViewport({ width: 1024, height: 768 });
     }
@@ -421,11 +452,354 @@ describe('kb-widget packaging and customisation', () => {
     }
   });
 
-  it('theme="dark": a dark panel background', async () => {
+  it('theme="dark": a dark panel background; an answer with its sources, a quote opened, passes axe', async () => {
     const element = await widget();
     element.theme = 'dark';
-    await element.updateComplete;
+    await askAndSettle(element, 'titled');
+    shadow(element).querySelector('details')!.open = true;
 
     expect(getComputedStyle(shadow(element).querySelector('.panel')!).backgroundColor).to.equal('rgb(31, 34, 39)');
+    await expectNoAxeViolations(element);
+  });
+});
+
+/** A widget with a panel as short as the issue's launcher (485 px of transcript), so a few answers overflow it. */
+async function shortWidget(): Promise<KbWidget> {
+  return fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" mode="inline" style="--kb-widget-height: 400px"></kb-widget>`);
+}
+
+function transcript(element: KbWidget): HTMLElement {
+  return shadow(element).querySelector<HTMLElement>('.transcript')!;
+}
+
+/** Whether `node` lies fully inside the visible part of the transcript. */
+function inView(element: KbWidget, node: Element): boolean {
+  const view = transcript(element).getBoundingClientRect();
+  const box = node.getBoundingClientRect();
+  return box.top >= view.top - 1 && box.bottom <= view.bottom + 1;
+}
+
+describe('kb-widget transcript following the conversation', () => {
+  it('four questions in a short panel: the latest question and its answer are scrolled into view', async () => {
+    const element = await shortWidget();
+
+    for (let count = 0; count < 4; count += 1) await askAndSettle(element, 'answer');
+    await element.updateComplete;
+
+    const questions = shadow(element).querySelectorAll('.question');
+    const answers = shadow(element).querySelectorAll('.answer');
+    expect(transcript(element).scrollTop).to.be.greaterThan(0);
+    expect(inView(element, questions[3]!)).to.equal(true);
+    expect(inView(element, answers[3]!)).to.equal(true);
+  });
+
+  it('scrolled up while an answer streams: stays where the visitor reads and offers "Jump to latest", which scrolls to the end and returns focus to the field', async () => {
+    const element = await shortWidget();
+    for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
+    const streaming = element.ask('slow');
+    await waitUntil(() => lastAnswerText(element).includes('word1'), 'tokens did not arrive', { timeout: 5000 });
+
+    transcript(element).scrollTop = 0;
+    await waitUntil(() => shadow(element).querySelector('.jump'), '"Jump to latest" did not appear');
+    await waitUntil(() => lastAnswerText(element).includes('word4'), 'tokens did not arrive', { timeout: 5000 });
+
+    expect(transcript(element).scrollTop).to.equal(0);
+    const jump = shadow(element).querySelector<HTMLButtonElement>('.jump')!;
+    expect(jump.textContent).to.contain(DEFAULT_STRINGS.jumpToLatest);
+    await expectNoAxeViolations(element);
+
+    jump.click();
+    await element.updateComplete;
+    const view = transcript(element);
+    expect(view.scrollHeight - view.scrollTop - view.clientHeight).to.be.lessThan(2);
+    await waitUntil(() => !shadow(element).querySelector('.jump'), '"Jump to latest" stayed');
+    expect(shadow(element).activeElement?.tagName).to.equal('INPUT');
+    await waitUntil(() => lastAnswerText(element).includes('word8'), 'tokens did not arrive', { timeout: 5000 });
+    expect(view.scrollHeight - view.scrollTop - view.clientHeight).to.be.lessThan(2);
+    element.stop();
+    await streaming;
+  });
+
+  it('a new question after scrolling up: the transcript follows again', async () => {
+    const element = await shortWidget();
+    for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
+    transcript(element).scrollTop = 0;
+    await waitUntil(() => shadow(element).querySelector('.jump'), '"Jump to latest" did not appear');
+
+    await askAndSettle(element, 'answer');
+
+    const questions = shadow(element).querySelectorAll('.question');
+    expect(inView(element, questions[questions.length - 1]!)).to.equal(true);
+  });
+});
+
+describe('kb-widget sources', () => {
+  it('citations with titles and URLs: one row per document, its title linked in a new tab, its quotes under it; an untitled document by a readable name', async () => {
+    const element = await widget();
+
+    await askAndSettle(element, 'titled');
+
+    const rows = [...shadow(element).querySelectorAll('[part="citation"]')];
+    expect(rows).to.have.length(2);
+    const link = rows[0]!.querySelector<HTMLAnchorElement>('a.title')!;
+    expect(link.textContent?.replace(/\s+/g, ' ').trim()).to.equal(`File system ${DEFAULT_STRINGS.newTab}`);
+    expect(link.href).to.equal('https://docs.example.com/fs');
+    expect(link.target).to.equal('_blank');
+    expect(link.rel).to.equal('noopener noreferrer');
+    expect([...rows[0]!.querySelectorAll('summary')].map((summary) => summary.textContent)).to.deep.equal([
+      'Quote [1] · fs.mkdir()',
+      'Quote [2] · fs.stat()',
+    ]);
+    expect(rows[1]!.querySelector('.title')!.tagName).to.equal('SPAN');
+    expect(rows[1]!.querySelector('.title')!.textContent).to.equal('Child process');
+    expect(rows[1]!.querySelector('.ref')!.textContent).to.equal('[3]');
+  });
+
+  it('opened quote: the sentences the answer used are marked, the others are not; the quote box is reachable by keyboard', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'titled');
+    const quote = shadow(element).querySelector<HTMLDetailsElement>('details')!;
+
+    quote.open = true;
+
+    const marked = [...quote.querySelectorAll('mark')].map((mark) => mark.textContent).join('').replace(/\s+/g, ' ');
+    expect(marked).to.equal('Use fs.mkdir() with recursive: true to create missing parents');
+    expect(quote.querySelector('blockquote')!.textContent).to.contain('Intro to directories.');
+    const box = quote.querySelector<HTMLElement>('blockquote')!;
+    expect(box.tabIndex).to.equal(0);
+    await expectNoAxeViolations(element);
+  });
+
+  it('a long quote opened: it scrolls, and axe finds it reachable by keyboard', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'titled');
+    const quote = shadow(element).querySelector<HTMLDetailsElement>('details')!;
+    const box = quote.querySelector<HTMLElement>('blockquote')!;
+    box.style.maxHeight = '1em';
+
+    quote.open = true;
+    box.focus();
+
+    expect(box.scrollHeight).to.be.greaterThan(box.clientHeight);
+    expect(shadow(element).activeElement).to.equal(box);
+    await expectNoAxeViolations(element);
+  });
+
+  it('citation URLs: https and this site over http are links; javascript:, data:, another site over http and relative URLs are not', async () => {
+    const element = await widget();
+
+    await askAndSettle(element, 'link safety');
+
+    const rows = [...shadow(element).querySelectorAll('[part="citation"]')].map((row) => [
+      row.querySelector('.title')!.textContent!.replace(DEFAULT_STRINGS.newTab, '').trim(),
+      row.querySelector('a')?.getAttribute('href') ?? null,
+    ]);
+    expect(rows).to.deep.equal([
+      ['Script', null],
+      ['Other site over HTTP', null],
+      ['This site over HTTP', `${location.origin}/docs/c`],
+      ['Data', null],
+      ['Not a URL', null],
+    ]);
+  });
+});
+
+describe('kb-widget suggestions and questions', () => {
+  it('suggestion with a code span: shown as code without backticks; clicked, it asks that question', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'code');
+    const chip = shadow(element).querySelector<HTMLButtonElement>('.chip')!;
+
+    expect(chip.textContent).to.equal('How do I use readline.createInterface()?');
+    expect(chip.querySelector('code')?.textContent).to.equal('readline.createInterface()');
+
+    chip.click();
+    await waitUntil(() => shadow(element).querySelectorAll('.question').length === 2);
+    const question = shadow(element).querySelectorAll('.question')[1]!;
+    expect(question.textContent).to.equal('How do I use readline.createInterface()?');
+    const requests = (await (await fetch('/scripted/requests')).json()) as { question: string }[];
+    expect(requests.at(-1)?.question).to.equal('How do I use `readline.createInterface()`?');
+  });
+});
+
+describe('kb-widget copy', () => {
+  /** Records what the widget writes through the real Clipboard API. */
+  function recordClipboard(): string[] {
+    const written: string[] = [];
+    const writeText = navigator.clipboard.writeText.bind(navigator.clipboard);
+    navigator.clipboard.writeText = async (text: string) => {
+      written.push(text);
+      return writeText(text).catch(() => undefined);
+    };
+    return written;
+  }
+
+  it('Copy answer: the answer and its sources are copied; the button and a status region say "Copied", then the button comes back', async () => {
+    const element = await widget();
+    const written = recordClipboard();
+    await askAndSettle(element, 'titled');
+    const button = shadow(element).querySelector<HTMLButtonElement>('.actions .copy')!;
+    expect(button.textContent?.trim()).to.equal(DEFAULT_STRINGS.copyAnswer);
+
+    button.click();
+    await waitUntil(() => button.textContent?.trim() === DEFAULT_STRINGS.copied, 'the button did not say Copied');
+
+    expect(written).to.have.length(1);
+    expect(written[0]).to.contain('Use `fs.mkdir()` with `recursive: true`');
+    expect(written[0]).to.contain('[1] File system › fs.mkdir() https://docs.example.com/fs#fs-mkdir');
+    expect(written[0]).to.contain('[3] Child process');
+    expect(shadow(element).querySelector('[role="status"]')!.textContent).to.equal(DEFAULT_STRINGS.copied);
+    await waitUntil(() => button.textContent?.trim() === DEFAULT_STRINGS.copyAnswer, 'the button did not come back', { timeout: 4000 });
+  });
+
+  it('code block: its Copy code button copies the code alone', async () => {
+    const element = await widget();
+    const written = recordClipboard();
+    await askAndSettle(element, 'code');
+    const button = shadow(element).querySelector<HTMLButtonElement>('.answer .code .copy')!;
+    expect(button.textContent?.trim()).to.equal(DEFAULT_STRINGS.copyCode);
+
+    button.click();
+    await waitUntil(() => written.length === 1);
+
+    expect(written[0]).to.equal("fs.mkdirSync('a/b', { recursive: true });");
+    await expectNoAxeViolations(element);
+  });
+});
+
+async function pressControlK(): Promise<void> {
+  await sendKeys({ down: 'Control' });
+  await sendKeys({ press: 'k' });
+  await sendKeys({ up: 'Control' });
+}
+
+describe('kb-widget launcher greeting, hotkey and support', () => {
+  it('launcher opened before any question: the greeting and the starter questions; distinct names for open and close', async () => {
+    const element = await fixture<KbWidget>(html`<kb-widget
+      kb-id="docs"
+      token="good"
+      greeting="Hi! Ask me about the docs."
+      starter-questions='["answer"]'
+    ></kb-widget>`);
+
+    await element.show();
+
+    expect(shadow(element).querySelector('.greeting')?.textContent).to.equal('Hi! Ask me about the docs.');
+    expect(shadow(element).querySelectorAll('.chip')).to.have.length(1);
+    expect(shadow(element).querySelector('.launcher')!.textContent?.trim()).to.equal('Open the assistant');
+    expect(shadow(element).querySelector('.close')!.getAttribute('aria-label')).to.equal('Close the assistant');
+    await Promise.all(shadow(element).getAnimations().map((animation) => animation.finished));
+    await expectNoAxeViolations(element);
+  });
+
+  it('hotkey set: Ctrl+K opens the panel with focus in the field; without hotkey, Ctrl+K does nothing', async () => {
+    const plain = await widget({ mode: 'launcher' });
+    await pressControlK();
+    await plain.updateComplete;
+    expect(shadow(plain).querySelector('.panel')!.hasAttribute('hidden')).to.equal(true);
+    plain.remove();
+
+    const element = await fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" hotkey></kb-widget>`);
+    expect(shadow(element).querySelector('.launcher')!.getAttribute('aria-keyshortcuts')).to.equal('Control+K Meta+K');
+    await pressControlK();
+
+    await waitUntil(() => shadow(element).activeElement?.tagName === 'INPUT', 'focus did not enter the panel');
+    expect(shadow(element).querySelector('.panel')!.hasAttribute('hidden')).to.equal(false);
+  });
+
+  it('abstention with support-url: a "Contact support" link opening a new tab; without support-url, none', async () => {
+    const element = await widget();
+    element.supportUrl = 'https://example.com/support';
+    await askAndSettle(element, 'abstain');
+
+    const link = shadow(element).querySelector<HTMLAnchorElement>('.actions a')!;
+    expect(link.textContent?.replace(/\s+/g, ' ').trim()).to.equal(`${DEFAULT_STRINGS.contactSupport} ${DEFAULT_STRINGS.newTab}`);
+    expect(link.href).to.equal('https://example.com/support');
+    expect(link.target).to.equal('_blank');
+    expect(link.rel).to.equal('noopener noreferrer');
+    await expectNoAxeViolations(element);
+
+    element.supportUrl = undefined;
+    await element.updateComplete;
+    expect(shadow(element).querySelector('.actions')).to.equal(null);
+  });
+
+  it('support-url relative or javascript:: a relative one resolves against the page, javascript: gets no link', async () => {
+    const element = await widget();
+    element.supportUrl = '/help';
+    await askAndSettle(element, 'abstain');
+    expect(shadow(element).querySelector<HTMLAnchorElement>('.actions a')!.href).to.equal(`${location.origin}/help`);
+
+    element.supportUrl = 'javascript:alert(1)';
+    await element.updateComplete;
+    expect(shadow(element).querySelector('.actions a')).to.equal(null);
+  });
+});
+
+describe('kb-widget retries after 429', () => {
+  it('refused with Retry-After 2: the retry button counts down and does nothing until then; the retried question replaces the failed one', async () => {
+    const element = await widget({ token: 'busy-once' });
+    await askAndSettle(element, 'answer');
+    const retry = () => shadow(element).querySelector<HTMLButtonElement>('.retry')!;
+    expect(retry().textContent?.trim()).to.equal('Try again in 2 s');
+    expect(retry().getAttribute('aria-disabled')).to.equal('true');
+    await expectNoAxeViolations(element);
+
+    retry().click();
+    await waitUntil(() => retry().textContent?.trim() === 'Try again in 1 s', 'the countdown did not advance', { timeout: 2000 });
+    await waitUntil(() => retry().textContent?.trim() === DEFAULT_STRINGS.retry, 'the countdown did not end', { timeout: 2000 });
+    expect(retry().hasAttribute('aria-disabled')).to.equal(false);
+    const answered = oneEvent(element, 'kb-widget-answer');
+    retry().click();
+    await answered;
+    await element.updateComplete;
+
+    const requests = (await (await fetch('/scripted/requests')).json()) as unknown[];
+    expect(requests).to.have.length(2);
+    expect([...shadow(element).querySelectorAll('.question')].map((question) => question.textContent)).to.deep.equal(['answer']);
+    expect(shadow(element).querySelector('.notice')).to.equal(null);
+    expect(lastAnswerText(element)).to.contain('Use mkdir');
+  });
+});
+
+describe('kb-widget conversation kept for the tab', () => {
+  it('element recreated (a reload): the finished turns are shown again, sources included', async () => {
+    const first = await widget();
+    await askAndSettle(first, 'answer');
+    await askAndSettle(first, 'titled');
+    first.remove();
+
+    const second = await widget();
+
+    expect([...shadow(second).querySelectorAll('.question')].map((question) => question.textContent)).to.deep.equal(['answer', 'titled']);
+    expect(shadow(second).querySelectorAll('[part="citation"]')).to.have.length(3);
+    await askAndSettle(second, 'answer');
+    expect(shadow(second).querySelectorAll('.question')).to.have.length(3);
+  });
+
+  it('"New conversation": clears the transcript and what was kept, offers the starters again', async () => {
+    const first = await widget();
+    await askAndSettle(first, 'answer');
+
+    shadow(first).querySelector<HTMLButtonElement>('.new')!.click();
+    await first.updateComplete;
+
+    expect(shadow(first).querySelectorAll('.question')).to.have.length(0);
+    expect(shadow(first).querySelectorAll('.chip')).to.have.length(2);
+    expect(shadow(first).activeElement?.tagName).to.equal('INPUT');
+    first.remove();
+    const second = await widget();
+    expect(shadow(second).querySelectorAll('.question')).to.have.length(0);
+  });
+
+  it('another knowledge base or service: its own conversation', async () => {
+    const first = await widget();
+    await askAndSettle(first, 'answer');
+
+    const other = await fixture<KbWidget>(html`<kb-widget kb-id="other" token="good" mode="inline"></kb-widget>`);
+    const elsewhere = await widget({ baseUrl: 'https://kb.example.com' });
+
+    expect(shadow(other).querySelectorAll('.question')).to.have.length(0);
+    expect(shadow(elsewhere).querySelectorAll('.question')).to.have.length(0);
   });
 });

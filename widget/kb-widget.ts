@@ -3,12 +3,29 @@ import type { Citation } from '../protocol/query-protocol.ts';
 import { askQuestion, type AskOutcome } from './answer-stream.ts';
 import { parseAnswerMarkdown } from './answer-markdown.ts';
 import { renderAnswer } from './answer-markdown-render.ts';
+import { followableUrl, groupSources, readableDocumentName } from './citation-sources.ts';
 import { applyFrame, failTurn, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
+import { loadTurns, saveTurns } from './conversation-storage.ts';
 import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
+import { answerSentences, markSentences } from './quote-marks.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 
 /** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
 const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
+
+/** A kebab-case name in camel case: failure reason `not-allowed` has its words in string `notAllowed`. */
+type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Text;
+
+/** How far from the end of the transcript (px) still counts as reading the latest. */
+const NEAR_END_PIXELS = 24;
+
+/** Milliseconds a copy button shows "Copied". */
+const COPIED_MILLISECONDS = 2000;
+
+/** Question or suggestion text with its code spans (`` `x` ``) as code: no literal backticks. */
+function withInlineCode(text: string): unknown[] {
+  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 ? html`<code>${part}</code>` : part));
+}
 
 /**
  * An embeddable assistant that answers questions from a knowledge base,
@@ -22,16 +39,22 @@ const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => 
  * @fires kb-widget-error - An answer failed or was refused ({@link KbWidgetErrorEvent}).
  * @fires kb-widget-toggle - The launcher panel opened or closed ({@link KbWidgetToggleEvent}).
  *
+ * The transcript follows the conversation unless the visitor scrolled up to
+ * read (then "Jump to latest" appears); the conversation shown is kept for
+ * the tab in `sessionStorage` until "New conversation".
+ *
  * @csspart launcher - The floating button of `mode="launcher"`.
  * @csspart panel - The panel holding the conversation.
  * @csspart header - The panel's heading bar.
  * @csspart transcript - The conversation log.
  * @csspart message - One question or answer.
- * @csspart citation - One entry of a sources list.
+ * @csspart citation - One document of a sources list.
+ * @csspart greeting - The greeting shown before the first question.
  * @csspart citation-marker - A `[n]` marker inside an answer.
  * @csspart suggestion - A follow-up or starter question button.
  * @csspart input - The question field.
  * @csspart submit - The Ask / Stop button.
+ * @csspart actions - The row of controls under a finished answer (copy, contact support).
  *
  * @cssprop --kb-widget-accent - Buttons, links and the launcher.
  * @cssprop --kb-widget-accent-text - Text on the accent colour.
@@ -126,10 +149,16 @@ export class KbWidget extends LitElement {
       height: min(var(--kb-widget-height, 600px), calc(100vh - 100px));
       box-shadow: 0 10px 30px rgb(0 0 0 / 0.3);
     }
-    @media (max-width: 480px) {
+    @media (width < 480px) {
       :host(:not([mode='inline'])) .panel {
-        inset: auto 8px 72px 8px;
+        inset: 0;
         width: auto;
+        height: auto;
+        border: 0;
+        border-radius: 0;
+      }
+      .launcher[aria-expanded='true'] {
+        display: none;
       }
     }
     .header {
@@ -141,6 +170,7 @@ export class KbWidget extends LitElement {
       border-block-end: 1px solid color-mix(in srgb, var(--_muted) 30%, transparent);
     }
     h2 {
+      flex: 1;
       margin: 0;
       font-size: 1.05em;
     }
@@ -150,14 +180,23 @@ export class KbWidget extends LitElement {
       color: var(--_muted);
       font-weight: 600;
     }
-    .close {
+    .close,
+    .new {
       border: 0;
       background: transparent;
       color: inherit;
       padding: 4px 8px;
       border-radius: 6px;
     }
+    .log {
+      position: relative;
+      flex: 1;
+      min-height: 0;
+      display: flex;
+      flex-direction: column;
+    }
     .transcript {
+      position: relative;
       flex: 1;
       overflow-y: auto;
       padding: 12px 14px;
@@ -208,13 +247,36 @@ export class KbWidget extends LitElement {
       border-inline-start: 3px solid #c01c28;
       padding-inline-start: 8px;
     }
+    .notice p,
+    .greeting {
+      margin: 0 0 6px;
+    }
     .sources {
       margin: 4px 0 0;
       padding-inline-start: 20px;
       font-size: 0.9em;
     }
-    .sources li:focus {
+    .sources li {
+      margin-block-end: 4px;
+    }
+    .sources :focus {
       background: color-mix(in srgb, var(--_accent) 15%, transparent);
+    }
+    .sources summary {
+      padding-block: 2px;
+    }
+    .title {
+      font-weight: 600;
+    }
+    .sources a,
+    .actions a {
+      display: inline-flex;
+      align-items: center;
+      min-height: 28px;
+    }
+    mark {
+      background: color-mix(in srgb, var(--_accent) 22%, var(--_background));
+      color: var(--_text);
     }
     blockquote {
       margin: 4px 0;
@@ -232,20 +294,44 @@ export class KbWidget extends LitElement {
     summary {
       cursor: pointer;
     }
-    .chips {
+    .chips,
+    .actions {
       display: flex;
       flex-wrap: wrap;
+      align-items: center;
       gap: 6px;
     }
     .chip,
-    .retry {
+    .retry,
+    .copy,
+    .jump {
       border: 1px solid var(--_accent);
-      background: transparent;
+      background: var(--_background);
       color: var(--_accent);
       border-radius: 999px;
       padding: 4px 10px;
       font-size: 0.9em;
       text-align: start;
+    }
+    .retry[aria-disabled] {
+      border-color: var(--_muted);
+      color: var(--_muted);
+      cursor: default;
+    }
+    .code {
+      text-align: end;
+    }
+    .code pre {
+      text-align: start;
+      margin-block-start: 4px;
+    }
+    .jump {
+      position: absolute;
+      inset-block-end: 8px;
+      inset-inline: 0;
+      width: max-content;
+      margin-inline: auto;
+      box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
     }
     form {
       display: flex;
@@ -279,6 +365,19 @@ export class KbWidget extends LitElement {
       clip: rect(0 0 0 0);
       white-space: nowrap;
     }
+    @media (width < 480px), (pointer: coarse) {
+      button,
+      input,
+      summary,
+      .sources a,
+      .actions a {
+        min-height: 44px;
+        min-width: 44px;
+      }
+      summary {
+        padding-block: 10px;
+      }
+    }
     @media (prefers-reduced-motion: no-preference) {
       :host(:not([mode='inline'])) .panel {
         animation: kb-widget-in 160ms ease-out;
@@ -299,12 +398,17 @@ export class KbWidget extends LitElement {
     mode: { reflect: true },
     heading: {},
     placeholder: {},
+    greeting: {},
     starterQuestions: { attribute: 'starter-questions', type: Array },
+    supportUrl: { attribute: 'support-url' },
+    hotkey: { type: Boolean },
     theme: { reflect: true },
     strings: { attribute: false },
     tokenProvider: { attribute: false },
     _open: { state: true },
     _turns: { state: true },
+    _copied: { state: true },
+    _behind: { state: true },
   };
 
   /** Origin (and path prefix) of the kb-widget API, e.g. `https://kb.example.com`. */
@@ -319,8 +423,14 @@ export class KbWidget extends LitElement {
   declare heading: string | undefined;
   /** Placeholder of the question field; defaults to the `placeholder` string. */
   declare placeholder: string | undefined;
+  /** Words shown before the first question, above the starter questions. */
+  declare greeting: string | undefined;
   /** Questions offered before the first question (attribute: a JSON array of strings). */
   declare starterQuestions: string[];
+  /** Where "Contact support" leads when the assistant abstains (https, mailto, or this site); none when unset. */
+  declare supportUrl: string | undefined;
+  /** Whether Ctrl+K (⌘K) opens the launcher's panel. */
+  declare hotkey: boolean;
   /** `light`, `dark`, or `auto` (follows `prefers-color-scheme`). */
   declare theme: 'light' | 'dark' | 'auto';
   /** Texts to replace (translation); missing keys keep the English defaults. */
@@ -333,8 +443,26 @@ export class KbWidget extends LitElement {
 
   declare private _open: boolean;
   declare private _turns: Turn[];
+  /** The text last copied, while its button says "Copied". */
+  declare private _copied: string | undefined;
+  /** Whether more of the conversation lies below the transcript's view ("Jump to latest" is offered). */
+  declare private _behind: boolean;
   #controller: AbortController | undefined;
   #nextTurnId = 1;
+  /** The `sessionStorage` key the turns were loaded from and are saved to. */
+  #storageKey: string | undefined;
+  /**
+   * How the transcript follows the conversation: `question` keeps the latest
+   * question and as much of its answer as fits in view (after a question is
+   * asked), `end` keeps the end in view (after the visitor scrolled or jumped
+   * there), `none` stays where the visitor scrolled up to.
+   */
+  #follow: 'question' | 'end' | 'none' = 'question';
+  /** Where the widget last scrolled the transcript to, and where it last was, in px. */
+  #autoScrollTop = 0;
+  #lastScrollTop = 0;
+  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
+  #countdownTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     super();
@@ -342,15 +470,25 @@ export class KbWidget extends LitElement {
     this.kbId = '';
     this.mode = 'launcher';
     this.starterQuestions = [];
+    this.hotkey = false;
     this.theme = 'light';
     this.strings = {};
     this._open = false;
     this._turns = [];
+    this._behind = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('keydown', this.#openOnHotkey);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    document.removeEventListener('keydown', this.#openOnHotkey);
     this.#controller?.abort();
+    clearTimeout(this.#countdownTimer);
+    this.#countdownTimer = undefined;
   }
 
   /** Whether an answer is streaming now. */
@@ -363,8 +501,7 @@ export class KbWidget extends LitElement {
     if (this.mode === 'inline' || this._open) return;
     this._open = true;
     this.dispatchEvent(new KbWidgetToggleEvent(true));
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+    await this.#focusInput();
   }
 
   /** Closes the panel (launcher mode) and returns focus to the launcher. */
@@ -378,6 +515,7 @@ export class KbWidget extends LitElement {
 
   /**
    * Asks a question: stops any answer in progress and streams the new one.
+   * The transcript scrolls to it.
    *
    * @param question the question; blank questions are ignored
    */
@@ -389,6 +527,7 @@ export class KbWidget extends LitElement {
     this.#controller = controller;
     const turn = startTurn(this.#nextTurnId++, trimmed);
     this._turns = [...this._turns.map(stopTurn), turn];
+    this.#follow = 'question';
     this.dispatchEvent(new KbWidgetQuestionEvent(trimmed));
     const outcome = await this.#stream(turn.id, trimmed, controller, true);
     if (this.#controller === controller) this.#controller = undefined;
@@ -404,6 +543,33 @@ export class KbWidget extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('starterQuestions') && !Array.isArray(this.starterQuestions)) this.starterQuestions = [];
+    // One conversation per element kind, id, service and knowledge base: a launcher and an inline element do not mix.
+    const key = ['kb-widget', this.mode, this.id, this.baseUrl.replace(/\/+$/, ''), this.kbId].join('|');
+    if (key !== this.#storageKey && !this.busy) {
+      this.#storageKey = key;
+      this._turns = loadTurns(key);
+      this.#nextTurnId = this._turns.length + 1;
+    }
+  }
+
+  protected override updated(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('_turns') && !this.busy && this.#storageKey) saveTurns(this.#storageKey, this._turns);
+    const transcript = this.renderRoot.querySelector<HTMLElement>('.transcript');
+    if (transcript) {
+      const end = transcript.scrollHeight - transcript.clientHeight;
+      const question = [...transcript.querySelectorAll<HTMLElement>('.question')].at(-1);
+      const target = this.#follow === 'end' || !question ? end : Math.min(end, question.offsetTop - 12);
+      // Only ever forward: the visitor may have scrolled on, past the question.
+      if (this.#follow !== 'none' && target > transcript.scrollTop) this.#autoScrollTop = transcript.scrollTop = target;
+      this._behind = end - transcript.scrollTop >= NEAR_END_PIXELS;
+    }
+    const retryAt = this._turns.at(-1)?.failure?.retryAt ?? 0;
+    if (retryAt > Date.now() && !this.#countdownTimer) {
+      this.#countdownTimer = setTimeout(() => {
+        this.#countdownTimer = undefined;
+        this.requestUpdate();
+      }, (retryAt - Date.now()) % 1000 || 1000);
+    }
   }
 
   /** Streams one answer into turn `turnId`; retries once with a fresh token after `token_expired`. */
@@ -483,6 +649,11 @@ export class KbWidget extends LitElement {
     return template.replace(/\{(\w+)\}/g, (match, name: string) => String(values[name] ?? match));
   }
 
+  async #focusInput(): Promise<void> {
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+  }
+
   #submitQuestion(event: SubmitEvent): void {
     event.preventDefault();
     if (this.busy) {
@@ -496,6 +667,21 @@ export class KbWidget extends LitElement {
     void this.ask(question);
   }
 
+  /** Asks a failed question again in its place, once the service's `Retry-After` has passed. */
+  #retryQuestion(turn: Turn): void {
+    if ((turn.failure?.retryAt ?? 0) > Date.now()) return;
+    this._turns = this._turns.filter((candidate) => candidate !== turn);
+    void this.ask(turn.question);
+  }
+
+  /** Clears the conversation, shown and kept, and offers the greeting and starters again. */
+  #startNewConversation(): void {
+    this.stop();
+    this._turns = [];
+    this.#follow = 'question';
+    void this.#focusInput();
+  }
+
   #closeOnEscape(event: KeyboardEvent): void {
     if (event.key !== 'Escape' || this.mode === 'inline') return;
     event.stopPropagation();
@@ -506,16 +692,54 @@ export class KbWidget extends LitElement {
     void (this._open ? this.hide() : this.show());
   }
 
-  /** Moves focus to the source a `[n]` marker points at, without touching the page's URL. */
+  /** Ctrl+K / ⌘K anywhere on the page opens the panel (or moves focus into it), when `hotkey` is set. */
+  #openOnHotkey = (event: KeyboardEvent): void => {
+    if (!this.hotkey || this.mode === 'inline' || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'k') return;
+    event.preventDefault();
+    void (this._open ? this.#focusInput() : this.show());
+  };
+
+  /** The visitor scrolled: up, the transcript stays where they read; to the end, it keeps the end in view. */
+  #trackScroll(event: Event): void {
+    const transcript = event.currentTarget as HTMLElement;
+    const top = transcript.scrollTop;
+    const behind = transcript.scrollHeight - top - transcript.clientHeight >= NEAR_END_PIXELS;
+    if (top !== this.#autoScrollTop) {
+      if (!behind) this.#follow = 'end';
+      else if (top < this.#lastScrollTop) this.#follow = 'none';
+    }
+    this.#lastScrollTop = top;
+    this._behind = behind;
+  }
+
+  #jumpToLatest(): void {
+    this.#follow = 'end';
+    this.requestUpdate();
+    void this.#focusInput();
+  }
+
+  async #copy(text: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      return;
+    }
+    this._copied = text;
+    clearTimeout(this.#copiedTimer);
+    this.#copiedTimer = setTimeout(() => (this._copied = undefined), COPIED_MILLISECONDS);
+  }
+
+  /** Moves focus to the source a `[n]` marker points at, opening its quote, without touching the page's URL. */
   #followCitation(event: MouseEvent): void {
     const marker = (event.target as Element | null)?.closest?.('a.citation');
     const target = marker?.getAttribute('href');
     if (!marker || !target?.startsWith('#')) return;
     event.preventDefault();
     const source = this.renderRoot.querySelector<HTMLElement>(`[id="${CSS.escape(target.slice(1))}"]`);
-    source?.querySelector('details')?.setAttribute('open', '');
-    source?.focus();
-    source?.scrollIntoView({ block: 'nearest' });
+    source?.setAttribute('open', '');
+    const focusable = source?.querySelector('summary') ?? source;
+    focusable?.focus();
+    focusable?.scrollIntoView({ block: 'nearest' });
   }
 
   #sourceId(turnId: number, index: number): string {
@@ -533,9 +757,10 @@ export class KbWidget extends LitElement {
             part="launcher"
             aria-expanded=${String(this._open)}
             aria-controls=${panelId}
+            aria-keyshortcuts=${this.hotkey ? 'Control+K Meta+K' : nothing}
             @click=${this.#toggleFromLauncher}
           >
-            ${this._open ? this.#text('close') : this.#text('open')}
+            ${this.#text('open')}
           </button>`}
       <section
         id=${panelId}
@@ -548,11 +773,25 @@ export class KbWidget extends LitElement {
       >
         <div class="header" part="header">
           <h2 id="kb-widget-heading">${this.heading ?? this.#text('heading')}</h2>
+          ${this._turns.length > 0
+            ? html`<button class="new" @click=${this.#startNewConversation}>${this.#text('newConversation')}</button>`
+            : nothing}
           ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>✕</button>`}
         </div>
-        <div class="transcript" part="transcript" role="log" aria-label=${this.#text('transcript')} @click=${this.#followCitation}>
-          ${this._turns.length === 0 ? this.#renderStarters() : this._turns.map((turn) => this.#renderTurn(turn))}
+        <div class="log">
+          <div
+            class="transcript"
+            part="transcript"
+            role="log"
+            aria-label=${this.#text('transcript')}
+            @click=${this.#followCitation}
+            @scroll=${this.#trackScroll}
+          >
+            ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
+          </div>
+          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} <span aria-hidden="true">↓</span></button>` : nothing}
         </div>
+        <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
           <input
             part="input"
@@ -569,16 +808,24 @@ export class KbWidget extends LitElement {
     `;
   }
 
-  #renderStarters(): TemplateResult | typeof nothing {
-    if (this.starterQuestions.length === 0) return nothing;
-    return html`<div>
-      <h3>${this.#text('starters')}</h3>
-      <div class="chips">${this.starterQuestions.map((question) => this.#renderQuestionButton(question))}</div>
-    </div>`;
+  #renderWelcome(): TemplateResult {
+    return html`${this.greeting ? html`<p class="greeting" part="greeting">${this.greeting}</p>` : nothing}
+    ${this.starterQuestions.length > 0
+      ? html`<div>
+          <h3>${this.#text('starters')}</h3>
+          <div class="chips">${this.starterQuestions.map((question) => this.#renderQuestionButton(question))}</div>
+        </div>`
+      : nothing}`;
   }
 
   #renderQuestionButton(question: string): TemplateResult {
-    return html`<button class="chip" part="suggestion" type="button" @click=${() => void this.ask(question)}>${question}</button>`;
+    return html`<button class="chip" part="suggestion" @click=${() => void this.ask(question)}>${withInlineCode(question)}</button>`;
+  }
+
+  /** A copy button (none where the Clipboard API is missing, e.g. on plain HTTP); says "Copied" once it copied. */
+  #renderCopy(text: string, label: string): TemplateResult | typeof nothing {
+    if (!navigator.clipboard) return nothing;
+    return html`<button class="copy" @click=${() => void this.#copy(text)}>${this._copied === text ? this.#text('copied') : label}</button>`;
   }
 
   /**
@@ -593,15 +840,17 @@ export class KbWidget extends LitElement {
     const answer = renderAnswer(parseAnswerMarkdown(turn.text), {
       citationHref: (index) => (known.has(index) ? `#${this.#sourceId(turn.id, index)}` : undefined),
       citationLabel: (index) => this.#text('citation', { n: index }),
+      ...(finished ? { codeActions: (code: string) => this.#renderCopy(code, this.#text('copyCode')) } : {}),
     });
+    const latest = turn === this._turns.at(-1);
     return html`
-      <p class="question" part="message">${turn.question}</p>
+      <p class="question" part="message">${withInlineCode(turn.question)}</p>
       ${finished
         ? html`<article class="answer" part="message">${answer}</article>`
         : html`<div class="answer" part="message" aria-hidden="true">${answer}</div>
             ${turn.text ? nothing : html`<p class="status">${this.#text('thinking')}</p>`}`}
-      ${this.#renderNotice(turn)} ${finished ? this.#renderSources(turn) : nothing}
-      ${turn.status === 'answered' && turn.suggestions.length > 0 && turn === this._turns.at(-1)
+      ${this.#renderNotice(turn, latest)} ${finished ? this.#renderSources(turn) : nothing} ${this.#renderActions(turn)}
+      ${turn.status === 'answered' && turn.suggestions.length > 0 && latest
         ? html`<div>
             <h3>${this.#text('suggestions')}</h3>
             <div class="chips">${turn.suggestions.map((question) => this.#renderQuestionButton(question))}</div>
@@ -610,49 +859,69 @@ export class KbWidget extends LitElement {
     `;
   }
 
-  #renderNotice(turn: Turn): TemplateResult | typeof nothing {
-    if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
-    if (turn.status !== 'failed' || !turn.failure) return nothing;
-    const { reason, retryAfterSeconds } = turn.failure;
-    const words: Record<FailureReason, string> = {
-      expired: this.#text('expired'),
-      revoked: this.#text('revoked'),
-      'not-allowed': this.#text('notAllowed'),
-      'rate-limited': this.#text('rateLimited', { seconds: retryAfterSeconds ?? 30 }),
-      offline: this.#text('offline'),
-      interrupted: this.#text('interrupted'),
-      'generation-failed': this.#text('generationFailed'),
-      unavailable: this.#text('unavailable'),
-      misconfigured: this.#text('misconfigured'),
-      rejected: this.#text('rejected'),
-    };
-    const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
-    return html`<p class="notice" role="alert">
-      ${words[reason]}
-      ${retryable && turn === this._turns.at(-1)
-        ? html`<button class="retry" type="button" @click=${() => void this.ask(turn.question)}>${this.#text('retry')}</button>`
-        : nothing}
-    </p>`;
+  /** Controls under a finished answer: copy it with its sources; after an abstention, the way to support. */
+  #renderActions(turn: Turn): TemplateResult | typeof nothing {
+    const support = turn.status === 'abstained' ? followableUrl(this.supportUrl, location.origin, document.baseURI) : undefined;
+    if (turn.status !== 'answered' && !support) return nothing;
+    const sources = turn.citations.map((citation) => `[${citation.index}] ${citation.title ?? readableDocumentName(citation.doc_id)} ${citation.url ?? ''}`.trim());
+    return html`<div class="actions" part="actions">
+      ${turn.status === 'answered' ? this.#renderCopy([turn.text, ...sources].join('\n'), this.#text('copyAnswer')) : nothing}
+      ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing}
+    </div>`;
   }
 
+  #renderLink(url: string, label: string, className = ''): TemplateResult {
+    return html`<a class=${className} href=${url} target="_blank" rel="noopener noreferrer"
+      >${label}<span class="visually-hidden"> ${this.#text('newTab')}</span></a
+    >`;
+  }
+
+  #renderNotice(turn: Turn, latest: boolean): TemplateResult | typeof nothing {
+    if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
+    if (turn.status !== 'failed' || !turn.failure) return nothing;
+    const { reason, retryAfterSeconds, retryAt } = turn.failure;
+    // Each reason's words are the string named like it (the type check fails for a reason without words).
+    const key = reason.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<FailureReason> satisfies keyof WidgetStrings;
+    const words = this.#text(key, { seconds: retryAfterSeconds ?? 30 });
+    const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
+    const wait = Math.ceil(((retryAt ?? 0) - Date.now()) / 1000);
+    // The alert is announced once; the countdown lives on the button, outside it, so it is not announced every second.
+    return html`<div class="notice">
+      <p role="alert">${words}</p>
+      ${retryable && latest
+        ? html`<button class="retry" aria-disabled=${wait > 0 ? 'true' : nothing} @click=${() => this.#retryQuestion(turn)}>
+            ${wait > 0 ? this.#text('retryIn', { seconds: wait }) : this.#text('retry')}
+          </button>`
+        : nothing}
+    </div>`;
+  }
+
+  /**
+   * The sources: one row per document, its title linked when it has a URL a
+   * visitor may follow, then its citations; a quoted passage opens with the
+   * sentences the answer used marked, and scrolls by keyboard too.
+   */
   #renderSources(turn: Turn): TemplateResult | typeof nothing {
     if (turn.citations.length === 0) return nothing;
+    const sentences = answerSentences(turn.text);
     return html`<div>
       <h3>${this.#text('sources')}</h3>
       <ol class="sources">
-        ${turn.citations.map((citation: Citation) => html`<li
-          id=${this.#sourceId(turn.id, citation.index)}
-          value=${citation.index}
-          part="citation"
-          tabindex="-1"
-        >
-          ${citation.text
-            ? html`<details>
-                <summary>${citation.doc_id}</summary>
-                <blockquote>${renderAnswer(parseAnswerMarkdown(citation.text), NO_CITATION_LINKS)}</blockquote>
-              </details>`
-            : html`<span>${citation.doc_id}</span>`}
-        </li>`)}
+        ${groupSources(turn.citations, location.origin).map(
+          (group) => html`<li part="citation">
+            ${group.url ? this.#renderLink(group.url, group.title, 'title') : html`<span class="title">${group.title}</span>`}
+            ${group.citations.map(({ citation, section }) => {
+              const id = this.#sourceId(turn.id, citation.index);
+              const label = `${citation.text ? this.#text('quote', { n: citation.index }) : `[${citation.index}]`}${section ? ` · ${section}` : ''}`;
+              return citation.text
+                ? html`<details id=${id}>
+                    <summary>${label}</summary>
+                    <blockquote tabindex="0">${renderAnswer(markSentences(parseAnswerMarkdown(citation.text), sentences), NO_CITATION_LINKS)}</blockquote>
+                  </details>`
+                : html`<span class="ref" id=${id} tabindex="-1">${label}</span>`;
+            })}
+          </li>`,
+        )}
       </ol>
     </div>`;
   }

@@ -10,9 +10,24 @@ export interface WidgetStrings {
   questionLabel: string;
   ask: string;
   stop: string;
-  /** Accessible name of the launcher button. */
+  /** The launcher button: its text and accessible name (its expanded state tells whether the panel is open). */
   open: string;
+  /** Accessible name of the panel's ✕ button. */
   close: string;
+  /** Starts over: clears the conversation shown and kept for this tab. */
+  newConversation: string;
+  /** Shown when the visitor scrolled up and more arrived below. */
+  jumpToLatest: string;
+  /** Copy buttons, and the state they show (and announce) once copied. */
+  copyAnswer: string;
+  copyCode: string;
+  copied: string;
+  /** Offered with an abstention when the page sets `support-url`. */
+  contactSupport: string;
+  /** Added, hidden, to the name of links that open a new tab. */
+  newTab: string;
+  /** Names a quoted passage in the sources; `{n}` is its citation number. */
+  quote: string;
   /** Heading of the sources list. */
   sources: string;
   /** Heading of the follow-up questions. */
@@ -25,10 +40,12 @@ export interface WidgetStrings {
   thinking: string;
   stopped: string;
   retry: string;
+  /** The retry button while the service asked to wait (`Retry-After`); `{seconds}` counts down. */
+  retryIn: string;
   expired: string;
   revoked: string;
   notAllowed: string;
-  /** `{seconds}` is the wait. */
+  /** `{seconds}` is the wait the service asked for (the retry button counts it down). */
   rateLimited: string;
   offline: string;
   interrupted: string;
@@ -48,7 +65,15 @@ export const DEFAULT_STRINGS: WidgetStrings = {
   ask: 'Ask',
   stop: 'Stop',
   open: 'Open the assistant',
-  close: 'Close',
+  close: 'Close the assistant',
+  newConversation: 'New conversation',
+  jumpToLatest: 'Jump to latest',
+  copyAnswer: 'Copy answer',
+  copyCode: 'Copy code',
+  copied: 'Copied',
+  contactSupport: 'Contact support',
+  newTab: '(opens in a new tab)',
+  quote: 'Quote [{n}]',
   sources: 'Sources',
   suggestions: 'You could also ask',
   starters: 'Try asking',
@@ -56,10 +81,11 @@ export const DEFAULT_STRINGS: WidgetStrings = {
   thinking: 'Looking through the docs…',
   stopped: 'You stopped this answer.',
   retry: 'Try again',
+  retryIn: 'Try again in {seconds} s',
   expired: 'This chat session has expired. Reload the page to continue.',
   revoked: 'This assistant has been switched off for this site.',
   notAllowed: "This site isn't allowed to use this assistant.",
-  rateLimited: 'Too many questions right now. Try again in {seconds} seconds.',
+  rateLimited: 'Too many questions right now. Wait a moment, then try again.',
   offline: "Can't reach the assistant. Check your connection and try again.",
   interrupted: 'The answer was cut off.',
   generationFailed: 'Something went wrong while answering.',

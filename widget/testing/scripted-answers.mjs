@@ -6,7 +6,7 @@
 
 /** @param {string} type @param {Record<string, unknown>} fields */
 const frame = (type, fields = {}) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
-const citation = (index, docId, text) => ({ index, doc_id: docId, kb_id: 'docs', source_span: { ref: `ref-${index}` }, ...(text ? { text } : {}) });
+const citation = (index, docId, text, extra = {}) => ({ index, doc_id: docId, kb_id: 'docs', source_span: { ref: `ref-${index}` }, ...(text ? { text } : {}), ...extra });
 const tokens = (text) => (text.match(/\s*\S+/g) ?? []).map((piece) => frame('token', { text: piece }));
 
 /** Frame lists by question. A number in the list is a pause in milliseconds. */
@@ -23,7 +23,45 @@ export const SCRIPTS = {
   truncated: [...tokens('Cut off before the')],
   'unknown frame': [frame('mystery', { secret: 'ignore me' }), ': a comment\n\n', ...tokens('Still fine.'), frame('done', { abstained: false })],
   slow: [...Array.from({ length: 40 }, (_, index) => [150, frame('token', { text: ` word${index}` })]).flat(), frame('done', { abstained: false })],
+  // Two sections of one titled document and an untitled one, as the server will send them (issue 15 item 2).
+  titled: [
+    frame('citations', {
+      citations: [
+        citation(1, 'fs.md', 'Intro to directories. Use `fs.mkdir()` with\n`recursive: true` to create missing parents. Unrelated closing words here.', {
+          title: 'File system › fs.mkdir()',
+          url: 'https://docs.example.com/fs#fs-mkdir',
+        }),
+        citation(2, 'fs.md', 'Each call of `fs.stat()` returns an `fs.Stats` object.', { title: 'File system › fs.stat()', url: 'https://docs.example.com/fs#fs-stat' }),
+        citation(3, 'api/child_process.md'),
+      ],
+    }),
+    ...tokens('Use `fs.mkdir()` with `recursive: true` to create missing parents [1]. Each call of `fs.stat()` returns an `fs.Stats` object [2]. See [3].'),
+    frame('done', { abstained: false }),
+  ],
+  code: [
+    ...tokens('Create it like this:'),
+    frame('token', { text: "\n\n```js\nfs.mkdirSync('a/b', { recursive: true });\n```\n" }),
+    frame('suggestions', { questions: ['How do I use `readline.createInterface()`?'] }),
+    frame('done', { abstained: false }),
+  ],
+  abstain: [frame('abstain', { answer: 'I could not find that in the docs.' }), frame('done', { abstained: true })],
+  long: [...tokens(Array.from({ length: 60 }, (_, index) => `Sentence number ${index} of a long answer.`).join(' ')), frame('done', { abstained: false })],
 };
+
+/** Citations whose URLs a visitor may follow or not, with the page's origin (`http://localhost:port`). */
+const linkSafety = (origin) => [
+  frame('citations', {
+    citations: [
+      citation(1, 'a.md', '', { title: 'Script', url: 'javascript:window.__kbPwned=1' }),
+      citation(2, 'b.md', '', { title: 'Other site over HTTP', url: 'http://elsewhere.test/b' }),
+      citation(3, 'c.md', '', { title: 'This site over HTTP', url: `${origin}/docs/c` }),
+      citation(4, 'd.md', '', { title: 'Data', url: 'data:text/html,hi' }),
+      citation(5, 'e.md', '', { title: 'Not a URL', url: 'docs/e' }),
+    ],
+  }),
+  ...tokens('Links [1] [2] [3] [4] [5].'),
+  frame('done', { abstained: false }),
+];
 
 /** Hostile answer texts: each must render inert. */
 export const HOSTILE = [
@@ -51,6 +89,8 @@ const refusals = {
 
 /** Requests received, for assertions (`GET /scripted/requests`, `POST /scripted/reset`). */
 let received = [];
+/** Token `busy-once` is refused (429, `Retry-After: 2`) on its first request after a reset, then answered. */
+let busyOnceRefused = false;
 
 /** @type {import('@web/dev-server-core').Middleware} */
 export async function scriptedAnswers(context, next) {
@@ -60,6 +100,7 @@ export async function scriptedAnswers(context, next) {
   }
   if (context.path === '/scripted/reset') {
     received = [];
+    busyOnceRefused = false;
     context.body = 'ok';
     return;
   }
@@ -68,19 +109,22 @@ export async function scriptedAnswers(context, next) {
   const body = JSON.parse(await readBody(context.req));
   const token = (context.get('authorization').match(/^Bearer (.+)$/) ?? [])[1] ?? '';
   received.push({ question: body.question, token, accept: context.get('accept') });
-  const refusal = refusals[token];
+  const refusal = token === 'busy-once' && !busyOnceRefused ? [429, 'rate_limited', 'Too many requests', '2'] : refusals[token];
+  if (token === 'busy-once') busyOnceRefused = true;
   if (refusal) {
-    const [status, code, detail] = refusal;
+    const [status, code, detail, retryAfter = '7'] = refusal;
     context.status = status;
     context.type = 'application/problem+json';
-    if (status === 429) context.set('Retry-After', '7');
+    if (status === 429) context.set('Retry-After', retryAfter);
     context.body = JSON.stringify({ type: `urn:kb-widget:problem:${code}`, title: code, status, detail, code });
     return;
   }
   const hostile = /^hostile (\d+)$/.exec(body.question);
   const script = hostile
     ? [frame('token', { text: HOSTILE[Number(hostile[1])] }), frame('done', { abstained: false })]
-    : (SCRIPTS[body.question] ?? SCRIPTS.answer);
+    : body.question === 'link safety'
+      ? linkSafety(context.origin)
+      : (SCRIPTS[body.question] ?? SCRIPTS.answer);
   context.status = 200;
   context.set('Content-Type', 'text/event-stream; charset=utf-8');
   context.set('Cache-Control', 'no-cache, no-transform');
