@@ -179,7 +179,7 @@ describe('POST /widget/query/stream', () => {
     expect(types.indexOf('suggestions')).toBeGreaterThan(-1);
     expect(types.indexOf('suggestions')).toBeLessThan(types.indexOf('done'));
     const suggestions = frames.find(({ frame }) => frame.type === 'suggestions')!.frame;
-    expect(suggestions).toEqual({ type: 'suggestions', questions: ['What should I know about Streams?'] });
+    expect(suggestions).toEqual({ type: 'suggestions', questions: ['What are Streams?'] });
   });
 
   test('question with no evidence: abstain frame then done with abstained true, no tokens', async () => {

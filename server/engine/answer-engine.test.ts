@@ -346,7 +346,7 @@ describe('AnswerEngine.answer', () => {
     const types = events.map((event) => event.type);
     expect(types.at(-2)).toBe('suggestions');
     expect(types.lastIndexOf('token')).toBeLessThan(types.indexOf('suggestions'));
-    expect(events.at(-2)).toEqual({ type: 'suggestions', questions: ['What should I know about File modes?'] });
+    expect(events.at(-2)).toEqual({ type: 'suggestions', questions: ['What are File modes?'] });
   });
 
   test('signal aborted before asking: no events at all, in particular no done', async () => {
