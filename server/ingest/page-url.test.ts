@@ -18,10 +18,11 @@ describe('pageUrl', () => {
     expect(pageUrl(NODE, 'guides/README.md')).toBe('https://nodejs.org/docs/latest-v18.x/api/guides/index.html');
   });
 
-  test('front matter slug: replaces the last segment; a leading / makes it a path from the base URL', () => {
+  test("front matter slug: replaces the last segment, names a page in an index's folder; a leading / makes it a path from the base URL", () => {
     expect(pageUrl(HUGO, 'concepts/storage/volumes.md', { slug: 'vols' })).toBe('https://kubernetes.io/docs/concepts/storage/vols/');
     expect(pageUrl(NODE, 'fs.md', { slug: 'file-system' })).toBe('https://nodejs.org/docs/latest-v18.x/api/file-system.html');
     expect(pageUrl(HUGO, 'a/b.md', { slug: '/intro' })).toBe('https://kubernetes.io/docs/intro/');
+    expect(pageUrl(NODE, 'guide/index.md', { slug: 'start' })).toBe('https://nodejs.org/docs/latest-v18.x/api/guide/start.html');
   });
 
   test('front matter url: absolute as written, a path from the site host, or relative to the base', () => {

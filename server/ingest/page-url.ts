@@ -56,8 +56,9 @@ export function normalizeBaseUrl(text: string): string {
  *   file per page, `fs.md` -> `<base>fs.html`, `guide/index.md` ->
  *   `<base>guide/index.html`.
  *
- * Front matter `slug` replaces the last segment (a slug starting with `/`
- * is a path from the base URL); front matter `url` replaces the whole URL:
+ * Front matter `slug` replaces the last segment (on a section index it
+ * names a page inside its folder; a slug starting with `/` is a path from
+ * the base URL); front matter `url` replaces the whole URL:
  * absolute as written, else resolved against the base URL (a leading `/`
  * from its host, as Hugo reads it). Segments are percent-encoded.
  *
@@ -73,7 +74,11 @@ export function pageUrl(site: SiteLocation, docId: string, route: PageRoute = {}
     return resolve(site.urlStyle === 'pretty' || path === '' ? withTrailingSlash(path) : `${path}.html`, site.baseUrl);
   }
   const segments = pageSegments(docId);
-  if (route.slug !== undefined && segments.length > 0) segments[segments.length - 1] = route.slug;
+  if (route.slug !== undefined) {
+    // A section index's slug names a page in its folder (Docusaurus); Hugo gives section pages no slug.
+    if (isSectionIndex(docId) || segments.length === 0) segments.push(route.slug);
+    else segments[segments.length - 1] = route.slug;
+  }
   const path = segments.map(encodeURIComponent).join('/');
   if (site.urlStyle === 'pretty') return resolve(withTrailingSlash(path), site.baseUrl);
   return resolve(isSectionIndex(docId) && route.slug === undefined ? withTrailingSlash(path) + 'index.html' : `${path}.html`, site.baseUrl);
