@@ -37,10 +37,26 @@ const STORE_FREE_SERVER_TESTS = [
   'server/ingest/chunker.test.ts',
   'server/ingest/faq-file.test.ts',
   'server/ingest/section-builder.test.ts',
+  'server/ingest/front-matter.test.ts',
+  'server/ingest/protected-code.test.ts',
+  'server/ingest/hugo-shortcodes.test.ts',
+  'server/ingest/admonitions.test.ts',
+  'server/ingest/mdx-syntax.test.ts',
+  'server/ingest/site-markup.test.ts',
+  'server/ingest/heading-anchors.test.ts',
+  'server/ingest/document-path.test.ts',
+  'server/ingest/page-url.test.ts',
   'server/store/postgres-config.test.ts',
   'server/store/postgres-errors.test.ts',
   'server/store/postgres-search.test.ts',
 ];
+
+/**
+ * Server tests that open only embedded stores and take long: run once, in
+ * the `embedded` project (the corpus test ingests the 1,569 Kubernetes docs
+ * pages, about 30 s).
+ */
+const EMBEDDED_ONLY_SERVER_TESTS = ['server/ingest/kubernetes-docs.test.ts'];
 
 /**
  * Vite and Vitest configuration.
@@ -69,7 +85,8 @@ const STORE_FREE_SERVER_TESTS = [
  *   a database created for the run on the local PostgreSQL server
  *   (`KB_TEST_POSTGRES_URL`, default `postgres://postgres@127.0.0.1:5432/postgres`)
  *   and dropped at its end. Server tests that never open a store are left out
- *   of it ({@link STORE_FREE_SERVER_TESTS}).
+ *   of it ({@link STORE_FREE_SERVER_TESTS}), and so are the slow corpus tests
+ *   ({@link EMBEDDED_ONLY_SERVER_TESTS}).
  * `npx vitest run --project embedded` runs the first alone (no PostgreSQL needed).
  */
 /**
@@ -156,7 +173,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['server/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...STORE_FREE_SERVER_TESTS],
+          exclude: [...configDefaults.exclude, ...STORE_FREE_SERVER_TESTS, ...EMBEDDED_ONLY_SERVER_TESTS],
           env: { KB_TEST_BACKEND: 'postgres', DATABASE_URL: '' },
           globalSetup: ['server/testing/postgres-test-database.ts'],
         },

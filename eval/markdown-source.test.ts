@@ -11,14 +11,14 @@ describe('markdownDocument', () => {
 
     expect(parsed.title).toBe('# Title *with* marks');
     expect(parsed.sections).toEqual([
-      { headingPath: ['# Title *with* marks', 'Paragraph 1'], blocks: [{ kind: 'paragraph', text }] },
+      { headingPath: ['# Title *with* marks', 'Paragraph 1'], anchor: 'paragraph-1', blocks: [{ kind: 'paragraph', text }] },
     ]);
   });
 
   it('puts a section without heading directly under the title', () => {
     const parsed = parseMarkdown(markdownDocument('Title', [{ text: 'Line one\nline two' }]), 'fallback');
 
-    expect(parsed.sections).toEqual([{ headingPath: ['Title'], blocks: [{ kind: 'paragraph', text: 'Line one line two' }] }]);
+    expect(parsed.sections).toEqual([{ headingPath: ['Title'], anchor: 'title', blocks: [{ kind: 'paragraph', text: 'Line one line two' }] }]);
   });
 });
 

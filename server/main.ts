@@ -53,7 +53,8 @@ await store.ping().catch((error: Error) => fail(`Cannot open the store at ${desc
 const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
 const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
 progress.stop();
-for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page skipped');
+for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page failed');
+for (const skipped of seed.report.skipped) logger.info({ docId: skipped.docId, reason: skipped.reason }, 'page skipped');
 
 const secret = await store.getOrCreateSetting('source_span_secret', () => randomBytes(32).toString('hex'));
 const chat = config.llm

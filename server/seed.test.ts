@@ -1,9 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { verifyPassword } from './auth/password-hash.ts';
-import { ensureOwnerPassword } from './seed.ts';
+import { updateSiteSettings } from './ingest/site-settings.ts';
+import { DEMO_KB_ID, DEMO_SITE, ensureOwnerPassword, seedDemo } from './seed.ts';
 import { openStore } from './store/open-store.ts';
 import { createTestStoreLocation } from './testing/test-store.ts';
 import type { Store, User } from './store/store.ts';
@@ -58,5 +59,55 @@ describe('ensureOwnerPassword', () => {
     expect(first.kind).toBe('generated');
     expect(second).toEqual({ kind: 'unchanged' });
     await expect(store.getPasswordHash(owner.id)).resolves.toBe(hash);
+  });
+});
+
+/** A folder with one page of the Node.js docs' shape, removed after the test. */
+async function nodeDocsFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'kb-seed-corpus-'));
+  onTestFinished(() => rm(folder, { recursive: true, force: true }));
+  await mkdir(join(folder, 'api'));
+  await writeFile(
+    join(folder, 'api', 'fs.md'),
+    "# File system\n\n## `fs.stat(path[, options], callback)`\n\nAsynchronous stat.\n\n## Event: `'close'`\n\nA.\n\n## Event: `'close'`\n\nB.\n",
+  );
+  return join(folder, 'api');
+}
+
+describe('seedDemo', () => {
+  test('first run: the demo knowledge base links to nodejs.org, .html pages with the Node.js heading ids', async () => {
+    // Arrange
+    const { store } = await storeWithOwner();
+    const corpusPath = await nodeDocsFolder();
+
+    // Act
+    await seedDemo(store, { ownerEmail: 'owner@example.com', corpusPath });
+
+    // Assert
+    await expect(store.getKnowledgeBase(DEMO_KB_ID)).resolves.toMatchObject(DEMO_SITE);
+    const passages = await store.passagesOf({ kbId: DEMO_KB_ID, userId: '', visibilities: ['public'] }, 'fs.md');
+    expect(passages.map((passage) => `${passage.url}#${passage.anchor}`)).toEqual([
+      'https://nodejs.org/docs/latest-v18.x/api/fs.html#fsstatpath-options-callback',
+      'https://nodejs.org/docs/latest-v18.x/api/fs.html#event-close',
+      'https://nodejs.org/docs/latest-v18.x/api/fs.html#event-close_1',
+    ]);
+  });
+
+  test('a demo knowledge base created before sites existed: given nodejs.org; one whose site was set: kept', async () => {
+    // Arrange
+    const { store } = await storeWithOwner();
+    const corpusPath = await nodeDocsFolder();
+    await store.createKnowledgeBase({ id: DEMO_KB_ID, name: 'Node.js API documentation' });
+
+    // Act
+    await seedDemo(store, { ownerEmail: 'owner@example.com', corpusPath });
+    const upgradedUrl = (await store.getDocument(DEMO_KB_ID, 'fs.md'))?.url;
+    await updateSiteSettings(store, DEMO_KB_ID, { baseUrl: 'https://mirror.example.com/node/' });
+    await seedDemo(store, { ownerEmail: 'owner@example.com', corpusPath });
+
+    // Assert
+    expect(upgradedUrl).toBe('https://nodejs.org/docs/latest-v18.x/api/fs.html');
+    await expect(store.getKnowledgeBase(DEMO_KB_ID)).resolves.toMatchObject({ baseUrl: 'https://mirror.example.com/node/', urlStyle: 'html' });
+    await expect(store.getDocument(DEMO_KB_ID, 'fs.md')).resolves.toMatchObject({ url: 'https://mirror.example.com/node/fs.html' });
   });
 });

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { generatePassword, hashPassword } from './auth/password-hash.ts';
 import { ingestPaths, type IngestReport } from './ingest/ingest-files.ts';
-import { ConflictError, type Store, type User } from './store/store.ts';
+import { updateSiteSettings } from './ingest/site-settings.ts';
+import { ConflictError, type KnowledgeBase, type Store, type User } from './store/store.ts';
 
 /**
  * First-run setup of `npm start` (issue: "creates the embedded store, a
@@ -18,6 +19,17 @@ export const DEMO_KB_ID = 'node-docs';
 /** The bundled copy of the Node.js v18 API docs (MIT, see LICENSE-NOTICE.txt beside it). */
 export const DEMO_CORPUS_PATH = fileURLToPath(new URL('../demo/node-docs/api', import.meta.url));
 
+/**
+ * Where the bundled pages are published: nodejs.org's v18 API docs, a page
+ * per file (`fs.md` -> `fs.html`) with the Node.js generator's heading ids
+ * (`fs.html#fsstatpath-options-callback`), so the demo's citations can link there.
+ */
+export const DEMO_SITE: Required<Pick<KnowledgeBase, 'baseUrl' | 'urlStyle' | 'anchorStyle'>> = {
+  baseUrl: 'https://nodejs.org/docs/latest-v18.x/api/',
+  urlStyle: 'html',
+  anchorStyle: 'node',
+};
+
 export interface SeedResult {
   owner: User;
   ownerCreated: boolean;
@@ -25,8 +37,10 @@ export interface SeedResult {
 }
 
 /**
- * Ensures the owner and the demo knowledge base exist and the bundled
- * corpus is ingested (every page `public`).
+ * Ensures the owner and the demo knowledge base exist, with nodejs.org as
+ * its site ({@link DEMO_SITE}; also given to a demo knowledge base created
+ * before sites existed, but never over a site URL someone set), and the
+ * bundled corpus is ingested (every page `public`).
  *
  * @param onProgress called after each page (for a progress bar)
  */
@@ -46,11 +60,14 @@ export async function seedDemo(
       () => store.findUserByEmail(options.ownerEmail),
     ));
   }
-  if (!(await store.getKnowledgeBase(DEMO_KB_ID))) {
+  const existing = await store.getKnowledgeBase(DEMO_KB_ID);
+  if (!existing) {
     await createdOrFound(
-      () => store.createKnowledgeBase({ id: DEMO_KB_ID, name: 'Node.js API documentation' }),
+      () => store.createKnowledgeBase({ id: DEMO_KB_ID, name: 'Node.js API documentation', ...DEMO_SITE }),
       () => store.getKnowledgeBase(DEMO_KB_ID),
     );
+  } else if (existing.baseUrl === undefined) {
+    await updateSiteSettings(store, DEMO_KB_ID, DEMO_SITE);
   }
   if (!(await store.getRole(DEMO_KB_ID, owner.id))) await store.setRole(DEMO_KB_ID, owner.id, 'owner');
   const ingestOptions = {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -42,6 +42,16 @@ async function run(...args: string[]): Promise<void> {
   await program.parseAsync(['node', 'kb', ...args]);
 }
 
+/** Runs `work` on a store of the test's database, closed afterwards. */
+async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  const store = openStore(location, () => clock);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 beforeEach(async () => {
   folder = await mkdtemp(join(tmpdir(), 'kb-cli-test-'));
   ({ location, dispose } = await createTestStoreLocation(folder));
@@ -57,6 +67,8 @@ beforeEach(async () => {
   stdout = '';
 });
 afterEach(async () => {
+  // `kb ingest` sets the exit status of the process the CLI runs in; the test runner's must stay clean.
+  process.exitCode = undefined;
   await dispose();
   await rm(folder, { recursive: true, force: true });
 });
@@ -121,11 +133,43 @@ describe('kb ingest and faq import', () => {
     await writeFile(join(folder, 'page.md'), '# Page\n\n## Setup\n\nInstall the package with npm and run the setup command.\n');
 
     await run('ingest', join(folder, 'page.md'), '--kb', 'help');
-    expect(stdout).toContain('help: 1 created, 0 updated, 0 unchanged, 0 removed, 0 failed');
+    expect(stdout).toContain('help: 1 created, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 failed');
     stdout = '';
     await run('ingest', join(folder, 'page.md'), '--kb', 'help');
 
-    expect(stdout).toContain('help: 0 created, 0 updated, 1 unchanged, 0 removed, 0 failed');
+    expect(stdout).toContain('help: 0 created, 0 updated, 1 unchanged, 0 removed, 0 skipped, 0 failed');
+  });
+
+  test('ingest of pages without text (front matter only): warnings, exit status 0', async () => {
+    // Arrange
+    const sources = join(folder, 'docs');
+    await mkdir(join(sources, 'storage'), { recursive: true });
+    await writeFile(join(sources, 'storage', '_index.md'), '---\ntitle: Storage\nweight: 70\n---\n');
+    await writeFile(join(sources, 'storage', 'volumes.md'), '---\ntitle: Volumes\n---\nVolumes hold data for Pods.\n');
+
+    // Act
+    await run('ingest', sources, '--kb', 'help');
+
+    // Assert
+    expect(stdout).toContain('help: 1 created, 0 updated, 0 unchanged, 0 removed, 1 skipped, 0 failed');
+    expect(stderr).toBe(`warning: skipped ${join(sources, 'storage', '_index.md')}: The file has no text to index\n`);
+    expect(process.exitCode ?? 0).toBe(0);
+  });
+
+  test('ingest of a page whose front matter does not parse: reported as failed, exit status 1', async () => {
+    // Arrange
+    const sources = join(folder, 'docs');
+    await mkdir(sources, { recursive: true });
+    await writeFile(join(sources, 'bad.md'), '---\ntitle: "unclosed\n---\nText.\n');
+    await writeFile(join(sources, 'good.md'), '# Good\n\nText of a good page.\n');
+
+    // Act
+    await run('ingest', sources, '--kb', 'help');
+
+    // Assert
+    expect(stdout).toContain('help: 1 created, 0 updated, 0 unchanged, 0 removed, 0 skipped, 1 failed');
+    expect(stderr).toMatch(/^failed .*bad\.md: The YAML front matter does not parse \(line \d+\)/);
+    expect(process.exitCode).toBe(1);
   });
 
   test('faq import from YAML: pairs answer as qa_shortcut through ask', async () => {
@@ -150,17 +194,53 @@ describe('kb ingest and faq import', () => {
   });
 });
 
-describe('kb user password', () => {
-  /** Runs `work` on a store of the test's database, closed afterwards. */
-  async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    const store = openStore(location, () => clock);
-    try {
-      return await work(store);
-    } finally {
-      await store.close();
-    }
-  }
+describe('kb knowledge-base site', () => {
+  test('create with --base-url, --url-style html and --anchor-style node: documents get .html page URLs', async () => {
+    // Arrange
+    await run('kb', 'create', 'node', '--base-url', 'https://nodejs.org/docs/latest-v18.x/api', '--url-style', 'html', '--anchor-style', 'node');
+    await writeFile(join(folder, 'fs.md'), '# File system\n\n## `fs.stat(path[, options], callback)`\n\nReturns file stats.\n');
 
+    // Act
+    await run('ingest', join(folder, 'fs.md'), '--kb', 'node');
+
+    // Assert
+    expect(stdout).toContain('node created, owned by owner@example.com; site: https://nodejs.org/docs/latest-v18.x/api/ (html pages, node anchors)');
+    const document = await withStore((store) => store.getDocument('node', 'fs.md'));
+    expect(document?.url).toBe('https://nodejs.org/docs/latest-v18.x/api/fs.html');
+  });
+
+  test('update --base-url and --url-style: the stored page URLs follow at once, without re-ingest', async () => {
+    // Arrange
+    await writeFile(join(folder, 'volumes.md'), '---\nslug: vols\n---\nVolumes hold data for Pods.\n');
+    await run('ingest', join(folder, 'volumes.md'), '--kb', 'help');
+    stdout = '';
+
+    // Act
+    await run('kb', 'update', 'help', '--base-url', 'https://docs.example.com/guide/');
+    const pretty = (await withStore((store) => store.getDocument('help', 'volumes.md')))?.url;
+    await run('kb', 'update', 'help', '--url-style', 'html');
+    const html = (await withStore((store) => store.getDocument('help', 'volumes.md')))?.url;
+    await run('kb', 'update', 'help', '--no-base-url');
+    const none = (await withStore((store) => store.getDocument('help', 'volumes.md')))?.url;
+
+    // Assert
+    expect(stdout).toContain('help: site https://docs.example.com/guide/ (pretty pages, github anchors); 1 page URLs changed');
+    expect([pretty, html, none]).toEqual(['https://docs.example.com/guide/vols/', 'https://docs.example.com/guide/vols.html', undefined]);
+  });
+
+  test('update --anchor-style: says that pages must be ingested again', async () => {
+    await run('kb', 'update', 'help', '--anchor-style', 'node');
+
+    expect(stdout).toContain('Run "kb ingest" of help\'s folders again');
+  });
+
+  test('create with a base URL that is not http(s): refused naming it, nothing created', async () => {
+    await expect(run('kb', 'create', 'site', '--base-url', 'ftp://example.com/')).rejects.toThrow(/Base URL "ftp:\/\/example\.com\/" must use http or https/);
+    await expect(withStore((store) => store.getKnowledgeBase('site'))).resolves.toBeUndefined();
+  });
+});
+
+describe('kb user password', () => {
   test('password read from stdin: set (verifiable), prompt names the user, the password never printed', async () => {
     // Arrange
     secretInput = 'a brand new password';

@@ -7,9 +7,23 @@ import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import { parseFaqFile } from '../ingest/faq-file.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
+import { BaseUrlError, normalizeBaseUrl } from '../ingest/page-url.ts';
+import { updateSiteSettings } from '../ingest/site-settings.ts';
 import { createProgressBar } from '../progress-bar.ts';
 import { readSecret } from './read-secret.ts';
-import { ROLES, VISIBILITIES, type Role, type Store, type User, type Visibility } from '../store/store.ts';
+import {
+  ANCHOR_STYLES,
+  ROLES,
+  URL_STYLES,
+  VISIBILITIES,
+  type AnchorStyle,
+  type KnowledgeBase,
+  type Role,
+  type Store,
+  type UrlStyle,
+  type User,
+  type Visibility,
+} from '../store/store.ts';
 
 /** What the CLI needs, passed in so tests can run commands in-process. */
 export interface CliDeps {
@@ -30,6 +44,26 @@ export interface CliDeps {
 /** A failure the user can fix: printed as `error: message`, exit status 1. */
 export class CliError extends Error {
   override name = 'CliError';
+}
+
+/**
+ * `--base-url`: an absolute http(s) URL, normalised to end in `/` (page-url.ts).
+ *
+ * @throws CliError naming the value otherwise
+ */
+function baseUrlOption(value: string): string {
+  try {
+    return normalizeBaseUrl(value);
+  } catch (error) {
+    if (error instanceof BaseUrlError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** One line about a knowledge base's site: "https://…/ (html pages, node anchors)" or "no site URL". */
+function describeSite(knowledgeBase: KnowledgeBase): string {
+  const conventions = `${knowledgeBase.urlStyle} pages, ${knowledgeBase.anchorStyle} anchors`;
+  return knowledgeBase.baseUrl === undefined ? `no site URL (${conventions})` : `${knowledgeBase.baseUrl} (${conventions})`;
 }
 
 const positiveInteger = (value: string): number => {
@@ -81,11 +115,14 @@ export function createCli(deps: CliDeps): Command {
           quotable: !options.notQuotable,
           onProgress: (step) => progress.update(step),
         }).finally(() => progress.stop());
-        for (const failure of report.failed) deps.stderr(`skipped ${failure.path}: ${failure.reason}\n`);
+        for (const skipped of report.skipped) deps.stderr(`warning: skipped ${skipped.path}: ${skipped.reason}\n`);
+        for (const failure of report.failed) deps.stderr(`failed ${failure.path}: ${failure.reason}\n`);
         print(
           `${options.kb}: ${report.created.length} created, ${report.updated.length} updated, ` +
-            `${report.unchanged.length} unchanged, ${report.removed.length} removed, ${report.failed.length} failed`,
+            `${report.unchanged.length} unchanged, ${report.removed.length} removed, ${report.skipped.length} skipped, ` +
+            `${report.failed.length} failed`,
         );
+        // Skipped pages (drafts, pages without text) are warnings; only a file that fails is an error.
         if (report.failed.length > 0) process.exitCode = 1;
       }),
     );
@@ -252,28 +289,84 @@ export function createCli(deps: CliDeps): Command {
       }),
     );
 
-  const knowledgeBase = program.command('knowledge-base').alias('kbs').description('Knowledge bases');
-  knowledgeBase
-    .command('create')
-    .argument('<id>', 'lower-case letters, digits and dashes')
-    .option('--name <name>', 'display name')
-    .option('--owner <email>', 'its first owner; default: the workspace owner')
-    .action(
-      withStore(async (store, id: string, options: { name?: string; owner?: string }) => {
+  const knowledgeBase = program.command('knowledge-base').aliases(['kbs', 'kb']).description('Knowledge bases');
+  const siteOptions = (command: Command): Command =>
+    command
+      .option('--base-url <url>', 'published URL of the ingested folder (https://kubernetes.io/docs/): documents get page URLs under it')
+      .addOption(
+        new Option('--url-style <style>', 'pretty: volumes.md -> volumes/ (Hugo, Docusaurus, MkDocs); html: fs.md -> fs.html (Node.js docs, Sphinx)').choices(
+          URL_STYLES,
+        ),
+      )
+      .addOption(
+        new Option('--anchor-style <style>', 'heading ids: github (GitHub, Hugo, Docusaurus: repeats -1) or node (Node.js docs: repeats _1)').choices(
+          ANCHOR_STYLES,
+        ),
+      );
+  siteOptions(
+    knowledgeBase
+      .command('create')
+      .argument('<id>', 'lower-case letters, digits and dashes')
+      .option('--name <name>', 'display name')
+      .option('--owner <email>', 'its first owner; default: the workspace owner'),
+  ).action(
+    withStore(
+      async (
+        store,
+        id: string,
+        options: { name?: string; owner?: string; baseUrl?: string; urlStyle?: UrlStyle; anchorStyle?: AnchorStyle },
+      ) => {
         if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(id)) {
           throw new CliError(`Knowledge base id "${id}" must be lower-case letters, digits and dashes (at most 63)`);
         }
         if (await store.getKnowledgeBase(id)) throw new CliError(`Knowledge base "${id}" already exists`);
         const owner = await requireUser(store, options.owner ?? deps.ownerEmail);
-        await store.createKnowledgeBase({ id, name: options.name ?? id });
+        const created = await store.createKnowledgeBase({
+          id,
+          name: options.name ?? id,
+          ...(options.baseUrl === undefined ? {} : { baseUrl: baseUrlOption(options.baseUrl) }),
+          ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
+          ...(options.anchorStyle === undefined ? {} : { anchorStyle: options.anchorStyle }),
+        });
         await store.setRole(id, owner.id, 'owner');
-        print(`${id} created, owned by ${owner.email}`);
-      }),
+        print(`${id} created, owned by ${owner.email}; site: ${describeSite(created)}`);
+      },
+    ),
+  );
+  siteOptions(
+    knowledgeBase
+      .command('update')
+      .description("Change a knowledge base's name or site; its documents' page URLs follow at once")
+      .argument('<id>', 'knowledge base id')
+      .option('--name <name>', 'display name'),
+  )
+    // After --base-url, so that leaving both out changes nothing (commander's rule for --no-* options).
+    .option('--no-base-url', 'remove the site URL (documents keep only page URLs their front matter gives in full)')
+    .action(
+      withStore(
+        async (
+          store,
+          id: string,
+          options: { name?: string; baseUrl?: string | false; urlStyle?: UrlStyle; anchorStyle?: AnchorStyle },
+        ) => {
+          await requireKnowledgeBase(store, id);
+          const update = await updateSiteSettings(store, id, {
+            ...(options.name === undefined ? {} : { name: options.name }),
+            ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl === false ? null : baseUrlOption(options.baseUrl) }),
+            ...(options.urlStyle === undefined ? {} : { urlStyle: options.urlStyle }),
+            ...(options.anchorStyle === undefined ? {} : { anchorStyle: options.anchorStyle }),
+          });
+          print(`${id}: site ${describeSite(update.knowledgeBase)}; ${update.relinked} page URLs changed`);
+          if (update.anchorsStale) {
+            print(`Run "kb ingest" of ${id}'s folders again: its pages are re-parsed for the new heading anchors`);
+          }
+        },
+      ),
     );
   knowledgeBase.command('list').action(
     withStore(async (store) => {
       for (const listed of await store.listKnowledgeBases()) {
-        print(`${listed.id}\t${listed.name}\t${(await store.listDocuments(listed.id)).length} documents`);
+        print(`${listed.id}\t${listed.name}\t${(await store.listDocuments(listed.id)).length} documents\t${describeSite(listed)}`);
       }
     }),
   );

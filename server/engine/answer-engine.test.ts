@@ -71,6 +71,8 @@ function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[]
     createKnowledgeBase: notUsed,
     getKnowledgeBase: notUsed,
     listKnowledgeBases: notUsed,
+    updateKnowledgeBase: notUsed,
+    setDocumentUrls: notUsed,
     setRole: notUsed,
     removeRole: notUsed,
     getRole: notUsed,

@@ -12,6 +12,7 @@ export function analyzeChunks(chunks: readonly Chunk[]): ChunkInput[] {
     const headingTerms = analyze(chunk.headingPath.join('\n'));
     return {
       headingPath: chunk.headingPath,
+      ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
       text: chunk.text,
       bodyTerms: termFrequencies(bodyTerms),
       headingTerms: termFrequencies(headingTerms),

@@ -28,7 +28,7 @@ const LIST_ITEM_PREFIX = '- ';
  * Cuts every section of a document into chunks.
  *
  * Each section becomes one or more chunks carrying the section's
- * `headingPath`, in document order. Blocks are rendered (code fenced with
+ * `headingPath` and `anchor`, in document order. Blocks are rendered (code fenced with
  * ```` ``` ```` lines, list items prefixed with `- `, paragraphs and tables
  * as they are) and packed greedily, joined by a blank line, while the
  * chunk's text stays within `maxCharacters`; chunks are cut only between
@@ -55,7 +55,11 @@ export function chunkDocument(document: ParsedDocument, options: { maxCharacters
       section.blocks.flatMap((block) => renderBlock(block, maxCharacters)),
       maxCharacters,
       BLOCK_SEPARATOR,
-    ).map((text) => ({ headingPath: [...section.headingPath], text })),
+    ).map((text) => ({
+      headingPath: [...section.headingPath],
+      ...(section.anchor === undefined ? {} : { anchor: section.anchor }),
+      text,
+    })),
   );
 }
 

@@ -132,4 +132,18 @@ describe('parseHtml', () => {
       { kind: 'paragraph', text: 'Tail.' },
     ]);
   });
+
+  test('meta description and heading ids: description kept, each section with its heading id or inner anchor', () => {
+    const source = [
+      '<head><meta name="Description" content=" Reading  files. "></head>',
+      '<h1>File system</h1><p>Intro.</p>',
+      '<h2 id="fsstatpath-options-callback"><code>fs.stat()</code></h2><p>Stats.</p>',
+      '<h3><a name="legacy-anchor"></a>Old</h3><p>Old text.</p>',
+    ].join('');
+
+    const document = parseHtml(source, 'fs.html');
+
+    expect(document.description).toBe('Reading files.');
+    expect(document.sections.map((section) => section.anchor)).toEqual([undefined, 'fsstatpath-options-callback', 'legacy-anchor']);
+  });
 });

@@ -55,7 +55,9 @@ const BLOCK_ELEMENTS = new Set([
  * Title: the text of the first `<h1>` (outside skipped elements such as
  * `<header>`), else of `<title>`, else `fallbackTitle`; it is also the
  * heading-path root. `<h1>`-`<h6>` build the
- * heading path (see {@link SectionBuilder}). Blocks: `<p>` and bare text or
+ * heading path (see {@link SectionBuilder}); a section's anchor is its
+ * heading's `id` (or that of an `<a id>`/`<a name>` inside it). The
+ * description is `<meta name="description">`'s content. Blocks: `<p>` and bare text or
  * inline elements directly inside containers (`<body>`, `<div>`,
  * `<section>`, `<blockquote>`, ...) become paragraphs; each `<li>` becomes a
  * `list-item` with its own text, nested lists following as separate items;
@@ -76,7 +78,26 @@ export function parseHtml(source: string, fallbackTitle: string): ParsedDocument
   const title = findTitle(document.children) ?? fallbackTitle;
   const builder = new SectionBuilder(title);
   walkChildren(document.children, builder);
-  return { title, sections: builder.sections() };
+  const description = findDescription(document.children);
+  return { title, ...(description === undefined ? {} : { description }), sections: builder.sections() };
+}
+
+/** `<meta name="description" content="…">`, whitespace collapsed; undefined when absent or blank. */
+function findDescription(nodes: DomNode[]): string | undefined {
+  const meta = DomUtils.findOne(
+    (element) => element.name === 'meta' && element.attribs['name']?.toLowerCase() === 'description',
+    nodes,
+  );
+  const content = collapseWhitespace(meta?.attribs['content'] ?? '');
+  return content === '' ? undefined : content;
+}
+
+/** A heading's id on the page: its own `id`, else that of an anchor inside it (`<a id>` or `<a name>`). */
+function headingAnchor(heading: DomElement): string | undefined {
+  const own = heading.attribs['id']?.trim();
+  if (own) return own;
+  const anchor = DomUtils.findOne((element) => element.name === 'a' && Boolean(element.attribs['id'] ?? element.attribs['name']), heading.children);
+  return (anchor?.attribs['id'] ?? anchor?.attribs['name'])?.trim() || undefined;
 }
 
 /**
@@ -135,7 +156,7 @@ function walkChildren(nodes: DomNode[], builder: SectionBuilder): void {
 function walkBlockElement(element: DomElement, builder: SectionBuilder): void {
   const headingLevel = HEADING_LEVELS.get(element.name);
   if (headingLevel !== undefined) {
-    builder.openHeading(headingLevel, inlineText(element.children));
+    builder.openHeading(headingLevel, inlineText(element.children), headingAnchor(element));
     return;
   }
   switch (element.name) {

@@ -75,7 +75,7 @@ async function openWorkspace(): Promise<Workspace> {
 }
 
 function emptyReport(): IngestReport {
-  return { created: [], updated: [], unchanged: [], removed: [], failed: [] };
+  return { created: [], updated: [], unchanged: [], removed: [], skipped: [], failed: [] };
 }
 
 describe('ingestPaths', () => {
@@ -300,22 +300,110 @@ describe('ingestPaths', () => {
     expect(await workspace.searchDocIds('aardvark')).toEqual(['animals.md']);
   });
 
-  test('markdown file with headings and comments only: reported failed with "no text", nothing stored', async () => {
+  test('pages with headings, comments or front matter only: skipped with a warning, not failed, nothing stored', async () => {
     // Arrange
     const workspace = await openWorkspace();
     const path = await workspace.write('empty.md', '# Just a title\n\n## And a section\n\n<!-- a comment -->\n');
     await workspace.write('blank.md', '');
+    const index = await workspace.write('storage/_index.md', '---\ntitle: "Storage"\nweight: 70\ndescription: >\n  Ways to store data.\n---\n');
 
     // Act
     const report = await workspace.ingest();
 
     // Assert
-    expect(report.failed).toEqual([
-      { docId: 'blank.md', path: join(workspace.sources, 'blank.md'), reason: expect.stringMatching(/no text/) },
-      { docId: 'empty.md', path, reason: expect.stringMatching(/no text/) },
+    expect(report.skipped).toEqual([
+      { docId: 'blank.md', path: join(workspace.sources, 'blank.md'), reason: 'The file has no text to index' },
+      { docId: 'empty.md', path, reason: 'The file has no text to index' },
+      { docId: 'storage/_index.md', path: index, reason: 'The file has no text to index' },
     ]);
+    expect(report.failed).toEqual([]);
     expect(report.created).toEqual([]);
     expect(await workspace.store.listDocuments(KB_ID)).toEqual([]);
+  });
+
+  test('a draft page: skipped with a note, and its earlier published version removed', async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    await workspace.write('plan.md', '# Plan\n\nThe heron fishes at dawn.\n');
+    await workspace.ingest();
+    const path = await workspace.write('plan.md', '---\ntitle: Plan\ndraft: true\n---\nThe heron fishes at dawn.\n');
+
+    // Act
+    const report = await workspace.ingest();
+
+    // Assert
+    expect(report.skipped).toEqual([{ docId: 'plan.md', path, reason: 'The page is a draft (draft: true in its front matter)' }]);
+    expect(report.removed).toEqual(['plan.md']);
+    expect(await workspace.searchDocIds('heron dawn')).toEqual([]);
+  });
+
+  test('front matter that does not parse: failed naming the line, the earlier version kept', async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    await workspace.write('guide.md', '# Guide\n\nThe heron fishes.\n');
+    await workspace.ingest();
+    const path = await workspace.write('guide.md', '---\ntitle: [Guide\n---\nThe heron fishes.\n');
+
+    // Act
+    const report = await workspace.ingest();
+
+    // Assert
+    expect(report.failed).toEqual([{ docId: 'guide.md', path, reason: expect.stringMatching(/^The YAML front matter does not parse \(line \d\)/) }]);
+    expect((await workspace.store.getDocument(KB_ID, 'guide.md'))?.title).toBe('Guide');
+  });
+
+  test('titles: front matter title, then linkTitle, then first heading, then a readable file or folder name', async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    await workspace.write('a.md', '---\ntitle: Volumes\nlinkTitle: Vols\n---\n# Heading\n\nText a.\n');
+    await workspace.write('b.md', '+++\nlinkTitle = "Short"\n+++\n# Heading\n\nText b.\n');
+    await workspace.write('c.md', '# Heading C\n\nText c.\n');
+    await workspace.write('pod-lifecycle.md', 'Text d.\n');
+    await workspace.write('storage/_index.md', 'Text e.\n');
+
+    // Act
+    await workspace.ingest();
+
+    // Assert
+    const titles = Object.fromEntries((await workspace.store.listDocuments(KB_ID)).map((document) => [document.docId, document.title]));
+    expect(titles).toEqual({ 'a.md': 'Volumes', 'b.md': 'Short', 'c.md': 'Heading C', 'pod-lifecycle.md': 'Pod lifecycle', 'storage/_index.md': 'Storage' });
+  });
+
+  test('a knowledge base with a site: page URLs, description and section anchors stored and found on passages', async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    await workspace.store.updateKnowledgeBase(KB_ID, { baseUrl: 'https://docs.example.com/docs/' });
+    await workspace.write('concepts/storage/_index.md', '---\ntitle: Storage\n---\nStorage overview of herons.\n');
+    await workspace.write(
+      'concepts/storage/volumes.md',
+      '---\ntitle: Volumes\ndescription: Ways to give Pods storage.\n---\n## Why volumes are important\n\nHerons keep volumes.\n',
+    );
+    await workspace.write('moved.md', '---\nurl: /elsewhere/moved/\n---\nHerons moved.\n');
+    await workspace.write('renamed.md', '---\nslug: new-name\n---\nHerons renamed.\n');
+
+    // Act
+    await workspace.ingest();
+
+    // Assert
+    const urls = Object.fromEntries((await workspace.store.listDocuments(KB_ID)).map((document) => [document.docId, document.url]));
+    expect(urls).toEqual({
+      'concepts/storage/_index.md': 'https://docs.example.com/docs/concepts/storage/',
+      'concepts/storage/volumes.md': 'https://docs.example.com/docs/concepts/storage/volumes/',
+      'moved.md': 'https://docs.example.com/elsewhere/moved/',
+      'renamed.md': 'https://docs.example.com/docs/new-name/',
+    });
+    const { passages } = await workspace.store.search({
+      reach: { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'] },
+      terms: analyze('volumes herons'),
+      topK: 1,
+    });
+    expect(passages[0]).toMatchObject({
+      docId: 'concepts/storage/volumes.md',
+      title: 'Volumes',
+      description: 'Ways to give Pods storage.',
+      url: 'https://docs.example.com/docs/concepts/storage/volumes/',
+      anchor: 'why-volumes-are-important',
+    });
   });
 
   test('non-existent path after a valid folder: throws naming the path, nothing written', async () => {

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, relative, resolve, sep } from 'node:path';
-import { ingestSource, SourceRejectedError, type SourceDocument } from './ingest-source.ts';
+import { ingestSource, SourceRejectedError, SourceSkippedError, type SourceDocument } from './ingest-source.ts';
 import { parserFor } from './source-formats.ts';
-import type { Store, Visibility } from '../store/store.ts';
+import { NotFoundError, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
 
 /**
  * Ingests files and folders of markdown, HTML and plain text into a knowledge
@@ -14,6 +14,11 @@ import type { Store, Visibility } from '../store/store.ts';
  * stored content hash is neither parsed nor written. Ingesting a folder also
  * removes the documents previously ingested from that folder whose files are
  * gone (DESIGN.md "The engine": removed documents removed from the index).
+ *
+ * A page that is not published - a draft (front matter `draft: true`) or a
+ * page with no text (a section index that is only front matter) - is
+ * skipped with a warning, not a failure, and a version stored earlier is
+ * removed: the knowledge base holds what the site publishes.
  */
 
 export { INDEX_VERSION } from './ingest-source.ts';
@@ -36,7 +41,13 @@ export interface IngestReport {
   updated: string[];
   unchanged: string[];
   removed: string[];
-  /** Files skipped because they could not be read or parsed; the previous version (if any) is kept. */
+  /**
+   * Pages not published, so not indexed (drafts, pages without text): a
+   * warning, not a failure. A version stored earlier was removed (and is
+   * listed in `removed`).
+   */
+  skipped: { docId: string; path: string; reason: string }[];
+  /** Files that could not be read or parsed; the previous version (if any) is kept. */
   failed: { docId: string; path: string; reason: string }[];
 }
 
@@ -50,10 +61,13 @@ interface SourceFile {
 /**
  * @throws Error naming the path when a given path does not exist or is not a
  *   supported file, before anything is written
+ * @throws NotFoundError when the knowledge base does not exist
  */
 export async function ingestPaths(store: Store, options: IngestOptions): Promise<IngestReport> {
   const { files, folders, duplicates } = await collectSourceFiles(options.paths);
-  const report: IngestReport = { created: [], updated: [], unchanged: [], removed: [], failed: [] };
+  const knowledgeBase = await store.getKnowledgeBase(options.kbId);
+  if (knowledgeBase === undefined) throw new NotFoundError(`Knowledge base "${options.kbId}" does not exist`);
+  const report: IngestReport = { created: [], updated: [], unchanged: [], removed: [], skipped: [], failed: [] };
   for (const duplicate of duplicates) {
     report.failed.push({
       docId: duplicate.docId,
@@ -64,7 +78,7 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
   let done = 0;
   for (const file of files) {
     try {
-      const outcome = await ingestFile(store, file, options, report);
+      const outcome = await ingestFile(store, file, options, knowledgeBase, report);
       if (outcome) report[outcome].push(file.docId);
     } catch (error) {
       report.failed.push({ docId: file.docId, path: file.path, reason: (error as Error).message });
@@ -80,6 +94,7 @@ async function ingestFile(
   store: Store,
   file: SourceFile,
   options: IngestOptions,
+  knowledgeBase: KnowledgeBase,
   report: IngestReport,
 ): Promise<'created' | 'updated' | 'unchanged' | undefined> {
   const source: SourceDocument = {
@@ -91,8 +106,13 @@ async function ingestFile(
     quotable: options.quotable,
   };
   try {
-    return await ingestSource(store, file.root === undefined ? source : { ...source, sourceRoot: file.root });
+    return await ingestSource(store, file.root === undefined ? source : { ...source, sourceRoot: file.root }, knowledgeBase);
   } catch (error) {
+    if (error instanceof SourceSkippedError) {
+      report.skipped.push({ docId: file.docId, path: file.path, reason: error.message });
+      if (await store.removeDocument(options.kbId, file.docId)) report.removed.push(file.docId);
+      return undefined;
+    }
     if (!(error instanceof SourceRejectedError)) throw error;
     report.failed.push({ docId: file.docId, path: file.path, reason: error.message });
     return undefined;

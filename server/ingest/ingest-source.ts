@@ -1,12 +1,27 @@
 import { createHash } from 'node:crypto';
-import { basename, extname } from 'node:path';
 import { analyzeChunks } from './analyze-chunks.ts';
 import { chunkDocument } from './chunker.ts';
+import { titleFromPath } from './document-path.ts';
+import { FrontMatterError } from './front-matter.ts';
+import { pageUrl } from './page-url.ts';
 import { parserFor } from './source-formats.ts';
-import { ConflictError, type DocumentInput, type PutOutcome, type Store, type Visibility } from '../store/store.ts';
+import {
+  ConflictError,
+  NotFoundError,
+  type AnchorStyle,
+  type DocumentInput,
+  type KnowledgeBase,
+  type PutOutcome,
+  type Store,
+  type Visibility,
+} from '../store/store.ts';
 
-/** Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds every document. */
-export const INDEX_VERSION = 2;
+/**
+ * Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds
+ * every document. 3: front matter, site-generator markup, titles from file
+ * names, descriptions, page URLs and section anchors (issue 14).
+ */
+export const INDEX_VERSION = 3;
 
 /** One document's source and access options, as a file or the console API gives them. */
 export interface SourceDocument {
@@ -29,10 +44,26 @@ export class SourceRejectedError extends Error {
 }
 
 /**
- * SHA-256 (hex) of a source and its access options: an unchanged hash means
- * re-ingesting has nothing to do.
+ * A source that parses but is not published as a page: a draft (front
+ * matter `draft: true`) or a page with no text (a section index made only of
+ * front matter). Not a failure of the file: `kb ingest` reports it as a
+ * warning and removes any stored version (ingest-files.ts); the console API
+ * refuses it like any rejected source.
  */
-export function sourceContentHash(source: Pick<SourceDocument, 'bytes' | 'visibility' | 'readers' | 'quotable'>): string {
+export class SourceSkippedError extends SourceRejectedError {
+  override name = 'SourceSkippedError';
+}
+
+/**
+ * SHA-256 (hex) of a source, its access options and how the knowledge base
+ * makes heading anchors: an unchanged hash means re-ingesting has nothing to
+ * do. (The site's base URL and URL style are not in it: a change of those
+ * recomputes stored URLs without parsing, site-settings.ts.)
+ */
+export function sourceContentHash(
+  source: Pick<SourceDocument, 'bytes' | 'visibility' | 'readers' | 'quotable'>,
+  anchorStyle: AnchorStyle = 'github',
+): string {
   return createHash('sha256')
     .update(source.bytes)
     .update(
@@ -41,6 +72,7 @@ export function sourceContentHash(source: Pick<SourceDocument, 'bytes' | 'visibi
         visibility: source.visibility,
         readers: [...source.readers].sort(),
         quotable: source.quotable,
+        anchors: anchorStyle,
       }),
     )
     .digest('hex');
@@ -51,16 +83,27 @@ export function sourceContentHash(source: Pick<SourceDocument, 'bytes' | 'visibi
  * (Store.putDocument): the knowledge base holds either its previous or its
  * new version, never half of it. Does nothing when the content hash is unchanged.
  *
+ * The document gets its title (front matter, first heading, else a
+ * readable form of its path: document-path.ts), its description, its page
+ * URL on the knowledge base's site (page-url.ts) and its passages' section
+ * anchors in the site's anchor style.
+ *
+ * @param knowledgeBase the knowledge base's record when the caller has it
+ *   (saves a read per document); read from the store otherwise
+ * @throws SourceSkippedError when the page is a draft or has no text to
+ *   index (nothing is written)
  * @throws SourceRejectedError when the format is not supported, the bytes are
- *   not UTF-8, or the source has no text to index (nothing is written)
- * @throws the store's errors (NotFoundError for an unknown knowledge base, StoreUnavailableError)
+ *   not UTF-8, or the front matter cannot be read (nothing is written)
+ * @throws NotFoundError for an unknown knowledge base, and the store's errors (StoreUnavailableError)
  */
-export async function ingestSource(store: Store, source: SourceDocument): Promise<PutOutcome> {
+export async function ingestSource(store: Store, source: SourceDocument, knowledgeBase?: KnowledgeBase): Promise<PutOutcome> {
   const parse = parserFor(source.docId);
   if (!parse) {
     throw new SourceRejectedError(`"${source.docId}" has no supported extension (.md, .markdown, .html, .htm, .txt, .text)`);
   }
-  const contentHash = sourceContentHash(source);
+  const site = knowledgeBase ?? (await store.getKnowledgeBase(source.kbId));
+  if (site === undefined) throw new NotFoundError(`Knowledge base "${source.kbId}" does not exist`);
+  const contentHash = sourceContentHash(source, site.anchorStyle);
   const existing = await store.getDocument(source.kbId, source.docId);
   if (existing?.contentHash === contentHash) return 'unchanged';
 
@@ -70,13 +113,28 @@ export async function ingestSource(store: Store, source: SourceDocument): Promis
   } catch {
     throw new SourceRejectedError('The file is not valid UTF-8 text');
   }
-  const parsed = parse(text, titleFromFileName(source.docId));
+  let parsed;
+  try {
+    parsed = parse(text, titleFromPath(source.docId), { anchorStyle: site.anchorStyle });
+  } catch (error) {
+    if (error instanceof FrontMatterError) throw new SourceRejectedError(error.message);
+    throw error;
+  }
+  if (parsed.frontMatter?.draft) throw new SourceSkippedError('The page is a draft (draft: true in its front matter)');
   const chunks = analyzeChunks(chunkDocument(parsed));
-  if (chunks.length === 0) throw new SourceRejectedError('The file has no text to index');
+  if (chunks.length === 0) throw new SourceSkippedError('The file has no text to index');
+  const route = {
+    ...(parsed.frontMatter?.url === undefined ? {} : { url: parsed.frontMatter.url }),
+    ...(parsed.frontMatter?.slug === undefined ? {} : { slug: parsed.frontMatter.slug }),
+  };
+  const url = pageUrl(site, source.docId, route);
   const input: DocumentInput = {
     kbId: source.kbId,
     docId: source.docId,
     title: parsed.title,
+    ...(parsed.description === undefined ? {} : { description: parsed.description }),
+    ...(url === undefined ? {} : { url }),
+    ...(Object.keys(route).length === 0 ? {} : { route }),
     visibility: source.visibility,
     readers: [...source.readers],
     quotable: source.quotable,
@@ -92,9 +150,4 @@ export async function ingestSource(store: Store, source: SourceDocument): Promis
     if (!(error instanceof ConflictError)) throw error;
     return store.putDocument(stored);
   }
-}
-
-/** `getting-started_guide.md` -> `getting started guide`: the title of a page without a heading. */
-function titleFromFileName(path: string): string {
-  return basename(path, extname(path)).replace(/[-_]+/g, ' ');
 }

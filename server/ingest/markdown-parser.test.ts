@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { FrontMatterError } from './front-matter.ts';
 import { parseMarkdown } from './markdown-parser.ts';
 
 describe('parseMarkdown', () => {
@@ -45,7 +46,7 @@ describe('parseMarkdown', () => {
     expect(document.title).toBe('notes.md');
     expect(document.sections).toEqual([
       { headingPath: ['notes.md'], blocks: [{ kind: 'paragraph', text: 'Before any heading.' }] },
-      { headingPath: ['notes.md', 'Details'], blocks: [{ kind: 'paragraph', text: 'Some details.' }] },
+      { headingPath: ['notes.md', 'Details'], anchor: 'details', blocks: [{ kind: 'paragraph', text: 'Some details.' }] },
     ]);
   });
 
@@ -89,7 +90,11 @@ describe('parseMarkdown', () => {
     const document = parseMarkdown(source, 'fs.md');
 
     expect(document.sections).toEqual([
-      { headingPath: ['File system', '`fs.access(path)`'], blocks: [{ kind: 'paragraph', text: 'Tests permissions.' }] },
+      {
+        headingPath: ['File system', '`fs.access(path)`'],
+        anchor: 'fsaccesspath',
+        blocks: [{ kind: 'paragraph', text: 'Tests permissions.' }],
+      },
     ]);
   });
 
@@ -222,6 +227,7 @@ describe('parseMarkdown', () => {
     expect(document.sections).toEqual([
       {
         headingPath: ['fallback', 'File access constants'],
+        anchor: 'file-access-constants',
         blocks: [{ kind: 'table', text: 'Constant | Description\n`F_OK` | Flag indicating that the file is visible.' }],
       },
     ]);
@@ -230,6 +236,72 @@ describe('parseMarkdown', () => {
   test('empty source: a document with the fallback title and no sections', () => {
     const document = parseMarkdown('', 'empty.md');
 
-    expect(document).toEqual({ title: 'empty.md', sections: [] });
+    expect(document).toEqual({ title: 'empty.md', frontMatter: { aliases: [], draft: false }, sections: [] });
+  });
+
+  test('YAML front matter: its title wins over the first heading, description kept, never body text', () => {
+    const source = '---\ntitle: Volumes\ncontent_type: concept\nweight: 10\ndescription: Ways to give _Pods_ storage.\n---\n\n# Kubernetes volumes\n\nKubernetes volumes hold data.';
+
+    const document = parseMarkdown(source, 'volumes.md');
+
+    expect(document.title).toBe('Volumes');
+    expect(document.description).toBe('Ways to give Pods storage.');
+    expect(JSON.stringify(document.sections)).not.toMatch(/content_type|weight|---/);
+    expect(document.sections[0]?.blocks).toEqual([{ kind: 'paragraph', text: 'Kubernetes volumes hold data.' }]);
+  });
+
+  test('TOML front matter with only linkTitle: linkTitle is the title', () => {
+    const document = parseMarkdown('+++\nlinkTitle = "Storage"\n+++\nText.', '_index.md');
+
+    expect(document.title).toBe('Storage');
+    expect(document.sections).toEqual([{ headingPath: ['Storage'], blocks: [{ kind: 'paragraph', text: 'Text.' }] }]);
+  });
+
+  test('front matter without a title: the first level-1 heading, without its custom id', () => {
+    const document = parseMarkdown('---\nweight: 3\n---\n# Getting started {#start}\n\nHello.', 'getting-started.md');
+
+    expect(document.title).toBe('Getting started');
+    expect(document.sections[0]).toMatchObject({ headingPath: ['Getting started'], anchor: 'start' });
+  });
+
+  test('front matter that does not parse: FrontMatterError, not a page of metadata', () => {
+    expect(() => parseMarkdown('---\ntitle: [unclosed\n---\nBody.', 'bad.md')).toThrow(FrontMatterError);
+  });
+
+  test('shortcodes and admonitions in the body: their text only; code blocks verbatim', () => {
+    const source = [
+      '## Mount a volume',
+      '',
+      '{{< note >}}',
+      'A {{< glossary_tooltip text="Pod" term_id="pod" >}} mounts it.',
+      '{{< /note >}}',
+      '',
+      '```shell',
+      'kubectl version # v{{< skew currentVersion >}}',
+      '```',
+    ].join('\n');
+
+    const document = parseMarkdown(source, 'volumes.md');
+
+    expect(document.sections[0]?.blocks).toEqual([
+      { kind: 'paragraph', text: 'A Pod mounts it.' },
+      { kind: 'code', text: 'kubectl version # v{{< skew currentVersion >}}' },
+    ]);
+  });
+
+  test('repeated headings: GitHub anchors get -1, -2; custom ids and headings inside lists are counted', () => {
+    const source = ['## Example', 'a', '- ## Example', '## Example', 'b', '## Other {#example-3}', 'c', '## Example', 'd'].join('\n\n');
+
+    const document = parseMarkdown(source, 'page.md');
+
+    expect(document.sections.map((section) => section.anchor)).toEqual(['example', 'example-2', 'example-3', 'example-4']);
+  });
+
+  test('anchor style node: repeated headings get _1 as on nodejs.org', () => {
+    const source = ['# Net', "## Event: `'close'`", 'a', "## Event: `'close'`", 'b', '## `net.connect(options[, connectListener])`', 'c'].join('\n\n');
+
+    const document = parseMarkdown(source, 'net.md', { anchorStyle: 'node' });
+
+    expect(document.sections.map((section) => section.anchor)).toEqual(['event-close', 'event-close_1', 'netconnectoptions-connectlistener']);
   });
 });

@@ -17,6 +17,8 @@ import type { Block, Section } from './parsed-document.ts';
 export class SectionBuilder {
   /** Heading text by level, index 0 for level 1; `undefined` where a level is unset. */
   readonly #headingsByLevel: (string | undefined)[];
+  /** The anchor of the last heading opened; undefined before the first one. */
+  #anchor: string | undefined;
   readonly #sections: Section[] = [];
   /** The section that receives the next block, or `undefined` right after a heading. */
   #currentSection: Section | undefined;
@@ -34,8 +36,10 @@ export class SectionBuilder {
    * @param text plain heading text; an empty text still clears the deeper
    *   levels but adds no entry to the path (an empty level-1 heading keeps
    *   the current root).
+   * @param anchor the heading's id on the built page, carried by the section it starts
    */
-  openHeading(level: number, text: string): void {
+  openHeading(level: number, text: string, anchor?: string): void {
+    this.#anchor = anchor;
     const depth = Math.min(Math.max(Math.trunc(level), 1), 6);
     const root = this.#headingsByLevel[0];
     this.#headingsByLevel.length = depth - 1;
@@ -51,6 +55,7 @@ export class SectionBuilder {
     if (block.text.trim() === '') return;
     if (this.#currentSection === undefined) {
       this.#currentSection = { headingPath: this.#headingPath(), blocks: [] };
+      if (this.#anchor !== undefined) this.#currentSection.anchor = this.#anchor;
       this.#sections.push(this.#currentSection);
     }
     this.#currentSection.blocks.push(block);

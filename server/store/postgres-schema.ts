@@ -5,7 +5,7 @@
  * them exactly once.
  *
  * The tables and columns are those of the embedded store
- * (sqlite-schema.ts, as of its migration 7) so its queries translate one to
+ * (sqlite-schema.ts: migration 1 here is its migrations 1 to 7, migration 2 its 8) so its queries translate one to
  * one, with PostgreSQL's own types where they are the natural choice: `bigint`
  * identity ids and epoch-millisecond times, `boolean` flags, `text[]` for the
  * heading path, allowed origins and scope. Text that lists are sorted by
@@ -136,6 +136,22 @@ CREATE UNLOGGED TABLE rate_limits (
   reset_at bigint NOT NULL
 );
 CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
+`,
+  },
+  {
+    // Documentation sites (issue 14; sqlite-schema.ts migration 8): a
+    // knowledge base's site, each document's description, page URL and front
+    // matter route, each passage's section anchor.
+    version: 2,
+    sql: `
+ALTER TABLE knowledge_bases ADD COLUMN base_url text;
+ALTER TABLE knowledge_bases ADD COLUMN url_style text NOT NULL DEFAULT 'pretty' CHECK (url_style IN ('pretty', 'html'));
+ALTER TABLE knowledge_bases ADD COLUMN anchor_style text NOT NULL DEFAULT 'github' CHECK (anchor_style IN ('github', 'node'));
+ALTER TABLE documents ADD COLUMN description text;
+ALTER TABLE documents ADD COLUMN url text;
+ALTER TABLE documents ADD COLUMN route_url text;
+ALTER TABLE documents ADD COLUMN route_slug text;
+ALTER TABLE chunks ADD COLUMN anchor text;
 `,
   },
 ];

@@ -3,6 +3,7 @@ import type { Reach, ScoredPassage, SearchQuery, SearchResult } from './store.ts
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 import type { AsyncPostingsReader, PostingsCache, TermCount } from './postings-cache.ts';
 import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
+import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
 
 /** What the search needs of a connection: a `pg.Pool` or a checked-out `pg.PoolClient`. */
 export interface Queryable {
@@ -64,7 +65,7 @@ scored AS MATERIALIZED (
   GROUP BY t.chunk_id
 ),
 ranked AS MATERIALIZED (
-  SELECT s.chunk_id, s.score, s.parts, c.heading_path, c.text, d.doc_id, d.title, d.quotable, d.content_hash
+  SELECT s.chunk_id, s.score, s.parts, c.heading_path, c.anchor, c.text, d.doc_id, d.title, d.description, d.url, d.quotable, d.content_hash
   FROM (SELECT chunk_id, score, parts FROM scored ORDER BY score DESC, chunk_id ASC) s
   JOIN LATERAL (SELECT * FROM chunks c WHERE c.id = s.chunk_id) c ON true
   JOIN LATERAL (SELECT * FROM documents d WHERE d.id = c.document_id AND ${POSTGRES_REACH_FILTER}) d ON true
@@ -72,11 +73,12 @@ ranked AS MATERIALIZED (
   LIMIT $8
 ),
 boundary AS (SELECT min(score) * (1 - $12::float8) AS score FROM ranked)
-SELECT r.chunk_id AS "chunkId", r.parts AS parts, r.heading_path AS "headingPath", r.text AS text,
-       r.doc_id AS "docId", r.title AS title, r.quotable AS quotable, r.content_hash AS "contentHash"
+SELECT r.chunk_id AS "chunkId", r.parts AS parts, r.heading_path AS "headingPath", r.anchor AS anchor, r.text AS text,
+       r.doc_id AS "docId", r.title AS title, r.description AS description, r.url AS url, r.quotable AS quotable,
+       r.content_hash AS "contentHash"
 FROM ranked r
 UNION ALL
-SELECT s.chunk_id, s.parts, c.heading_path, c.text, d.doc_id, d.title, d.quotable, d.content_hash
+SELECT s.chunk_id, s.parts, c.heading_path, c.anchor, c.text, d.doc_id, d.title, d.description, d.url, d.quotable, d.content_hash
 FROM scored s
 JOIN chunks c ON c.id = s.chunk_id
 JOIN documents d ON d.id = c.document_id
@@ -166,8 +168,15 @@ interface SearchRow extends Omit<PostgresPassageRow, 'score'> {
   parts: number[];
 }
 
-/** A passage row as the PostgreSQL queries select it (columns aliased to these names). */
-export interface PostgresPassageRow {
+/**
+ * The columns of a {@link PostgresPassageRow} but its id and score, from
+ * chunks `c` and documents `d` (sqlite-search.ts's `PASSAGE_COLUMNS`).
+ */
+export const POSTGRES_PASSAGE_COLUMNS = `c.heading_path AS "headingPath", c.anchor AS anchor, c.text AS text, d.doc_id AS "docId",
+       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS "contentHash"`;
+
+/** A passage row as the PostgreSQL queries select it (columns aliased to these names, {@link POSTGRES_PASSAGE_COLUMNS}). */
+export interface PostgresPassageRow extends PassageSiteColumns {
   chunkId: number;
   score: number;
   headingPath: string[];
@@ -185,6 +194,7 @@ export function toPostgresPassage(kbId: string, row: PostgresPassageRow): Scored
     kbId,
     docId: row.docId,
     title: row.title,
+    ...passageSiteFields(row),
     headingPath: row.headingPath,
     text: row.text,
     quotable: row.quotable,
@@ -284,8 +294,7 @@ FROM postings WHERE kb_id = $1 ORDER BY term COLLATE "C", chunk_id`;
 
 /** The passage rows of chosen chunks (`$1`, ids), in any order (the caller orders them). */
 const POSTGRES_PASSAGES_BY_ID_SQL = `
-SELECT c.id AS "chunkId", c.heading_path AS "headingPath", c.text AS text,
-       d.doc_id AS "docId", d.title AS title, d.quotable AS quotable, d.content_hash AS "contentHash"
+SELECT c.id AS "chunkId", ${POSTGRES_PASSAGE_COLUMNS}
 FROM chunks c JOIN documents d ON d.id = c.document_id
 WHERE c.id = ANY($1::bigint[])
 `;

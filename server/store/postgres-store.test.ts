@@ -48,6 +48,28 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore migrations', () => {
     for (const replica of replicas) await expect(replica.getKnowledgeBase('kb')).resolves.toEqual(created);
   });
 
+  test('a schema of migration 1 (before documentation sites): migration 2 applied at open, its knowledge base kept without a site', async () => {
+    // Arrange
+    const { schema, open } = freshSchema();
+    await adminQuery(`CREATE SCHEMA ${schema}`);
+    // SET LOCAL: the admin connection is shared by the whole run; its search path must not change.
+    await adminQuery(`BEGIN; SET LOCAL search_path TO ${schema}; ${POSTGRES_MIGRATIONS.find((migration) => migration.version === 1)!.sql}
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL);
+      INSERT INTO schema_migrations VALUES (1, 0);
+      INSERT INTO knowledge_bases (id, name, created_at) VALUES ('kb', 'KB', 5);
+      INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES ('kb', 0, 0, 0); COMMIT;`);
+
+    // Act
+    const store = open();
+    const knowledgeBase = await store.getKnowledgeBase('kb');
+
+    // Assert
+    expect(knowledgeBase).toEqual({ id: 'kb', name: 'KB', createdAt: 5, urlStyle: 'pretty', anchorStyle: 'github' });
+    const versions = await adminQuery<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
+    expect(versions.map((row) => row.version)).toEqual(POSTGRES_MIGRATIONS.map((migration) => migration.version));
+    await expect(store.updateKnowledgeBase('kb', { baseUrl: 'https://docs.example.com/' })).resolves.toMatchObject({ baseUrl: 'https://docs.example.com/' });
+  });
+
   test('a schema name with characters other than letters, digits and _: refused at open', () => {
     expect(() => openPostgresStore({ url: testDatabaseUrl(), schema: 'x; DROP TABLE users' })).toThrow(/not allowed/);
   });

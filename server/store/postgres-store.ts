@@ -4,6 +4,7 @@ import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
 import { PostingsCache, type PostingsCacheOptions } from './postings-cache.ts';
 import {
+  POSTGRES_PASSAGE_COLUMNS,
   POSTGRES_REACH_FILTER,
   postgresReachParameters,
   searchPostgres,
@@ -13,12 +14,22 @@ import {
   type Queryable,
 } from './postgres-search.ts';
 import {
+  changedKnowledgeBase,
+  documentRecord,
+  KNOWLEDGE_BASE_COLUMNS,
+  newKnowledgeBase,
+  toKnowledgeBase,
+  type DocumentRowBase,
+  type KnowledgeBaseRow,
+} from './store-records.ts';
+import {
   NotFoundError,
   StoreUnavailableError,
   type DocumentInput,
   type DocumentRecord,
   type FaqPair,
   type KnowledgeBase,
+  type KnowledgeBaseChanges,
   type Membership,
   type PutOutcome,
   type Reach,
@@ -142,17 +153,9 @@ export function openPostgresStore(options: PostgresStoreOptions): Store {
   return new PostgresStore(pool, options);
 }
 
-interface DocumentRow {
+interface DocumentRow extends DocumentRowBase {
   id: number;
-  kb_id: string;
-  doc_id: string;
-  title: string;
-  visibility: Visibility;
   quotable: boolean;
-  content_hash: string;
-  source_root: string | null;
-  updated_at: number;
-  chunk_count: number;
   readers: string[] | null;
 }
 
@@ -175,19 +178,7 @@ function newId(prefix: string): string {
 }
 
 function toDocument(row: DocumentRow): DocumentRecord {
-  const record: DocumentRecord = {
-    kbId: row.kb_id,
-    docId: row.doc_id,
-    title: row.title,
-    visibility: row.visibility,
-    readers: row.readers ? [...row.readers].sort() : [],
-    quotable: row.quotable,
-    contentHash: row.content_hash,
-    chunkCount: row.chunk_count,
-    updatedAt: row.updated_at,
-  };
-  if (row.source_root !== null) record.sourceRoot = row.source_root;
-  return record;
+  return documentRecord(row, { readers: row.readers ?? [], quotable: row.quotable });
 }
 
 function toToken(row: TokenRow): TokenRecord {
@@ -209,8 +200,8 @@ function toToken(row: TokenRow): TokenRecord {
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
 
-const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
-  d.chunk_count, (SELECT array_agg(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
+const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
+  d.content_hash, d.source_root, d.updated_at, d.chunk_count, (SELECT array_agg(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
 
 const TOKEN_COLUMNS =
   'id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at';
@@ -347,14 +338,20 @@ class PostgresStore implements Store {
     );
   }
 
-  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase> {
+  createKnowledgeBase(input: Parameters<Store['createKnowledgeBase']>[0]): Promise<KnowledgeBase> {
     return this.#transaction(async (client) => {
-      const knowledgeBase: KnowledgeBase = { id: input.id, name: input.name, createdAt: this.#now() };
-      await client.query('INSERT INTO knowledge_bases (id, name, created_at) VALUES ($1, $2, $3)', [
-        knowledgeBase.id,
-        knowledgeBase.name,
-        knowledgeBase.createdAt,
-      ]);
+      const knowledgeBase = newKnowledgeBase(input, this.#now());
+      await client.query(
+        'INSERT INTO knowledge_bases (id, name, created_at, base_url, url_style, anchor_style) VALUES ($1, $2, $3, $4, $5, $6)',
+        [
+          knowledgeBase.id,
+          knowledgeBase.name,
+          knowledgeBase.createdAt,
+          knowledgeBase.baseUrl ?? null,
+          knowledgeBase.urlStyle,
+          knowledgeBase.anchorStyle,
+        ],
+      );
       await client.query(
         'INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES ($1, 0, 0, 0)',
         [input.id],
@@ -364,18 +361,34 @@ class PostgresStore implements Store {
   }
 
   getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined> {
-    return this.#call(
-      async (database) =>
-        (await database.query<KnowledgeBase>('SELECT id, name, created_at AS "createdAt" FROM knowledge_bases WHERE id = $1', [id]))
-          .rows[0],
-    );
+    return this.#call(async (database) => {
+      const row = (await database.query<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = $1`, [id])).rows[0];
+      return row && toKnowledgeBase(row);
+    });
   }
 
   listKnowledgeBases(): Promise<KnowledgeBase[]> {
-    return this.#call(
-      async (database) =>
-        (await database.query<KnowledgeBase>('SELECT id, name, created_at AS "createdAt" FROM knowledge_bases ORDER BY id')).rows,
+    return this.#call(async (database) =>
+      (await database.query<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases ORDER BY id`)).rows.map(toKnowledgeBase),
     );
+  }
+
+  updateKnowledgeBase(id: string, changes: KnowledgeBaseChanges): Promise<KnowledgeBase> {
+    return this.#transaction(async (client) => {
+      const row = (
+        await client.query<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = $1 FOR UPDATE`, [id])
+      ).rows[0];
+      if (!row) throw new NotFoundError(`Knowledge base "${id}" does not exist`);
+      const updated = changedKnowledgeBase(toKnowledgeBase(row), changes);
+      await client.query('UPDATE knowledge_bases SET name = $1, base_url = $2, url_style = $3, anchor_style = $4 WHERE id = $5', [
+        updated.name,
+        updated.baseUrl ?? null,
+        updated.urlStyle,
+        updated.anchorStyle,
+        id,
+      ]);
+      return updated;
+    });
   }
 
   setRole(kbId: string, userId: string, role: Role): Promise<void> {
@@ -448,8 +461,8 @@ class PostgresStore implements Store {
     const documentId = (
       await client.query<{ id: number }>(
         `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, source_root, updated_at,
-                                chunk_count, body_length_sum, heading_length_sum)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+                                chunk_count, body_length_sum, heading_length_sum, description, url, route_url, route_slug)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
         [
           input.kbId,
           input.docId,
@@ -462,6 +475,10 @@ class PostgresStore implements Store {
           input.chunks.length,
           bodyLengthSum,
           headingLengthSum,
+          input.description ?? null,
+          input.url ?? null,
+          input.route?.url ?? null,
+          input.route?.slug ?? null,
         ],
       )
     ).rows[0]!.id;
@@ -469,17 +486,19 @@ class PostgresStore implements Store {
     if (input.chunks.length > 0) {
       // One statement for the passages (arrays unnested in ordinal order), then the postings in batches.
       const chunkRows = await client.query<{ id: number; ordinal: number }>(
-        `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
+        `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, body_length, heading_length)
          SELECT $1, $2, c.ordinal - 1,
                 ARRAY(SELECT h.value FROM jsonb_array_elements_text(c.heading_path) WITH ORDINALITY AS h(value, position) ORDER BY h.position),
-                c.text, c.body_length, c.heading_length
-         FROM unnest($3::jsonb[], $4::text[], $5::int[], $6::int[]) WITH ORDINALITY AS c(heading_path, text, body_length, heading_length, ordinal)
+                c.anchor, c.text, c.body_length, c.heading_length
+         FROM unnest($3::jsonb[], $4::text[], $5::text[], $6::int[], $7::int[])
+              WITH ORDINALITY AS c(heading_path, anchor, text, body_length, heading_length, ordinal)
          ORDER BY c.ordinal
          RETURNING id, ordinal`,
         [
           documentId,
           input.kbId,
           input.chunks.map((chunk) => JSON.stringify(chunk.headingPath)),
+          input.chunks.map((chunk) => chunk.anchor ?? null),
           input.chunks.map((chunk) => chunk.text),
           input.chunks.map((chunk) => chunk.bodyLength),
           input.chunks.map((chunk) => chunk.headingLength),
@@ -565,6 +584,17 @@ class PostgresStore implements Store {
     });
   }
 
+  setDocumentUrls(kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void> {
+    return this.#transaction(async (client) => {
+      if (urls.length === 0) return;
+      await client.query(
+        `UPDATE documents d SET url = u.url FROM unnest($2::text[], $3::text[]) AS u(doc_id, url)
+         WHERE d.kb_id = $1 AND d.doc_id = u.doc_id`,
+        [kbId, urls.map((entry) => entry.docId), urls.map((entry) => entry.url ?? null)],
+      );
+    });
+  }
+
   removeDocument(kbId: string, docId: string): Promise<boolean> {
     return this.#transaction(async (client) => {
       if (!(await lockKnowledgeBase(client, kbId, { required: false }))) return false;
@@ -590,8 +620,7 @@ class PostgresStore implements Store {
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
     return this.#call(async (database) => {
       const { rows } = await database.query<PostgresPassageRow>(
-        `SELECT c.id AS "chunkId", 0::float8 AS score, c.heading_path AS "headingPath", c.text AS text, d.doc_id AS "docId",
-                d.title AS title, d.quotable AS quotable, d.content_hash AS "contentHash"
+        `SELECT c.id AS "chunkId", 0::float8 AS score, ${POSTGRES_PASSAGE_COLUMNS}
          FROM chunks c JOIN documents d ON d.id = c.document_id
          WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}
            AND ($5::text IS NULL OR $5::text = ANY(c.heading_path))

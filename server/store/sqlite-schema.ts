@@ -210,4 +210,23 @@ CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
 ALTER TABLE index_stats ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    // Documentation sites (issue 14): a knowledge base's site (base URL, how
+    // it publishes pages and makes heading ids), each document's description,
+    // page URL and what its front matter said about the URL, and each
+    // passage's section anchor, so citations can link to the section.
+    // Existing rows get no URL, description or anchor until re-ingested
+    // (INDEX_VERSION 3 re-parses every document on the next ingest).
+    version: 8,
+    sql: `
+ALTER TABLE knowledge_bases ADD COLUMN base_url TEXT;
+ALTER TABLE knowledge_bases ADD COLUMN url_style TEXT NOT NULL DEFAULT 'pretty' CHECK (url_style IN ('pretty', 'html'));
+ALTER TABLE knowledge_bases ADD COLUMN anchor_style TEXT NOT NULL DEFAULT 'github' CHECK (anchor_style IN ('github', 'node'));
+ALTER TABLE documents ADD COLUMN description TEXT;
+ALTER TABLE documents ADD COLUMN url TEXT;
+ALTER TABLE documents ADD COLUMN route_url TEXT;
+ALTER TABLE documents ADD COLUMN route_slug TEXT;
+ALTER TABLE chunks ADD COLUMN anchor TEXT;
+`,
+  },
 ];

@@ -3,6 +3,7 @@ import type { Reach, ScoredPassage, SearchQuery, SearchResult } from './store.ts
 import { averageWeightedLength, BM25_B, BM25_K1, HEADING_WEIGHT, inverseDocumentFrequency } from './bm25.ts';
 import { PostingsCache, type PostingRow, type PostingsCacheOptions, type PostingsReader, type TermCount } from './postings-cache.ts';
 import { inRankOrder, rankPostings, readableSlots } from './postings-scoring.ts';
+import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
 
 /** The documents of the reach: the same rule as every passage query of the store. */
 export const SQLITE_REACH_FILTER = `d.kb_id = @kbId
@@ -36,6 +37,13 @@ export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
  * the same postings in memory and must return exactly what this returns
  * (store/postings-search.test.ts); postgres-search.ts mirrors it.
  */
+/**
+ * The columns of a {@link PassageRow} but its id and score, from chunks `c`
+ * and documents `d`: every passage query selects these.
+ */
+export const PASSAGE_COLUMNS = `c.heading_path AS headingPath, c.anchor AS anchor, c.text AS text, d.doc_id AS docId,
+       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS contentHash`;
+
 export const SQLITE_SEARCH_SQL = `
 WITH weights AS (SELECT key AS term, value AS idf FROM json_each(@weights)),
 readable AS MATERIALIZED (SELECT d.id FROM documents d WHERE @partial = 1 AND ${SQLITE_REACH_FILTER}),
@@ -48,8 +56,7 @@ scored AS (
   WHERE p.kb_id = @kbId AND p.term = w.term AND (@partial = 0 OR p.document_id IN readable)
   GROUP BY p.chunk_id
 )
-SELECT s.chunk_id AS chunkId, s.score AS score, c.heading_path AS headingPath, c.text AS text,
-       d.doc_id AS docId, d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
+SELECT s.chunk_id AS chunkId, s.score AS score, ${PASSAGE_COLUMNS}
 FROM scored s
 JOIN chunks c ON c.id = s.chunk_id
 JOIN documents d ON d.id = c.document_id
@@ -58,8 +65,8 @@ ORDER BY s.score DESC, s.chunk_id ASC
 LIMIT @topK
 `;
 
-/** A passage row as the SQLite queries select it (columns aliased to these names). */
-export interface PassageRow {
+/** A passage row as the SQLite queries select it (columns aliased to these names, {@link PASSAGE_COLUMNS}). */
+export interface PassageRow extends PassageSiteColumns {
   chunkId: number;
   score: number;
   headingPath: string;
@@ -77,6 +84,7 @@ export function toPassage(kbId: string, row: PassageRow): ScoredPassage {
     kbId,
     docId: row.docId,
     title: row.title,
+    ...passageSiteFields(row),
     headingPath: JSON.parse(row.headingPath) as string[],
     text: row.text,
     quotable: row.quotable === 1,
@@ -114,8 +122,7 @@ const SQLITE_READABLE_DOCUMENTS_SQL = `SELECT d.id FROM documents d WHERE ${SQLI
 
 /** The passage rows of chosen chunks, in any order (the caller orders them). */
 const SQLITE_PASSAGES_BY_ID_SQL = `
-SELECT c.id AS chunkId, c.heading_path AS headingPath, c.text AS text,
-       d.doc_id AS docId, d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
+SELECT c.id AS chunkId, ${PASSAGE_COLUMNS}
 FROM chunks c JOIN documents d ON d.id = c.document_id
 WHERE c.id IN (SELECT value FROM json_each(@ids))
 `;

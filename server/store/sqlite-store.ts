@@ -3,7 +3,24 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { prepareSearch, SQLITE_REACH_FILTER, sqliteReachParameters, toPassage, type PassageRow, type PreparedSearch } from './sqlite-search.ts';
+import {
+  PASSAGE_COLUMNS,
+  prepareSearch,
+  SQLITE_REACH_FILTER,
+  sqliteReachParameters,
+  toPassage,
+  type PassageRow,
+  type PreparedSearch,
+} from './sqlite-search.ts';
+import {
+  changedKnowledgeBase,
+  documentRecord,
+  KNOWLEDGE_BASE_COLUMNS,
+  newKnowledgeBase,
+  toKnowledgeBase,
+  type DocumentRowBase,
+  type KnowledgeBaseRow,
+} from './store-records.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -12,6 +29,7 @@ import {
   type DocumentRecord,
   type FaqPair,
   type KnowledgeBase,
+  type KnowledgeBaseChanges,
   type Membership,
   type PutOutcome,
   type Reach,
@@ -35,17 +53,10 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
-interface DocumentRow {
+interface DocumentRow extends DocumentRowBase {
   id: number;
-  kb_id: string;
-  doc_id: string;
-  title: string;
-  visibility: Visibility;
   quotable: number;
-  content_hash: string;
-  source_root: string | null;
-  updated_at: number;
-  chunk_count: number;
+  /** JSON array of user ids, or null. */
   readers: string | null;
 }
 
@@ -109,19 +120,7 @@ function newId(prefix: string): string {
 }
 
 function toDocument(row: DocumentRow): DocumentRecord {
-  const record: DocumentRecord = {
-    kbId: row.kb_id,
-    docId: row.doc_id,
-    title: row.title,
-    visibility: row.visibility,
-    readers: row.readers ? (JSON.parse(row.readers) as string[]).sort() : [],
-    quotable: row.quotable === 1,
-    contentHash: row.content_hash,
-    chunkCount: row.chunk_count,
-    updatedAt: row.updated_at,
-  };
-  if (row.source_root !== null) record.sourceRoot = row.source_root;
-  return record;
+  return documentRecord(row, { readers: row.readers ? (JSON.parse(row.readers) as string[]) : [], quotable: row.quotable === 1 });
 }
 
 function toToken(row: TokenRow): TokenRecord {
@@ -141,8 +140,8 @@ function toToken(row: TokenRow): TokenRecord {
   return token;
 }
 
-const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.visibility, d.quotable, d.content_hash, d.source_root, d.updated_at,
-  d.chunk_count,
+const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
+  d.content_hash, d.source_root, d.updated_at, d.chunk_count,
   (SELECT json_group_array(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
 
 /** Reach filter shared by the passage queries (the search SQL's rule). */
@@ -229,12 +228,21 @@ class SqliteStore implements Store {
     );
   }
 
-  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase> {
+  createKnowledgeBase(input: Parameters<Store['createKnowledgeBase']>[0]): Promise<KnowledgeBase> {
     return this.#call(() => {
-      const knowledgeBase: KnowledgeBase = { id: input.id, name: input.name, createdAt: this.#now() };
+      const knowledgeBase = newKnowledgeBase(input, this.#now());
       this.#database.transaction(() => {
-        this.#prepare('INSERT INTO knowledge_bases (id, name, created_at) VALUES (@id, @name, @createdAt)')
-          .run(knowledgeBase);
+        this.#prepare(
+          `INSERT INTO knowledge_bases (id, name, created_at, base_url, url_style, anchor_style)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(
+          knowledgeBase.id,
+          knowledgeBase.name,
+          knowledgeBase.createdAt,
+          knowledgeBase.baseUrl ?? null,
+          knowledgeBase.urlStyle,
+          knowledgeBase.anchorStyle,
+        );
         this.#prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 0, 0, 0)')
           .run(input.id);
       })();
@@ -243,16 +251,37 @@ class SqliteStore implements Store {
   }
 
   getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined> {
-    return this.#call(() =>
-      this.#prepare<[string], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases WHERE id = ?')
-        .get(id),
-    );
+    return this.#call(() => {
+      const row = this.#prepare<[string], KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = ?`).get(id);
+      return row && toKnowledgeBase(row);
+    });
   }
 
   listKnowledgeBases(): Promise<KnowledgeBase[]> {
     return this.#call(() =>
-      this.#prepare<[], KnowledgeBase>('SELECT id, name, created_at AS createdAt FROM knowledge_bases ORDER BY id')
-        .all(),
+      this.#prepare<[], KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases ORDER BY id`)
+        .all()
+        .map(toKnowledgeBase),
+    );
+  }
+
+  updateKnowledgeBase(id: string, changes: KnowledgeBaseChanges): Promise<KnowledgeBase> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          const row = this.#prepare<[string], KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = ?`).get(id);
+          if (!row) throw new NotFoundError(`Knowledge base "${id}" does not exist`);
+          const updated = changedKnowledgeBase(toKnowledgeBase(row), changes);
+          this.#prepare('UPDATE knowledge_bases SET name = ?, base_url = ?, url_style = ?, anchor_style = ? WHERE id = ?').run(
+            updated.name,
+            updated.baseUrl ?? null,
+            updated.urlStyle,
+            updated.anchorStyle,
+            id,
+          );
+          return updated;
+        })
+        .immediate(),
     );
   }
 
@@ -316,13 +345,18 @@ class SqliteStore implements Store {
     const database = this.#database;
     const documentId = database
       .prepare(
-        `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, source_root, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
+                                source_root, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         input.kbId,
         input.docId,
         input.title,
+        input.description ?? null,
+        input.url ?? null,
+        input.route?.url ?? null,
+        input.route?.slug ?? null,
         input.visibility,
         input.quotable ? 1 : 0,
         input.contentHash,
@@ -331,8 +365,8 @@ class SqliteStore implements Store {
       ).lastInsertRowid;
     this.#insertReaders(Number(documentId), input.readers);
     const insertChunk = database.prepare(
-      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, body_length, heading_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertPosting = database.prepare(
       `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_body, tf_heading, body_length, heading_length)
@@ -346,6 +380,7 @@ class SqliteStore implements Store {
         input.kbId,
         ordinal,
         JSON.stringify(chunk.headingPath),
+        chunk.anchor ?? null,
         chunk.text,
         chunk.bodyLength,
         chunk.headingLength,
@@ -443,6 +478,17 @@ class SqliteStore implements Store {
     );
   }
 
+  setDocumentUrls(kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          const update = this.#prepare('UPDATE documents SET url = ? WHERE kb_id = ? AND doc_id = ?');
+          for (const entry of urls) update.run(entry.url ?? null, kbId, entry.docId);
+        })
+        .immediate(),
+    );
+  }
+
   removeDocument(kbId: string, docId: string): Promise<boolean> {
     return this.#call(() =>
       this.#database
@@ -465,8 +511,7 @@ class SqliteStore implements Store {
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
     return this.#call(() => {
       const rows = this.#prepare<Record<string, unknown>, PassageRow>(
-          `SELECT c.id AS chunkId, 0 AS score, c.heading_path AS headingPath, c.text AS text, d.doc_id AS docId,
-                  d.title AS title, d.quotable AS quotable, d.content_hash AS contentHash
+          `SELECT c.id AS chunkId, 0 AS score, ${PASSAGE_COLUMNS}
            FROM chunks c JOIN documents d ON d.id = c.document_id
            WHERE d.doc_id = @docId AND ${REACH_FILTER}
              AND (@heading IS NULL OR EXISTS (SELECT 1 FROM json_each(c.heading_path) h WHERE h.value = @heading))

@@ -558,6 +558,97 @@ describe('Store documents', () => {
   });
 });
 
+describe('Store sites', () => {
+  test('createKnowledgeBase without site settings: no base URL, pretty pages, github anchors; with them: as given', async () => {
+    const { store } = await openTestStore();
+
+    const plain = await store.createKnowledgeBase({ id: 'plain', name: 'Plain' });
+    const site = await store.createKnowledgeBase({
+      id: 'site',
+      name: 'Site',
+      baseUrl: 'https://nodejs.org/docs/latest-v18.x/api/',
+      urlStyle: 'html',
+      anchorStyle: 'node',
+    });
+
+    expect(plain).toEqual({ id: 'plain', name: 'Plain', createdAt: START, urlStyle: 'pretty', anchorStyle: 'github' });
+    await expect(store.getKnowledgeBase('plain')).resolves.toEqual(plain);
+    await expect(store.getKnowledgeBase('site')).resolves.toEqual(site);
+    expect(site).toMatchObject({ baseUrl: 'https://nodejs.org/docs/latest-v18.x/api/', urlStyle: 'html', anchorStyle: 'node' });
+  });
+
+  test('updateKnowledgeBase: given fields change, others kept, a null base URL removed; unknown id NotFoundError', async () => {
+    const { store } = await openTestStore();
+
+    const withSite = await store.updateKnowledgeBase(KB_ID, { baseUrl: 'https://docs.example.com/', urlStyle: 'html' });
+    const renamed = await store.updateKnowledgeBase(KB_ID, { name: 'Renamed', baseUrl: null });
+
+    expect(withSite).toMatchObject({ name: 'Knowledge base', baseUrl: 'https://docs.example.com/', urlStyle: 'html', anchorStyle: 'github' });
+    expect(renamed).toEqual({ id: KB_ID, name: 'Renamed', createdAt: START, urlStyle: 'html', anchorStyle: 'github' });
+    await expect(store.listKnowledgeBases()).resolves.toEqual([renamed]);
+    await expect(store.updateKnowledgeBase('nope', { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('a document with description, URL, route and section anchors: on its record and on every passage', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const input = documentInput('volumes.md', [[['Volumes'], 'Volumes intro.'], [['Volumes', 'Why volumes'], 'Volumes keep data.']], {
+      description: 'Ways to give Pods storage.',
+      url: 'https://docs.example.com/volumes/',
+      route: { slug: 'volumes' },
+    });
+    input.chunks[1]!.anchor = 'why-volumes';
+
+    // Act
+    await store.putDocument(input);
+
+    // Assert
+    await expect(store.getDocument(KB_ID, 'volumes.md')).resolves.toMatchObject({
+      description: 'Ways to give Pods storage.',
+      url: 'https://docs.example.com/volumes/',
+      route: { slug: 'volumes' },
+    });
+    const passages = await store.passagesOf(PUBLIC_REACH, 'volumes.md');
+    const searched = (await store.search({ reach: PUBLIC_REACH, terms: analyze('volumes data'), topK: 5 })).passages;
+    for (const passage of [...passages, ...searched]) {
+      expect(passage).toMatchObject({ description: 'Ways to give Pods storage.', url: 'https://docs.example.com/volumes/' });
+    }
+    expect(passages.map((passage) => passage.anchor)).toEqual([undefined, 'why-volumes']);
+    expect('anchor' in passages[0]!).toBe(false);
+  });
+
+  test('a document without site fields: none on its record or passages (omitted, not undefined)', async () => {
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('plain.md', [[['Plain'], 'Plain text.']]));
+
+    const record = await store.getDocument(KB_ID, 'plain.md');
+    const [passage] = await store.passagesOf(PUBLIC_REACH, 'plain.md');
+
+    for (const key of ['description', 'url', 'route']) expect(record).not.toHaveProperty(key);
+    for (const key of ['description', 'url', 'anchor']) expect(passage).not.toHaveProperty(key);
+  });
+
+  test('setDocumentUrls: listed documents get their new URL (or none), others and the content kept', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('a.md', [[['A'], 'Alpha text.']], { url: 'https://old.example.com/a/' }));
+    await store.putDocument(documentInput('b.md', [[['B'], 'Beta text.']], { url: 'https://old.example.com/b/' }));
+    await store.putDocument(documentInput('c.md', [[['C'], 'Gamma text.']], { url: 'https://old.example.com/c/' }));
+
+    // Act
+    await store.setDocumentUrls(KB_ID, [{ docId: 'a.md', url: 'https://new.example.com/a/' }, { docId: 'b.md' }, { docId: 'gone.md', url: 'x' }]);
+
+    // Assert
+    const documents = await store.listDocuments(KB_ID);
+    expect(documents.map((document) => [document.docId, document.url, document.contentHash])).toEqual([
+      ['a.md', 'https://new.example.com/a/', 'hash-of-a.md'],
+      ['b.md', undefined, 'hash-of-b.md'],
+      ['c.md', 'https://old.example.com/c/', 'hash-of-c.md'],
+    ]);
+    expect((await store.passagesOf(PUBLIC_REACH, 'a.md'))[0]?.url).toBe('https://new.example.com/a/');
+  });
+});
+
 describe('Store tokens and settings', () => {
   test('insertToken then findTokenByHash and listTokens: the record as inserted', async () => {
     // Arrange
@@ -917,5 +1008,45 @@ describe.runIf(testBackend() === 'embedded')('SqliteStore migration 5 (statistic
     await expect(upgraded.getDocument(KB_ID, 'birds.md')).resolves.toMatchObject({ chunkCount: 2 });
     expect(await upgraded.removeDocument(KB_ID, 'birds.md')).toBe(true);
     await expect(upgraded.search(query)).resolves.toMatchObject({ passages: [], passageCount: 0 });
+  });
+});
+
+describe.runIf(testBackend() === 'embedded')('SqliteStore migration 8 (documentation sites)', () => {
+  test('a database of migration 7: upgraded at open; the knowledge base has no site, its document no URL, then takes them', async () => {
+    // Arrange: a knowledge base and a document as the previous release stored them
+    const folder = await mkdtemp(join(tmpdir(), 'kb-sqlite-migration-test-'));
+    onTestFinished(() => rm(folder, { recursive: true, force: true }));
+    const path = join(folder, 'kb.sqlite');
+    const old = new BetterSqlite3(path);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    for (const migration of SQLITE_MIGRATIONS.filter((candidate) => candidate.version < 8)) {
+      old.exec(migration.sql);
+      old.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(migration.version, START);
+    }
+    old.prepare("INSERT INTO knowledge_bases (id, name, created_at) VALUES (?, 'KB', ?)").run(KB_ID, START);
+    old.prepare('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 1, 2, 1)').run(KB_ID);
+    const documentId = old
+      .prepare(
+        `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, updated_at, chunk_count, body_length_sum, heading_length_sum)
+         VALUES (?, 'old.md', 'Old', 'public', 1, 'hash-old', ?, 1, 2, 1)`,
+      )
+      .run(KB_ID, START).lastInsertRowid;
+    old
+      .prepare(`INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length) VALUES (?, ?, 0, '["Old"]', 'Old text.', 2, 1)`)
+      .run(documentId, KB_ID);
+    old.close();
+
+    // Act
+    const upgraded = openSqliteStore({ path, now: () => START });
+    onTestFinished(() => upgraded.close());
+
+    // Assert
+    await expect(upgraded.getKnowledgeBase(KB_ID)).resolves.toEqual({ id: KB_ID, name: 'KB', createdAt: START, urlStyle: 'pretty', anchorStyle: 'github' });
+    const [passage] = await upgraded.passagesOf(PUBLIC_REACH, 'old.md');
+    expect(passage).toMatchObject({ docId: 'old.md', title: 'Old', text: 'Old text.' });
+    for (const key of ['description', 'url', 'anchor']) expect(passage).not.toHaveProperty(key);
+    await upgraded.updateKnowledgeBase(KB_ID, { baseUrl: 'https://docs.example.com/' });
+    await upgraded.setDocumentUrls(KB_ID, [{ docId: 'old.md', url: 'https://docs.example.com/old/' }]);
+    await expect(upgraded.getDocument(KB_ID, 'old.md')).resolves.toMatchObject({ url: 'https://docs.example.com/old/', contentHash: 'hash-old' });
   });
 });

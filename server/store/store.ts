@@ -25,11 +25,44 @@ export interface User {
   createdAt: number;
 }
 
+/**
+ * How a knowledge base's site publishes pages (ingest/page-url.ts):
+ * `pretty`, a folder per page (`volumes.md` -> `volumes/`: Hugo,
+ * Docusaurus, MkDocs), or `html`, a file per page (`fs.md` -> `fs.html`:
+ * the Node.js docs, Sphinx).
+ */
+export type UrlStyle = 'pretty' | 'html';
+export const URL_STYLES: readonly UrlStyle[] = ['pretty', 'html'];
+
+/**
+ * How a knowledge base's site makes heading ids (ingest/heading-anchors.ts):
+ * `github` (GitHub, Hugo, Docusaurus; repeats get `-1`) or `node` (the
+ * Node.js API docs; repeats get `_1`).
+ */
+export type AnchorStyle = 'github' | 'node';
+export const ANCHOR_STYLES: readonly AnchorStyle[] = ['github', 'node'];
+
 export interface KnowledgeBase {
   /** Readable slug, e.g. `node-docs`. */
   id: string;
   name: string;
   createdAt: number;
+  /**
+   * The published URL of the ingested folder's root, ending in `/`
+   * (`https://kubernetes.io/docs/`): documents get page URLs under it.
+   * Absent when the knowledge base has no site.
+   */
+  baseUrl?: string;
+  urlStyle: UrlStyle;
+  anchorStyle: AnchorStyle;
+}
+
+/** The site settings of a knowledge base a change may set; `baseUrl: null` removes the base URL. */
+export interface KnowledgeBaseChanges {
+  name?: string;
+  baseUrl?: string | null;
+  urlStyle?: UrlStyle;
+  anchorStyle?: AnchorStyle;
 }
 
 export interface Membership {
@@ -44,6 +77,15 @@ export interface DocumentRecord {
   /** Stable readable id: path relative to the ingested folder, e.g. `fs.md`. */
   docId: string;
   title: string;
+  /** Front matter `description` (HTML: meta description); absent when the page has none. */
+  description?: string;
+  /** The page's URL on the knowledge base's site (ingest/page-url.ts); absent when unknown. */
+  url?: string;
+  /**
+   * What the page's front matter said about its URL (`url`, `slug`), kept
+   * to recompute `url` when the site moves; absent when it said nothing.
+   */
+  route?: { url?: string; slug?: string };
   visibility: Visibility;
   /** Ids of the users who may read it when `visibility` is `restricted`. */
   readers: string[];
@@ -61,6 +103,8 @@ export interface DocumentRecord {
 export interface ChunkInput {
   /** Headings from the page title down to the passage's section. */
   headingPath: string[];
+  /** The section heading's id on the page (`#anchor`); absent before the first heading. */
+  anchor?: string;
   /** The passage text (light markdown: inline code, fenced code blocks, list items). */
   text: string;
   /** Term frequencies of the analyzed text. */
@@ -77,6 +121,9 @@ export interface DocumentInput {
   kbId: string;
   docId: string;
   title: string;
+  description?: string;
+  url?: string;
+  route?: { url?: string; slug?: string };
   visibility: Visibility;
   readers: string[];
   quotable: boolean;
@@ -100,12 +147,26 @@ export interface Reach {
   visibilities: readonly Visibility[];
 }
 
-/** A retrieved passage with its BM25 score. */
+/**
+ * A retrieved passage with its BM25 score.
+ *
+ * For a citation: `url` + `#` + `anchor` links to the passage's section
+ * on the published page (either may be absent: no site, text before the
+ * first heading), and the title of the section is `title` followed by the
+ * headings of `headingPath` after its first ("File system › `fs.stat()`").
+ */
 export interface ScoredPassage {
   chunkId: number;
   kbId: string;
   docId: string;
+  /** The document's title. */
   title: string;
+  /** The document's description (front matter), for retrieval and display; absent when it has none. */
+  description?: string;
+  /** The document's page URL, without fragment; absent when the knowledge base has no site URL. */
+  url?: string;
+  /** The id of the passage's section heading on the page; absent for text before the first heading. */
+  anchor?: string;
   headingPath: string[];
   text: string;
   quotable: boolean;
@@ -204,9 +265,23 @@ export interface Store {
   /** @returns the user's password hash; undefined when they have none yet or do not exist */
   getPasswordHash(userId: string): Promise<string | undefined>;
 
-  createKnowledgeBase(input: { id: string; name: string }): Promise<KnowledgeBase>;
+  /** Creates a knowledge base; without site settings it has no base URL, `pretty` URLs and `github` anchors. */
+  createKnowledgeBase(input: {
+    id: string;
+    name: string;
+    baseUrl?: string;
+    urlStyle?: UrlStyle;
+    anchorStyle?: AnchorStyle;
+  }): Promise<KnowledgeBase>;
   getKnowledgeBase(id: string): Promise<KnowledgeBase | undefined>;
   listKnowledgeBases(): Promise<KnowledgeBase[]>;
+  /**
+   * Changes a knowledge base's name or site settings (absent fields keep
+   * their value). Documents' stored URLs are not recomputed here
+   * (ingest/site-settings.ts does, through {@link Store.setDocumentUrls}).
+   * Throws NotFoundError for an unknown knowledge base.
+   */
+  updateKnowledgeBase(id: string, changes: KnowledgeBaseChanges): Promise<KnowledgeBase>;
 
   /** Grants or changes a role. Throws NotFoundError for an unknown KB or user. */
   setRole(kbId: string, userId: string, role: Role): Promise<void>;
@@ -227,6 +302,12 @@ export interface Store {
     docId: string,
     access: { visibility: Visibility; readers: string[]; quotable: boolean },
   ): Promise<void>;
+  /**
+   * Sets the page URLs of documents of a knowledge base in one transaction
+   * (`url` absent: none); documents not listed, or listed but absent, are
+   * left alone. Their content hash and passages are unchanged.
+   */
+  setDocumentUrls(kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
   /** Removes a document and its passages; returns whether it existed. */
   removeDocument(kbId: string, docId: string): Promise<boolean>;
 

@@ -1,0 +1,118 @@
+/**
+ * Row mapping and record rules both store backends share (sqlite-store.ts,
+ * postgres-store.ts): the columns are the same, only the SQL dialect and
+ * a few column types differ, so records are built once, here.
+ */
+import type { AnchorStyle, DocumentRecord, KnowledgeBase, KnowledgeBaseChanges, Store, UrlStyle, Visibility } from './store.ts';
+
+/** A `knowledge_bases` row as both backends select it ({@link KNOWLEDGE_BASE_COLUMNS}). */
+export interface KnowledgeBaseRow {
+  id: string;
+  name: string;
+  created_at: number;
+  base_url: string | null;
+  url_style: UrlStyle;
+  anchor_style: AnchorStyle;
+}
+
+/** The columns of a {@link KnowledgeBaseRow}. */
+export const KNOWLEDGE_BASE_COLUMNS = 'id, name, created_at, base_url, url_style, anchor_style';
+
+export function toKnowledgeBase(row: KnowledgeBaseRow): KnowledgeBase {
+  const knowledgeBase: KnowledgeBase = {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    urlStyle: row.url_style,
+    anchorStyle: row.anchor_style,
+  };
+  if (row.base_url !== null) knowledgeBase.baseUrl = row.base_url;
+  return knowledgeBase;
+}
+
+/** The record a new knowledge base is created as: `pretty` URLs and `github` anchors unless given. */
+export function newKnowledgeBase(input: Parameters<Store['createKnowledgeBase']>[0], createdAt: number): KnowledgeBase {
+  const knowledgeBase: KnowledgeBase = {
+    id: input.id,
+    name: input.name,
+    createdAt,
+    urlStyle: input.urlStyle ?? 'pretty',
+    anchorStyle: input.anchorStyle ?? 'github',
+  };
+  if (input.baseUrl !== undefined) knowledgeBase.baseUrl = input.baseUrl;
+  return knowledgeBase;
+}
+
+/** A knowledge base with changes applied: absent fields keep their value, `baseUrl: null` removes it. */
+export function changedKnowledgeBase(current: KnowledgeBase, changes: KnowledgeBaseChanges): KnowledgeBase {
+  const { baseUrl: _removed, ...rest } = current;
+  const baseUrl = changes.baseUrl === undefined ? current.baseUrl : (changes.baseUrl ?? undefined);
+  return {
+    ...rest,
+    name: changes.name ?? current.name,
+    urlStyle: changes.urlStyle ?? current.urlStyle,
+    anchorStyle: changes.anchorStyle ?? current.anchorStyle,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+  };
+}
+
+/** The columns of a `documents` row both backends select alike (the readers and flag columns differ in type). */
+export interface DocumentRowBase {
+  kb_id: string;
+  doc_id: string;
+  title: string;
+  description: string | null;
+  url: string | null;
+  route_url: string | null;
+  route_slug: string | null;
+  visibility: Visibility;
+  content_hash: string;
+  source_root: string | null;
+  updated_at: number;
+  chunk_count: number;
+}
+
+/**
+ * A document record from its row; optional fields are omitted when their
+ * column is null, never set to `undefined`.
+ *
+ * @param decoded the backend's readers (any order; sorted here) and quotable flag
+ */
+export function documentRecord(row: DocumentRowBase, decoded: { readers: string[]; quotable: boolean }): DocumentRecord {
+  const record: DocumentRecord = {
+    kbId: row.kb_id,
+    docId: row.doc_id,
+    title: row.title,
+    visibility: row.visibility,
+    readers: [...decoded.readers].sort(),
+    quotable: decoded.quotable,
+    contentHash: row.content_hash,
+    chunkCount: row.chunk_count,
+    updatedAt: row.updated_at,
+  };
+  if (row.description !== null) record.description = row.description;
+  if (row.url !== null) record.url = row.url;
+  if (row.route_url !== null || row.route_slug !== null) {
+    record.route = {};
+    if (row.route_url !== null) record.route.url = row.route_url;
+    if (row.route_slug !== null) record.route.slug = row.route_slug;
+  }
+  if (row.source_root !== null) record.sourceRoot = row.source_root;
+  return record;
+}
+
+/** The site columns of a passage row (documents `d`, chunks `c`), as both backends select them. */
+export interface PassageSiteColumns {
+  description: string | null;
+  url: string | null;
+  anchor: string | null;
+}
+
+/** The passage fields of {@link PassageSiteColumns}, only those with a value. */
+export function passageSiteFields(row: PassageSiteColumns): { description?: string; url?: string; anchor?: string } {
+  return {
+    ...(row.description === null ? {} : { description: row.description }),
+    ...(row.url === null ? {} : { url: row.url }),
+    ...(row.anchor === null ? {} : { anchor: row.anchor }),
+  };
+}
