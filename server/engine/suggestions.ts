@@ -62,11 +62,17 @@ function gerundsOf(verb: string): string[] {
   return [`${verb}ing`];
 }
 
-/** A heading's first word, lower-cased -> its base verb and whether it must be followed by a determiner. */
-const TASK_VERB_OF: ReadonlyMap<string, { verb: string; needsFollower: boolean }> = new Map([
-  ...[...TASK_VERBS, ...NOUN_LIKE_TASK_VERBS].flatMap((verb) => gerundsOf(verb).map((gerund) => [gerund, { verb, needsFollower: false }] as const)),
-  ...TASK_VERBS.map((verb) => [verb, { verb, needsFollower: false }] as const),
-  ...NOUN_LIKE_TASK_VERBS.map((verb) => [verb, { verb, needsFollower: true }] as const),
+/** What a heading's first word says about it: the base verb, and whether a determiner must follow. */
+interface TaskVerb {
+  verb: string;
+  needsFollower: boolean;
+}
+
+/** A heading's first word, lower-cased -> its {@link TaskVerb}. */
+const TASK_VERB_OF: ReadonlyMap<string, TaskVerb> = new Map<string, TaskVerb>([
+  ...[...TASK_VERBS, ...NOUN_LIKE_TASK_VERBS].flatMap((verb) => gerundsOf(verb).map((gerund): [string, TaskVerb] => [gerund, { verb, needsFollower: false }])),
+  ...TASK_VERBS.map((verb): [string, TaskVerb] => [verb, { verb, needsFollower: false }]),
+  ...NOUN_LIKE_TASK_VERBS.map((verb): [string, TaskVerb] => [verb, { verb, needsFollower: true }]),
 ]);
 
 /**
