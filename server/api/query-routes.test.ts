@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 import type { Citation, QueryResponse } from '../../protocol/query-protocol.ts';
 import { ABSTENTION_MESSAGE } from '../engine/answer-engine.ts';
+import { updateSiteSettings } from '../ingest/site-settings.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { readFrames } from '../testing/read-frames.ts';
 
@@ -35,6 +36,28 @@ describe('POST /widget/query', () => {
     expect(body.citations.length).toBeGreaterThan(0);
     expect(body.citations[0]).toMatchObject({ index: 1, doc_id: 'guide.md', kb_id: 'docs' });
     expect(typeof body.citations[0]!.source_span.ref).toBe('string');
+  });
+
+  test('knowledge base without a site URL: each citation titled "document › section", no url field', async () => {
+    const response = await fixture.post('query', { question: DIRECTORY_QUESTION }, { token });
+
+    const body = (await response.json()) as QueryResponse;
+    expect(body.citations[0]).toMatchObject({ doc_id: 'guide.md', title: 'Guide › Creating directories' });
+    expect(body.citations[0]).not.toHaveProperty('url');
+  });
+
+  test('knowledge base with a site URL: each citation links to its page and section, on both endpoints', async () => {
+    await updateSiteSettings(fixture.store, 'docs', { baseUrl: 'https://docs.example.com/guides/' });
+    try {
+      const json = (await (await fixture.post('query', { question: DIRECTORY_QUESTION }, { token })).json()) as QueryResponse;
+      const frames = await readFrames(await fixture.post('query/stream', { question: DIRECTORY_QUESTION }, { token }));
+
+      const streamed = frames.map(({ frame }) => frame).find((frame) => frame.type === 'citations');
+      expect(json.citations[0]).toMatchObject({ title: 'Guide › Creating directories', url: 'https://docs.example.com/guides/guide/#creating-directories' });
+      expect(streamed).toMatchObject({ citations: [{ title: json.citations[0]!.title, url: json.citations[0]!.url }] });
+    } finally {
+      await updateSiteSettings(fixture.store, 'docs', { baseUrl: null });
+    }
   });
 
   test('answer markers and citations: every marker has a citation and every citation is referenced', async () => {

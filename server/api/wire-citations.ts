@@ -1,9 +1,13 @@
 import type { Citation } from '../../protocol/query-protocol.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * Turns engine citations into wire citations (SPEC.md 2.3). `text` is set
+ * Turns engine citations into wire citations (SPEC.md 2.3, with the
+ * additive `title` and `url` of DESIGN.md "Wire decisions": the place's
+ * readable name, and the page URL with the section's anchor when the
+ * knowledge base has a site URL; each omitted when empty). `text` is set
  * only when `withQuotes` (streamed frames) and the passage is quotable.
  */
 export function toWireCitations(
@@ -23,7 +27,26 @@ export function toWireCitations(
         version: passage.contentHash,
       }),
     };
+    const title = citationTitle(passage);
+    if (title !== '') citation.title = title;
+    if (passage.url !== undefined) citation.url = passage.anchor === undefined ? passage.url : `${passage.url}#${passage.anchor}`;
     if (withQuotes && passage.quotable) citation.text = passage.text;
     return citation;
   });
+}
+
+/** Separator between the parts of a citation title (DESIGN.md: "File system › fs.stat()"). */
+export const TITLE_SEPARATOR = ' › ';
+
+/**
+ * A citation's readable place: the document's title, then the section
+ * headings below it, as plain text (inline code's backticks dropped), e.g.
+ * "File system › fs.stat(path[, options], callback)".
+ */
+export function citationTitle(passage: Pick<ScoredPassage, 'title' | 'headingPath'>): string {
+  const sections = passage.headingPath[0] === passage.title ? passage.headingPath.slice(1) : passage.headingPath;
+  return [passage.title, ...sections]
+    .map((part) => part.replace(/`/g, '').replace(/\s+/g, ' ').trim())
+    .filter((part) => part !== '')
+    .join(TITLE_SEPARATOR);
 }

@@ -45,6 +45,8 @@ const citation = {
     doc_id: { type: 'string' },
     kb_id: { type: 'string' },
     source_span: { type: 'object', description: 'Opaque locator; pass back unchanged', properties: { ref: { type: 'string' } } },
+    title: { type: 'string', description: 'Readable place: document title and section headings, e.g. "File system › fs.stat()" (additive; omitted when empty)' },
+    url: { type: 'string', format: 'uri', description: "Page URL with the section's anchor, when the knowledge base has a site URL (additive; omitted otherwise)" },
     text: { type: 'string', description: 'Quoted passage: only in streamed citations frames, only when quotable' },
   },
 };
