@@ -32,6 +32,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/engine/streamed-reply.test.ts',
   'server/engine/suggestions.test.ts',
   'server/ingest/html-parser.test.ts',
+  'server/retrieval/index-cache.test.ts',
   'server/ingest/markdown-parser.test.ts',
   'server/ingest/plain-text-parser.test.ts',
   'server/ingest/chunker.test.ts',
@@ -48,7 +49,6 @@ const STORE_FREE_SERVER_TESTS = [
   'server/ingest/page-url.test.ts',
   'server/store/postgres-config.test.ts',
   'server/store/postgres-errors.test.ts',
-  'server/store/postgres-search.test.ts',
 ];
 
 /**

@@ -105,7 +105,7 @@ describe('the demo page on an allowed origin', () => {
     expect(response.headers()['content-type']).toBe('text/event-stream; charset=utf-8');
     await expect.poll(() => widget.locator('article.answer').first().textContent()).toContain('recursive');
     await expect.poll(() => widget.locator('a.citation').count()).toBeGreaterThan(0);
-    await expect.poll(() => widget.locator('li[part="citation"] .title').first().textContent()).toBe('Fs');
+    await expect.poll(() => widget.locator('li[part="citation"] .title').first().textContent()).toContain('File system');
     const suggestion = widget.locator('button.chip').first();
     const suggested = (await suggestion.textContent())!.trim();
 
@@ -252,16 +252,18 @@ for (const width of [1280, 360]) {
       await page.context().close();
     }, 90_000);
 
-    test('sources: a readable document name (the server sends no title yet) and no link; the opened quote marks the sentences used and takes keyboard focus', async () => {
+    test("sources: the document's title, linked to the section on nodejs.org in a new tab; the opened quote marks the sentences used and takes keyboard focus", async () => {
       const page = await openDemo();
       const widget = inlineWidget(page);
       await askAndWait(page, QUESTION);
       const firstSource = widget.locator('li[part="citation"]').first();
 
-      expect(await firstSource.locator('.title').textContent()).toBe('Fs');
-      expect(await firstSource.locator('a').count()).toBe(0);
+      expect(await firstSource.locator('.title').textContent()).toContain('File system');
+      const link = firstSource.locator('a').first();
+      expect(await link.getAttribute('href')).toMatch(/^https:\/\/nodejs\.org\/docs\/latest-v18\.x\/api\/fs\.html#\w/);
+      expect(await link.getAttribute('target')).toBe('_blank');
       const summary = firstSource.locator('summary').first();
-      expect(await summary.textContent()).toMatch(/^Quote \[\d+\]$/);
+      expect(await summary.textContent()).toMatch(/^Quote \[\d+\] · .*fs\.mkdir/);
       await summary.click();
       await page.keyboard.press('Tab');
 
@@ -295,7 +297,7 @@ for (const width of [1280, 360]) {
       expect(await widget.locator('[role="status"]').textContent()).toBe('Copied');
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       expect(copied).toContain('recursive');
-      expect(copied).toMatch(/^\[1\] Fs$/m);
+      expect(copied).toMatch(/^\[1\] File system/m);
       expect(await axeViolations(page)).toEqual([]);
       await page.context().close();
     });

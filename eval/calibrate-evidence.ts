@@ -109,7 +109,7 @@ async function labelled(
 /** The features the engine computes for a question (its default top-k retrieval, BM25 then re-ranked, then the extractive answer). */
 async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures> {
   const terms = questionTerms(question);
-  const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
+  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, terms, DEFAULT_TOP_K);
   return composeExtractiveAnswer(search.terms, search)?.features ?? NO_EVIDENCE;
 }
 

@@ -53,7 +53,7 @@ export async function evaluateClapnq(folder: string, onProgress: (message: strin
   );
   try {
     onProgress(`clapnq: ingested in ${(knowledgeBase.ingestMilliseconds / 1000).toFixed(1)} s; asking ${questions.length} questions`);
-    const engine = createAnswerEngine({ store: knowledgeBase.store });
+    const engine = createAnswerEngine(knowledgeBase);
     let answerable = 0;
     let unanswerable = 0;
     let cited = 0;

@@ -125,7 +125,7 @@ export async function evaluateDocsSet(
       `docs ${set}: ${documents.length} documents ingested in ${(knowledgeBase.ingestMilliseconds / 1000).toFixed(1)} s` +
         `${failed.length > 0 ? `, ${failed.length} failed` : ''}; asking ${questions.length} questions`,
     );
-    const engine = createAnswerEngine({ store: knowledgeBase.store });
+    const engine = createAnswerEngine(knowledgeBase);
     const judged: { split: Split; outcome: JudgedOutcome }[] = [];
     const records: DumpRecord[] = [];
     for (const question of questions) {
@@ -164,7 +164,7 @@ async function askQuestion(
   const started = performance.now();
   const answer = await ask(engine, knowledgeBase, question.question);
   const milliseconds = performance.now() - started;
-  const diagnostic = await prepareAnswer(knowledgeBase.store, { question: question.question, reach: knowledgeBase.reach }, 0);
+  const diagnostic = await prepareAnswer(knowledgeBase, { question: question.question, reach: knowledgeBase.reach }, 0);
   const retrieved = diagnostic?.kind === 'retrieved' ? diagnostic.passages : [];
   const answerOutcome: AnswerOutcome = {
     answer: answer.answer,

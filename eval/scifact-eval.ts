@@ -54,7 +54,7 @@ export async function evaluateScifact(folder: string, onProgress: (message: stri
     let recall = 0;
     let passageCount = 0;
     for (const query of data.queries) {
-      const search = await knowledgeBase.store.search({
+      const search = await knowledgeBase.retriever.search({
         reach: knowledgeBase.reach,
         terms: questionTerms(query.text),
         topK: RETRIEVED_PASSAGES,

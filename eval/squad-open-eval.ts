@@ -82,7 +82,7 @@ export async function evaluateSquadOpen(
     ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
   );
   try {
-    const engine = createAnswerEngine({ store: knowledgeBase.store });
+    const engine = createAnswerEngine(knowledgeBase);
     const present = calibrationSplit(ingested)[half];
     const absent = calibrationSplit(heldOut)[half];
     const answerable = questionsOf(present, (question) => !question.unanswerable);
@@ -157,6 +157,6 @@ export function citesParagraph(answer: CollectedAnswer, article: SquadArticle, q
  */
 async function evidenceOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<number> {
   const terms = questionTerms(question);
-  const search = await retrievePassages(knowledgeBase.store, knowledgeBase.reach, terms, DEFAULT_TOP_K);
+  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, terms, DEFAULT_TOP_K);
   return composeExtractiveAnswer(search.terms, search)?.evidence ?? 0;
 }

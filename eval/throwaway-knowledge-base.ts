@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { ingestPaths, type IngestReport } from '../server/ingest/ingest-files.ts';
 import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
 import type { Reach, Store } from '../server/store/store.ts';
+import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
+import type { Retriever } from '../server/retrieval/retriever.ts';
 
 /**
  * A knowledge base that lives for one evaluation: an embedded store in a
@@ -14,6 +16,8 @@ import type { Reach, Store } from '../server/store/store.ts';
  */
 export interface ThrowawayKnowledgeBase {
   store: Store;
+  /** The lexical retriever over `store`, as an answer worker has one. */
+  retriever: Retriever;
   /** What an anonymous asker reaches: every document (all are public). */
   reach: Reach;
   /** Ingestion's report (documents created, failed). */
@@ -93,6 +97,7 @@ async function openThrowawayKnowledgeBase(
     const report = await ingestPaths(store, { kbId, paths, visibility: 'public', readers: [], quotable: true });
     return {
       store,
+      retriever: createLexicalRetriever(store),
       reach: { kbId, userId: '', visibilities: ['public'] },
       report,
       ingestMilliseconds: performance.now() - started,

@@ -38,6 +38,7 @@ import {
   type QuestionModel,
   type WorkspaceModel,
 } from './testing/random-workspace.ts';
+import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
 
 /**
  * Property tests of the access rules (DESIGN.md "Access rules", issue 4 item 5):
@@ -135,7 +136,7 @@ async function expectStoreReachExact(world: World, view: ReachView, reach: Reach
   const bySearch: string[] = [];
   for (const entry of allDocuments(world.model, world.built)) {
     if ((await store.passagesOf(reach, entry.docId)).length > 0) byPassages.push(entry.key);
-    const search = await store.search({ reach, terms: questionTerms(entry.marker), topK: 20 });
+    const search = await createLexicalRetriever(store).search({ reach, terms: questionTerms(entry.marker), topK: 20 });
     if (search.passages.some((passage) => passage.docId === entry.docId)) bySearch.push(entry.key);
   }
   const expected = [...view.inside].sort();
@@ -220,7 +221,7 @@ describe('access rules over random workspaces', () => {
     await fc.assert(
       fc.asyncProperty(engineScenario, (scenario) =>
         withFreshWorkspace(scenario.workspace, async (world) => {
-          const engine = createAnswerEngine({ store: world.store, abstentionThreshold: 0 });
+          const engine = createAnswerEngine({ store: world.store, retriever: createLexicalRetriever(world.store), abstentionThreshold: 0 });
           for (const tokenModel of scenario.tokens) {
             const token = await issueModelToken(world.store, world.model, world.built, tokenModel, NOW);
             const role = await world.store.getRole(token.record.kbId, token.record.issuerId!);
@@ -248,7 +249,7 @@ describe('access rules over random workspaces', () => {
     await fc.assert(
       fc.asyncProperty(changeScenario, (scenario) =>
         withFreshWorkspace(scenario.workspace, async (world) => {
-          const engine = createAnswerEngine({ store: world.store, abstentionThreshold: 0 });
+          const engine = createAnswerEngine({ store: world.store, retriever: createLexicalRetriever(world.store), abstentionThreshold: 0 });
           const tokens: IssuedToken[] = [];
           for (const tokenModel of scenario.tokens) {
             tokens.push(await issueModelToken(world.store, world.model, world.built, tokenModel, NOW));
@@ -473,7 +474,7 @@ describe('access rules against side channels', () => {
     await fc.assert(
       fc.asyncProperty(scenario, (generated) =>
         withFreshWorkspace(generated.workspace, async (world) => {
-          const engine = createAnswerEngine({ store: world.store });
+          const engine = createAnswerEngine({ store: world.store, retriever: createLexicalRetriever(world.store) });
           const token = await issueModelToken(world.store, world.model, world.built, generated.token, NOW);
           const role = await world.store.getRole(token.record.kbId, token.record.issuerId!);
           const reach = tokenReach(token.record.kbId, token.record.issuerId!, role, token.record.scope);
@@ -508,7 +509,7 @@ describe('access rules against side channels', () => {
     await fc.assert(
       fc.asyncProperty(scenario, (generated) =>
         withFreshWorkspace(generated.workspace, async (world) => {
-          const engine = createAnswerEngine({ store: world.store });
+          const engine = createAnswerEngine({ store: world.store, retriever: createLexicalRetriever(world.store) });
           const token = await issueModelToken(world.store, world.model, world.built, generated.token, NOW);
           const role = await world.store.getRole(token.record.kbId, token.record.issuerId!);
           const reach = tokenReach(token.record.kbId, token.record.issuerId!, role, token.record.scope);

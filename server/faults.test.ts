@@ -19,6 +19,7 @@ import type { Store } from './store/store.ts';
 import { readFrames } from './testing/read-frames.ts';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.ts';
 import { openTestStore, testBackend, type TestStore } from './testing/test-store.ts';
+import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
 
 /**
  * Faults of issue 6: the database unreachable under load (PostgreSQL behind a
@@ -362,7 +363,7 @@ describe('a crash in the middle of an ingest', () => {
       const index = document.docId.replace(/\D/g, '');
       const passages = await opened.store.passagesOf({ ...reach, visibilities: ['public'] }, document.docId);
       expect(passages.map((passage) => passage.text.includes(`${version}${index}`)), document.docId).toEqual([true, true, true]);
-      const found = await opened.store.search({ reach: { ...reach, visibilities: ['public'] }, terms: [`${version}${index}`], topK: 3 });
+      const found = await createLexicalRetriever(opened.store).search({ reach: { ...reach, visibilities: ['public'] }, terms: [`${version}${index}`], topK: 3 });
       expect(found.passages.map((passage) => passage.docId), document.docId).toEqual([document.docId, document.docId, document.docId]);
     }
   }, 120_000);

@@ -7,6 +7,7 @@ import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
 import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
+import { reindexStaleDocuments } from './retrieval/reindex.ts';
 import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
 import { storeLocationFromEnv } from './store/postgres-config.ts';
@@ -49,6 +50,11 @@ try {
 const store = openStore(location);
 // Applies the schema migrations (PostgreSQL runs them on first use) and fails early when the database is unreachable.
 await store.ping().catch((error: Error) => fail(`Cannot open the store at ${describeStoreLocation(location)}: ${error.message}`));
+
+// An index made by an older analysis is re-made from the stored passages before anything is searched.
+const reindexing = createProgressBar('Re-indexing');
+const reindexed = await reindexStaleDocuments(store, (step) => reindexing.update(step)).finally(() => reindexing.stop());
+if (reindexed.reindexed > 0) logger.info({ documents: reindexed.reindexed }, 're-indexed documents made by an older analysis');
 
 const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
 const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });

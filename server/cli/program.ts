@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { collectAnswer } from '../engine/answer-events.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 import { createAnswerEngine } from '../engine/answer-engine.ts';
 import { readableVisibilities } from '../engine/reach.ts';
 import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
@@ -87,6 +89,9 @@ export function createCli(deps: CliDeps): Command {
     async (...args: A): Promise<void> => {
       const store = deps.openStore();
       try {
+        // An index made by an older analysis is re-made first, so no command reads or extends a stale one.
+        const progress = createProgressBar('Re-indexing');
+        await reindexStaleDocuments(store, (step) => progress.update(step)).finally(() => progress.stop());
         await action(store, ...args);
       } finally {
         await store.close();
@@ -460,7 +465,7 @@ export function createCli(deps: CliDeps): Command {
         await requireKnowledgeBase(store, options.kb);
         const asker = await requireUser(store, options.as ?? deps.ownerEmail);
         const role = await store.getRole(options.kb, asker.id);
-        const engine = createAnswerEngine({ store, abstentionThreshold: deps.abstentionThreshold });
+        const engine = createAnswerEngine({ store, retriever: createLexicalRetriever(store), abstentionThreshold: deps.abstentionThreshold });
         const answer = await collectAnswer(
           engine.answer({ question, reach: { kbId: options.kb, userId: asker.id, visibilities: readableVisibilities(role) } }),
         );

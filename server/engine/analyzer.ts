@@ -12,6 +12,13 @@ import { STOP_WORDS } from './stop-words.ts';
  * Tokens longer than {@link MAX_TOKEN_LENGTH} characters are dropped.
  */
 
+/**
+ * Version of {@link analyze}'s output for the same text: raised with every
+ * change to tokenizing, stop words or stemming, so that indexes made with
+ * another version are re-made (retrieval/index-fields.ts).
+ */
+export const ANALYZER_VERSION = 1;
+
 /** Longest token kept, in characters: longer runs are hashes or base64, not words. */
 export const MAX_TOKEN_LENGTH = 40;
 

@@ -2,12 +2,13 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, test } from 'vitest';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
-import { ABSTENTION_MESSAGE, createAnswerEngine, MAX_REPLY_CHARACTERS, type AnswerEngine } from './answer-engine.ts';
+import { ABSTENTION_MESSAGE, createAnswerEngine, MAX_REPLY_CHARACTERS, type AnswerEngine, type AnswerSources } from './answer-engine.ts';
 import { collectAnswer, type AnswerEvent } from './answer-events.ts';
 import { createChatCompletionsClient } from './chat-completions-client.ts';
 import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { GenerationError } from './generation-error.ts';
-import type { FaqPair, Reach, ScoredPassage, SearchResult, Store } from '../store/store.ts';
+import type { SearchResult } from '../retrieval/retriever.ts';
+import type { FaqPair, Reach, ScoredPassage } from '../store/store.ts';
 
 /**
  * The engine with a chat model: a real HTTP server speaking the OpenAI
@@ -37,19 +38,20 @@ const STREAMS = passageOf(3, ['Guide', 'Streams'], 'A stream moves data in chunk
 const PASSAGES = [DIRECTORIES, FILES, STREAMS];
 
 /** A store holding only what the engine reads: curated pairs and one search result. */
-function storeWith(passages: ScoredPassage[], faq: FaqPair[] = []): Store {
+function storeWith(passages: ScoredPassage[], faq: FaqPair[] = []): AnswerSources {
   const search: SearchResult = {
     passages,
     passageCount: 20,
     documentFrequencies: { creat: 2, directori: 2, miss: 1, parent: 1 },
   };
-  const partial: Pick<Store, 'listFaq' | 'search' | 'passagesOf' | 'countPassages'> = {
-    listFaq: async () => faq,
-    search: async () => search,
-    passagesOf: async (_reach, docId) => passages.filter((passage) => passage.docId === docId),
-    countPassages: async (_reach, docId) => passages.filter((passage) => passage.docId === docId).length,
+  return {
+    store: {
+      listFaq: async () => faq,
+      passagesOf: async (_reach, docId) => passages.filter((passage) => passage.docId === docId),
+      countPassages: async (_reach, docId) => passages.filter((passage) => passage.docId === docId).length,
+    },
+    retriever: { search: async () => search },
   };
-  return partial as Store;
 }
 
 let servers: FakeChatServer[] = [];
@@ -68,7 +70,7 @@ async function engineWith(
   servers.push(server);
   const chat = createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model', timeoutMs: options.timeoutMs ?? 5_000 });
   // Threshold 0: every retrieved answer goes to the model, whatever the evidence calibration.
-  const engine = createAnswerEngine({ store: storeWith(options.passages ?? PASSAGES, options.faq), abstentionThreshold: 0, chat });
+  const engine = createAnswerEngine({ ...storeWith(options.passages ?? PASSAGES, options.faq), abstentionThreshold: 0, chat });
   return { engine, server };
 }
 
@@ -213,7 +215,7 @@ describe('AnswerEngine.answer with a chat model', () => {
     servers.push(server);
     const rejections: unknown[] = [];
     const engine = createAnswerEngine({
-      store: storeWith(PASSAGES),
+      ...storeWith(PASSAGES),
       abstentionThreshold: 0,
       chat: createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model' }),
       onRejectedAnswer: (rejection) => rejections.push(rejection),
@@ -237,7 +239,7 @@ describe('AnswerEngine.answer with a chat model', () => {
     servers.push(server);
     const rejections: Array<{ reason: string }> = [];
     const engine = createAnswerEngine({
-      store: storeWith(PASSAGES),
+      ...storeWith(PASSAGES),
       abstentionThreshold: 0,
       chat: createChatCompletionsClient({ baseUrl: server.baseUrl, model: 'fake-model' }),
       onRejectedAnswer: (rejection) => rejections.push(rejection),

@@ -3,8 +3,10 @@ import type { AnswerEvent } from './answer-events.ts';
 import { ABSTENTION_MESSAGE, DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
 import { composeExtractiveAnswer } from './extractive-answerer.ts';
 import { RERANK_DEPTH, rerankPassages } from './passage-rerank.ts';
-import { MAX_QUERY_TERMS } from '../store/bm25.ts';
-import type { FaqPair, Reach, ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
+import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
+import type { RetrievalQuery, Retriever, SearchResult } from '../retrieval/retriever.ts';
+import type { FaqPair, Reach, ScoredPassage } from '../store/store.ts';
+import type { EngineStore } from './answer-engine.ts';
 
 const REACH: Reach = { kbId: 'node-docs', userId: 'user-1', visibilities: ['public'] };
 
@@ -32,12 +34,14 @@ interface FakeStoreContent {
   onCall?: (method: 'listFaq' | 'search' | 'passagesOf') => void;
 }
 
-/** A fake store implementing only what the engine calls; it records search queries. */
-function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[] } {
-  const notUsed = (): never => {
-    throw new Error('not used');
-  };
-  const searches: SearchQuery[] = [];
+/** The fake as both the engine's store and its retriever. */
+function sourcesOf(fake: EngineStore & Retriever): { store: EngineStore; retriever: Retriever } {
+  return { store: fake, retriever: fake };
+}
+
+/** A fake store and retriever implementing only what the engine calls; it records search queries. */
+function fakeStore(content: FakeStoreContent): EngineStore & Retriever & { searches: RetrievalQuery[] } {
+  const searches: RetrievalQuery[] = [];
   return {
     searches,
     async listFaq() {
@@ -61,45 +65,6 @@ function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[]
         (passage) => passage.docId === docId && (heading === undefined || passage.headingPath.includes(heading)),
       );
     },
-    createUser: notUsed,
-    getUser: notUsed,
-    findUserByEmail: notUsed,
-    listUsers: notUsed,
-    removeUser: notUsed,
-    setPasswordHash: notUsed,
-    getPasswordHash: notUsed,
-    createKnowledgeBase: notUsed,
-    getKnowledgeBase: notUsed,
-    listKnowledgeBases: notUsed,
-    updateKnowledgeBase: notUsed,
-    setDocumentUrls: notUsed,
-    setRole: notUsed,
-    removeRole: notUsed,
-    getRole: notUsed,
-    listMembers: notUsed,
-    putDocument: notUsed,
-    getDocument: notUsed,
-    listDocuments: notUsed,
-    setDocumentAccess: notUsed,
-    removeDocument: notUsed,
-    replaceFaq: notUsed,
-    insertToken: notUsed,
-    findTokenByHash: notUsed,
-    listTokens: notUsed,
-    revokeToken: notUsed,
-    recordTokenUse: notUsed,
-    createSession: notUsed,
-    findSession: notUsed,
-    touchSession: notUsed,
-    deleteSession: notUsed,
-    deleteSessionsOf: notUsed,
-    hitRateLimit: notUsed,
-    unhitRateLimit: notUsed,
-    resetRateLimit: notUsed,
-    pruneRateLimits: notUsed,
-    getOrCreateSetting: notUsed,
-    ping: notUsed,
-    close: notUsed,
   };
 }
 
@@ -140,7 +105,7 @@ describe('AnswerEngine.answer', () => {
   test('well-supported question: citations, tokens, done(generated) last and exactly once', async () => {
     const { passage, search } = directorySearch();
     const store = fakeStore({ search });
-    const engine = createAnswerEngine({ store });
+    const engine = createAnswerEngine({ store, retriever: store });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -153,7 +118,7 @@ describe('AnswerEngine.answer', () => {
   test('extractive answer: token texts concatenate to exactly the extractive answer text', async () => {
     const { search } = directorySearch();
     const question = 'How do I create a directory?';
-    const engine = createAnswerEngine({ store: fakeStore({ search }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })) });
 
     const events = await eventsOf(engine.answer({ question, reach: REACH }));
 
@@ -167,7 +132,7 @@ describe('AnswerEngine.answer', () => {
     const { search } = directorySearch();
     const store = fakeStore({ search });
 
-    await eventsOf(createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH }));
+    await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory?', reach: REACH }));
 
     expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: Math.max(DEFAULT_TOP_K, RERANK_DEPTH) }]);
   });
@@ -179,7 +144,7 @@ describe('AnswerEngine.answer', () => {
     const strong = passageOf(2, 'fs.md', ['File system'], 'Use mkdir to create a directory at the given path.', 8);
     const store = fakeStore({ search: { passages: [weak, strong], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } } });
 
-    const events = await eventsOf(createAnswerEngine({ store }).answer({ question: 'Create a directory', reach: REACH, topK: 1 }));
+    const events = await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'Create a directory', reach: REACH, topK: 1 }));
 
     expect(store.searches[0]?.topK).toBe(RERANK_DEPTH);
     expect(events[0]).toEqual({ type: 'citations', citations: [{ index: 1, passage: strong }] });
@@ -187,7 +152,7 @@ describe('AnswerEngine.answer', () => {
   });
 
   test('nothing retrieved: abstain with the abstention message, then done(abstained)', async () => {
-    const engine = createAnswerEngine({ store: fakeStore({}) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({})) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -206,7 +171,7 @@ describe('AnswerEngine.answer', () => {
       passageCount: 10,
       documentFrequencies: { creat: 2, directori: 2, kubernet: 0 },
     };
-    const engine = createAnswerEngine({ store: fakeStore({ search }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a Kubernetes directory?', reach: REACH }));
 
@@ -218,7 +183,7 @@ describe('AnswerEngine.answer', () => {
 
   test('abstention threshold set above the evidence of a good answer: abstains', async () => {
     const { search } = directorySearch();
-    const engine = createAnswerEngine({ store: fakeStore({ search }), abstentionThreshold: 1 });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })), abstentionThreshold: 1 });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -233,7 +198,7 @@ describe('AnswerEngine.answer', () => {
       sources: [{ docId: 'fs.md', heading: 'Directories' }],
     };
     const store = fakeStore({ faq: [pair], reachable: [source] });
-    const engine = createAnswerEngine({ store });
+    const engine = createAnswerEngine({ store, retriever: store });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -252,7 +217,7 @@ describe('AnswerEngine.answer', () => {
       answer: 'Use `fs.mkdir()` [1] with a joined path [2].',
       sources: [{ docId: 'fs.md' }, { docId: 'path.md' }],
     };
-    const engine = createAnswerEngine({ store: fakeStore({ faq: [pair], reachable: [first, second] }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ faq: [pair], reachable: [first, second] })) });
 
     const events = await eventsOf(engine.answer({ question: 'Create a directory', reach: REACH }));
 
@@ -273,7 +238,7 @@ describe('AnswerEngine.answer', () => {
       sources: [{ docId: 'internal/runbook.md' }],
     };
     const store = fakeStore({ faq: [hidden], search, reachable: [passage] });
-    const engine = createAnswerEngine({ store });
+    const engine = createAnswerEngine({ store, retriever: store });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -296,7 +261,7 @@ describe('AnswerEngine.answer', () => {
       answer: 'Pass `recursive: true` [1].',
       sources: [{ docId: 'fs.md' }],
     };
-    const engine = createAnswerEngine({ store: fakeStore({ faq: [hidden, visible], reachable: [source] }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ faq: [hidden, visible], reachable: [source] })) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -314,7 +279,7 @@ describe('AnswerEngine.answer', () => {
       answer: 'Use `fs.rm()` [1].',
       sources: [{ docId: 'fs.md', heading: 'Removing' }],
     };
-    const engine = createAnswerEngine({ store: fakeStore({ faq: [related], search, reachable: [passage, other] }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ faq: [related], search, reachable: [passage, other] })) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -330,7 +295,7 @@ describe('AnswerEngine.answer', () => {
       answer: 'See the runbook [1].',
       sources: [{ docId: 'internal/runbook.md' }],
     };
-    const engine = createAnswerEngine({ store: fakeStore({ faq: [related], search, reachable: [passage] }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ faq: [related], search, reachable: [passage] })) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -341,7 +306,7 @@ describe('AnswerEngine.answer', () => {
     const { search } = directorySearch();
     const uncited = passageOf(2, 'fs.md', ['File system', 'File modes'], 'Unrelated text about modes.', 1);
     const withHeading: SearchResult = { ...search, passages: [...search.passages, uncited] };
-    const engine = createAnswerEngine({ store: fakeStore({ search: withHeading }) });
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search: withHeading })) });
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 
@@ -358,7 +323,7 @@ describe('AnswerEngine.answer', () => {
     controller.abort();
 
     const events = await eventsOf(
-      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+      createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
     );
 
     expect(events).toEqual([]);
@@ -371,7 +336,7 @@ describe('AnswerEngine.answer', () => {
     const store = fakeStore({ search, onCall: (method) => method === 'listFaq' && controller.abort() });
 
     const events = await eventsOf(
-      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+      createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
     );
 
     expect(events).toEqual([]);
@@ -384,7 +349,7 @@ describe('AnswerEngine.answer', () => {
     const store = fakeStore({ search, onCall: (method) => method === 'search' && controller.abort() });
 
     const events = await eventsOf(
-      createAnswerEngine({ store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
+      createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory?', reach: REACH, signal: controller.signal }),
     );
 
     expect(events).toEqual([]);
@@ -399,7 +364,7 @@ describe('AnswerEngine.answer', () => {
     const events: AnswerEvent[] = [];
 
     const consume = async (): Promise<void> => {
-      for await (const event of createAnswerEngine({ store }).answer({
+      for await (const event of createAnswerEngine({ store, retriever: store }).answer({
         question: 'How do I create a directory?',
         reach: REACH,
       })) {

@@ -9,7 +9,8 @@ import { retrievePassages } from './passage-rerank.ts';
 import { StreamedReply } from './streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
-import { MAX_QUERY_TERMS } from '../store/bm25.ts';
+import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
+import type { Retriever } from '../retrieval/retriever.ts';
 import type { Reach, ScoredPassage, Store } from '../store/store.ts';
 
 /** Passages retrieved when the request does not say (`top_k` omitted). */
@@ -19,9 +20,17 @@ export const DEFAULT_TOP_K = 8;
 export const ABSTENTION_MESSAGE =
   "I couldn't find an answer to that in this knowledge base. Try rephrasing the question, or ask about something the documentation covers.";
 
+/** What the engine reads of the store: curated pairs and passages by document. Retrieval goes through the retriever. */
+export type EngineStore = Pick<Store, 'listFaq' | 'passagesOf' | 'countPassages'>;
+
+/** Where answers come from: the store's curated pairs and documents, and the retriever's passages. */
+export interface AnswerSources {
+  store: EngineStore;
+  retriever: Retriever;
+}
+
 /** Dependencies and settings of {@link createAnswerEngine}. */
-export interface AnswerEngineOptions {
-  store: Store;
+export interface AnswerEngineOptions extends AnswerSources {
   /** Evidence score (0..1) below which the engine abstains. */
   abstentionThreshold?: number;
   /**
@@ -107,7 +116,7 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
   const threshold = options.abstentionThreshold ?? DEFAULT_ABSTENTION_THRESHOLD;
   return {
     async *answer(request) {
-      const prepared = await prepareAnswer(options.store, request, threshold);
+      const prepared = await prepareAnswer(options, request, threshold);
       if (!prepared) return;
       yield* deliverAnswer(prepared, request, options);
     },
@@ -123,14 +132,15 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
  * holds too little evidence for is abstained on without asking the model.
  *
  * @returns undefined when the request's signal aborted on the way
- * @throws StoreUnavailableError from the store
+ * @throws StoreUnavailableError from the store or the retriever
  */
 export async function prepareAnswer(
-  store: Store,
+  sources: AnswerSources,
   request: PrepareRequest,
   abstentionThreshold: number = DEFAULT_ABSTENTION_THRESHOLD,
 ): Promise<PreparedAnswer | undefined> {
   if (request.signal?.aborted) return undefined;
+  const { store } = sources;
   const terms = questionTerms(request.question);
   const matches = rankFaqPairs(terms, await store.listFaq(request.reach.kbId));
   const shortcut = await resolveShortcut(store, request.reach, matches);
@@ -143,7 +153,7 @@ export async function prepareAnswer(
     return { kind: 'qa_shortcut', events };
   }
 
-  const search = await retrievePassages(store, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
+  const search = await retrievePassages(sources, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
   if (request.signal?.aborted) return undefined;
   const extractive = composeExtractiveAnswer(search.terms, search);
   if (!extractive || extractive.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };
@@ -268,7 +278,7 @@ function tokens(text: string): AnswerEvent[] {
 
 /** Curated questions related to the asked one whose sources all lie inside the reach. */
 async function relatedQuestions(
-  store: Store,
+  store: EngineStore,
   reach: Reach,
   matches: readonly FaqMatch[],
   exceptAnswer?: string,
@@ -283,7 +293,7 @@ async function relatedQuestions(
 }
 
 /** One passage per source of the pair, or undefined when any source lies outside the reach. */
-async function resolveSources(store: Store, reach: Reach, match: FaqMatch): Promise<ScoredPassage[] | undefined> {
+async function resolveSources(store: EngineStore, reach: Reach, match: FaqMatch): Promise<ScoredPassage[] | undefined> {
   const passages: ScoredPassage[] = [];
   for (const source of match.pair.sources) {
     const [passage] = await store.passagesOf(reach, source.docId, source.heading);
@@ -299,7 +309,7 @@ async function resolveSources(store: Store, reach: Reach, match: FaqMatch): Prom
  * never used: a curated answer must not reveal what the asker cannot read.
  */
 async function resolveShortcut(
-  store: Store,
+  store: EngineStore,
   reach: Reach,
   matches: readonly FaqMatch[],
 ): Promise<{ text: string; citations: EngineCitation[] } | undefined> {

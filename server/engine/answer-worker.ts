@@ -1,4 +1,6 @@
-import { prepareAnswer, type CancellationFlag, type PreparedAnswer } from './answer-engine.ts';
+import { prepareAnswer, type AnswerSources, type CancellationFlag, type PreparedAnswer } from './answer-engine.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import type { Retriever } from '../retrieval/retriever.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
 
@@ -42,7 +44,7 @@ function cancellationOf(cell: Int32Array): CancellationFlag {
  */
 const WORKER_POSTGRES_CONNECTIONS = 2;
 
-let store: Store | undefined;
+let sources: { store: Store; retriever: Retriever } | undefined;
 let storeKey = '';
 
 /**
@@ -58,27 +60,31 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
   if (signal.aborted) return undefined;
   const request = { question: task.question, reach: task.reach, signal, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    return await prepareAnswer(await storeAt(task.location), request, task.abstentionThreshold);
+    return await prepareAnswer(await sourcesAt(task.location), request, task.abstentionThreshold);
   } catch (error) {
     throw serializableError(error);
   }
 }
 
-/** This thread's connection to the store at `location`, opened on first use. */
-async function storeAt(location: StoreLocation): Promise<Store> {
+/**
+ * This thread's connection to the store at `location`, opened on first use,
+ * and its lexical retriever (whose in-memory index is this thread's).
+ */
+async function sourcesAt(location: StoreLocation): Promise<AnswerSources> {
   const key = JSON.stringify(location);
-  if (!store || storeKey !== key) {
-    const previous = store;
-    store = undefined;
+  if (!sources || storeKey !== key) {
+    const previous = sources?.store;
+    sources = undefined;
     await previous?.close();
-    store = openStore(
+    const store = openStore(
       location.kind === 'postgres'
         ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
         : location,
     );
+    sources = { store, retriever: createLexicalRetriever(store) };
     storeKey = key;
   }
-  return store;
+  return sources;
 }
 
 /** Structured clone keeps only `message` of an Error: carry its name in a plain object. */

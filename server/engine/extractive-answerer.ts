@@ -4,7 +4,7 @@ import { questionTermWeights, sentenceWeight, type RerankedSearch } from './pass
 import { analyzePassage } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 import type { Sentence } from './sentences.ts';
-import { BM25_K1 } from '../store/bm25.ts';
+import { BM25_K1 } from '../retrieval/bm25f.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**

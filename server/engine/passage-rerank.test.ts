@@ -9,7 +9,9 @@ import {
   rerankPassages,
   retrievePassages,
 } from './passage-rerank.ts';
-import type { ScoredPassage, SearchQuery, SearchResult, Store } from '../store/store.ts';
+import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
+import type { ScoredPassage } from '../store/store.ts';
+import type { RetrievalSources } from './passage-rerank.ts';
 
 function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide'], docId = `doc-${chunkId}.md`): ScoredPassage {
   return { chunkId, kbId: 'kb', docId, title: 'Guide', headingPath, text, quotable: true, contentHash: `hash-${chunkId}`, score };
@@ -89,15 +91,15 @@ describe('rerankPassages', () => {
 });
 
 describe('retrievePassages', () => {
-  function storeReturning(result: SearchResult, documentPassages = 3): Store & { queries: SearchQuery[]; counted: string[] } {
-    const queries: SearchQuery[] = [];
+  function storeReturning(result: SearchResult, documentPassages = 3): RetrievalSources & { queries: RetrievalQuery[]; counted: string[] } {
+    const queries: RetrievalQuery[] = [];
     const counted: string[] = [];
     return {
       queries,
       counted,
-      search: async (query: SearchQuery) => (queries.push(query), result),
-      countPassages: async (_reach: unknown, docId: string) => (counted.push(docId), documentPassages),
-    } as unknown as Store & { queries: SearchQuery[]; counted: string[] };
+      retriever: { search: async (query) => (queries.push(query), result) },
+      store: { countPassages: async (_reach, docId) => (counted.push(docId), documentPassages) },
+    };
   }
 
   test('top-k 2 of 3 passages: BM25 asked for RERANK_DEPTH, the first two after re-ranking returned', async () => {
@@ -145,16 +147,18 @@ describe('retrievePassages', () => {
     // "directroy" stems to `directroi`, in no passage; the first search's passages hold `directori`.
     const first = passageOf(1, 'Create directories with mkdir.', 4);
     const corrected = passageOf(2, 'Create a directory and its parents with mkdir -p.', 9);
-    const queries: SearchQuery[] = [];
-    const store = {
-      search: async (query: SearchQuery): Promise<SearchResult> => {
-        queries.push(query);
-        return query.terms.includes('directroi')
-          ? { passages: [first], passageCount: 10, documentFrequencies: { creat: 2, directroi: 0 } }
-          : { passages: [corrected, first], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } };
+    const queries: RetrievalQuery[] = [];
+    const store: RetrievalSources = {
+      retriever: {
+        search: async (query): Promise<SearchResult> => {
+          queries.push(query);
+          return query.terms.includes('directroi')
+            ? { passages: [first], passageCount: 10, documentFrequencies: { creat: 2, directroi: 0 } }
+            : { passages: [corrected, first], passageCount: 10, documentFrequencies: { creat: 2, directori: 2 } };
+        },
       },
-      countPassages: async () => 3,
-    } as unknown as Store;
+      store: { countPassages: async () => 3 },
+    };
     const reach = { kbId: 'kb', userId: 'user-1', visibilities: ['public' as const] };
 
     const result = await retrievePassages(store, reach, ['creat', 'directroi'], 5);

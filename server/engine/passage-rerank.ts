@@ -1,8 +1,9 @@
 import { analyzePassage, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 import { correctMisspelledTerms } from './spelling-correction.ts';
-import { inverseDocumentFrequency } from '../store/bm25.ts';
-import type { Reach, SearchResult, Store } from '../store/store.ts';
+import { inverseDocumentFrequency } from '../retrieval/bm25f.ts';
+import type { Retriever, SearchResult } from '../retrieval/retriever.ts';
+import type { Reach, Store } from '../store/store.ts';
 
 /**
  * The second ranking stage: the store's BM25 (first stage, identical on every
@@ -89,6 +90,12 @@ export interface RerankedSearch extends SearchResult {
   documentShare: number;
 }
 
+/** Where {@link retrievePassages} finds passages: the retriever, and the store for a document's passage count. */
+export interface RetrievalSources {
+  retriever: Retriever;
+  store: Pick<Store, 'countPassages'>;
+}
+
 /** What {@link retrievePassages} found, and with which terms. */
 export interface Retrieval extends RerankedSearch {
   /** The terms searched: the question's, misspellings corrected (engine/spelling-correction.ts). */
@@ -146,7 +153,7 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
 }
 
 /**
- * Both stages: BM25 from the store for at least {@link RERANK_DEPTH}
+ * Both stages: BM25F from the retriever for at least {@link RERANK_DEPTH}
  * passages, re-ranked ({@link rerankPassages}), the first `topK` kept. The
  * retrieval every answer and the evaluation use. When a question term is
  * in no passage of the reach and one retrieved passage holds a term one edit
@@ -156,27 +163,27 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
  *
  * @param questionTerms the question's analyzed, distinct terms, in question order
  * @param topK passages wanted (1..20 from requests)
- * @throws StoreUnavailableError from the store
+ * @throws StoreUnavailableError from the retriever or the store
  */
 export async function retrievePassages(
-  store: Store,
+  sources: RetrievalSources,
   reach: Reach,
   questionTerms: string[],
   topK: number,
 ): Promise<Retrieval> {
   const depth = Math.max(topK, RERANK_DEPTH);
   let terms = questionTerms;
-  let search = await store.search({ reach, terms, topK: depth });
+  let search = await sources.retriever.search({ reach, terms, topK: depth });
   const corrected = correctMisspelledTerms(terms, search);
   if (corrected) {
     terms = corrected;
-    search = await store.search({ reach, terms, topK: depth });
+    search = await sources.retriever.search({ reach, terms, topK: depth });
   }
   const reranked = rerankPassages(terms, search);
   // Only a first passage retrieved without another of its document needs the store's count.
   const first = reranked.passages[0];
   if (first && !reranked.passages.some((passage, rank) => rank > 0 && passage.docId === first.docId)) {
-    if ((await store.countPassages(reach, first.docId)) < 2) reranked.documentShare = UNOBSERVED_DOCUMENT_SHARE;
+    if ((await sources.store.countPassages(reach, first.docId)) < 2) reranked.documentShare = UNOBSERVED_DOCUMENT_SHARE;
   }
   return { ...reranked, terms, passages: reranked.passages.slice(0, topK), relevance: reranked.relevance.slice(0, topK) };
 }

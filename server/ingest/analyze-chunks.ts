@@ -1,23 +1,19 @@
-import { analyze, termFrequencies } from '../engine/analyzer.ts';
+import { indexPassage, type DocumentFields } from '../retrieval/index-fields.ts';
 import type { ChunkInput } from '../store/store.ts';
 import type { Chunk } from './parsed-document.ts';
 
 /**
- * Analyzes chunks for the index: term frequencies and lengths of the text and
- * of the heading path, with the one analyzer of the engine.
+ * Turns a document's chunks into the passages the store keeps, each with
+ * its index entry (the term frequencies and lengths of its fields,
+ * retrieval/index-fields.ts).
+ *
+ * @param document the document's title and description, indexed with every passage
  */
-export function analyzeChunks(chunks: readonly Chunk[]): ChunkInput[] {
-  return chunks.map((chunk) => {
-    const bodyTerms = analyze(chunk.text);
-    const headingTerms = analyze(chunk.headingPath.join('\n'));
-    return {
-      headingPath: chunk.headingPath,
-      ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
-      text: chunk.text,
-      bodyTerms: termFrequencies(bodyTerms),
-      headingTerms: termFrequencies(headingTerms),
-      bodyLength: bodyTerms.length,
-      headingLength: headingTerms.length,
-    };
-  });
+export function analyzeChunks(document: DocumentFields, chunks: readonly Chunk[]): ChunkInput[] {
+  return chunks.map((chunk) => ({
+    headingPath: chunk.headingPath,
+    ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
+    text: chunk.text,
+    index: indexPassage(document, chunk),
+  }));
 }

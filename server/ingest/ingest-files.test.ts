@@ -7,6 +7,7 @@ import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach, Store, Visibility } from '../store/store.ts';
 import { ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 const KB_ID = 'kb';
 
@@ -61,7 +62,7 @@ async function openWorkspace(): Promise<Workspace> {
       });
     },
     async searchDocIds(question, reach = {}) {
-      const result = await store.search({
+      const result = await createLexicalRetriever(store).search({
         reach: { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'], ...reach },
         terms: analyze(question),
         topK: 20,
@@ -151,7 +152,7 @@ describe('ingestPaths', () => {
     await workspace.write('b/c.txt', 'The heron flies south.\n');
     await workspace.ingest();
     const search = () =>
-      workspace.store.search({
+      createLexicalRetriever(workspace.store).search({
         reach: { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'] },
         terms: analyze('heron'),
         topK: 10,
@@ -392,7 +393,7 @@ describe('ingestPaths', () => {
       'moved.md': 'https://docs.example.com/elsewhere/moved/',
       'renamed.md': 'https://docs.example.com/docs/new-name/',
     });
-    const { passages } = await workspace.store.search({
+    const { passages } = await createLexicalRetriever(workspace.store).search({
       reach: { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'] },
       terms: analyze('volumes herons'),
       topK: 1,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { analyzeChunks } from './analyze-chunks.ts';
+import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import { chunkDocument } from './chunker.ts';
 import { titleFromPath } from './document-path.ts';
 import { FrontMatterError } from './front-matter.ts';
@@ -121,7 +122,10 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     throw error;
   }
   if (parsed.frontMatter?.draft) throw new SourceSkippedError('The page is a draft (draft: true in its front matter)');
-  const chunks = analyzeChunks(chunkDocument(parsed));
+  const chunks = analyzeChunks(
+    { title: parsed.title, ...(parsed.description === undefined ? {} : { description: parsed.description }) },
+    chunkDocument(parsed),
+  );
   if (chunks.length === 0) throw new SourceSkippedError('The file has no text to index');
   const route = {
     ...(parsed.frontMatter?.url === undefined ? {} : { url: parsed.frontMatter.url }),
@@ -139,6 +143,7 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     readers: [...source.readers],
     quotable: source.quotable,
     contentHash,
+    analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks,
   };
   const stored = source.sourceRoot === undefined ? input : { ...input, sourceRoot: source.sourceRoot };

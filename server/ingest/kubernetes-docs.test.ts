@@ -9,6 +9,7 @@ import { collectAnswer } from '../engine/answer-events.ts';
 import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
 import { collectSourceFiles, ingestPaths, type IngestReport } from './ingest-files.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 /**
  * Issue 14's test of ingestion on a real documentation site: the English
@@ -133,7 +134,7 @@ describe('the Kubernetes docs ingested', () => {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => (JSON.parse(line) as { q: string }).q);
-    const engine = createAnswerEngine({ store });
+    const engine = createAnswerEngine({ store, retriever: createLexicalRetriever(store) });
 
     const leaks: string[] = [];
     let answered = 0;

@@ -3,6 +3,7 @@ import { analyzeChunks } from './analyze-chunks.ts';
 import { updateSiteSettings } from './site-settings.ts';
 import { openTestStore } from '../testing/test-store.ts';
 import type { DocumentInput } from '../store/store.ts';
+import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 
 function page(docId: string, route?: DocumentInput['route']): DocumentInput {
   return {
@@ -14,7 +15,8 @@ function page(docId: string, route?: DocumentInput['route']): DocumentInput {
     readers: [],
     quotable: true,
     contentHash: `hash-of-${docId}`,
-    chunks: analyzeChunks([{ headingPath: [docId], text: `Text of ${docId}.` }]),
+    analysisVersion: INDEX_ANALYSIS_VERSION,
+    chunks: analyzeChunks({ title: docId }, [{ headingPath: [docId], text: `Text of ${docId}.` }]),
   };
 }
 

@@ -7,7 +7,9 @@ import { ingestPaths } from '../ingest/ingest-files.ts';
 import { DEMO_CORPUS_PATH } from '../seed.ts';
 import { createTestStoreLocation, testBackend, type TestStoreLocation } from '../testing/test-store.ts';
 import { embeddedStoreLocation, openStore } from './open-store.ts';
-import type { Reach, ScoredPassage, SearchResult, Store, User, Visibility } from './store.ts';
+import type { Reach, ScoredPassage, Store, User, Visibility } from './store.ts';
+import type { SearchResult } from '../retrieval/retriever.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 /**
  * DESIGN.md "Storage": one analyzer and one BM25 formula, so the same
@@ -123,8 +125,8 @@ describe.runIf(testBackend() === 'postgres')('embedded and PostgreSQL stores ove
         const query = { terms: analyze(question), topK: 10 };
 
         // Act
-        const onEmbedded = await embedded.store.search({ ...query, reach: REACHES[reachName]!(embedded) });
-        const onPostgres = await postgres.store.search({ ...query, reach: REACHES[reachName]!(postgres) });
+        const onEmbedded = await createLexicalRetriever(embedded.store).search({ ...query, reach: REACHES[reachName]!(embedded) });
+        const onPostgres = await createLexicalRetriever(postgres.store).search({ ...query, reach: REACHES[reachName]!(postgres) });
 
         // Assert
         expect(statistics(onPostgres), question).toEqual(statistics(onEmbedded));

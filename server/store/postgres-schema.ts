@@ -154,4 +154,32 @@ ALTER TABLE documents ADD COLUMN route_slug text;
 ALTER TABLE chunks ADD COLUMN anchor text;
 `,
   },
+  {
+    // Fielded index (issue 14): the same change as SQLite migration 10 (see
+    // sqlite-schema.ts). (Number 3 belongs to the feedback table.)
+    version: 4,
+    sql: `
+DROP TABLE postings;
+CREATE TABLE postings (
+  kb_id text COLLATE "C" NOT NULL,
+  term text COLLATE "C" NOT NULL,
+  chunk_id bigint NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  document_id bigint NOT NULL,
+  tf_title integer NOT NULL,
+  tf_description integer NOT NULL,
+  tf_heading integer NOT NULL,
+  tf_body integer NOT NULL,
+  PRIMARY KEY (kb_id, term, chunk_id)
+);
+CREATE INDEX postings_chunk ON postings (chunk_id);
+ALTER TABLE chunks ADD COLUMN title_length integer NOT NULL DEFAULT 0;
+ALTER TABLE chunks ADD COLUMN description_length integer NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN title_length_sum bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN description_length_sum bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN analysis_version text;
+UPDATE chunks SET body_length = 0, heading_length = 0;
+UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
+UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;
+`,
+  },
 ];

@@ -2,17 +2,19 @@ import { randomBytes } from 'node:crypto';
 import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import { PostingsCache, type PostingsCacheOptions } from './postings-cache.ts';
+import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
 import {
   POSTGRES_PASSAGE_COLUMNS,
   POSTGRES_REACH_FILTER,
   postgresReachParameters,
-  searchPostgres,
-  searchPostgresCached,
+  readPostgresIndex,
+  readPostgresPassagesById,
+  readPostgresTermIndex,
+  readReachStatistics,
   toPostgresPassage,
   type PostgresPassageRow,
   type Queryable,
-} from './postgres-search.ts';
+} from './postgres-index.ts';
 import {
   changedKnowledgeBase,
   documentRecord,
@@ -23,6 +25,7 @@ import {
   type KnowledgeBaseRow,
 } from './store-records.ts';
 import {
+  ConflictError,
   NotFoundError,
   StoreUnavailableError,
   type DocumentInput,
@@ -34,9 +37,9 @@ import {
   type PutOutcome,
   type Reach,
   type Role,
+  type IndexablePassage,
   type ScoredPassage,
-  type SearchQuery,
-  type SearchResult,
+  type StoredPassage,
   type SessionRecord,
   type Store,
   type TokenPurpose,
@@ -79,13 +82,6 @@ export interface PostgresStoreOptions extends PostgresPoolSettings {
   now?: () => number;
   /** `application_name` shown in `pg_stat_activity` (default `kb-widget`). */
   applicationName?: string;
-  /**
-   * Memory cap, quiet period and clock of the store's in-memory postings
-   * (store/postings-cache.ts; its defaults when absent), or `false` to run
-   * every search in SQL (the reference the cached search is tested and
-   * measured against).
-   */
-  postingsCache?: PostingsCacheOptions | false;
 }
 
 /** Pool defaults: one server process, a handful of concurrent questions, nothing waits long. */
@@ -213,8 +209,6 @@ class PostgresStore implements Store {
   readonly #pool: Pool;
   readonly #now: () => number;
   readonly #schema: string | undefined;
-  /** The postings searches score in memory; one per store, so one per answer worker thread. */
-  readonly #postings: PostingsCache | undefined;
   #migrated: Promise<void> | undefined;
   #closed = false;
 
@@ -222,7 +216,6 @@ class PostgresStore implements Store {
     this.#pool = pool;
     this.#now = options.now ?? Date.now;
     this.#schema = options.schema;
-    this.#postings = options.postingsCache === false ? undefined : new PostingsCache(options.postingsCache);
     // Start migrating now; a failure here is reported by the first call instead.
     this.#ready().catch(() => undefined);
   }
@@ -452,17 +445,11 @@ class PostgresStore implements Store {
   }
 
   async #insertDocument(client: PoolClient, input: DocumentInput): Promise<void> {
-    let bodyLengthSum = 0;
-    let headingLengthSum = 0;
-    for (const chunk of input.chunks) {
-      bodyLengthSum += chunk.bodyLength;
-      headingLengthSum += chunk.headingLength;
-    }
     const documentId = (
       await client.query<{ id: number }>(
         `INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, source_root, updated_at,
-                                chunk_count, body_length_sum, heading_length_sum, description, url, route_url, route_slug)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+                                description, url, route_url, route_slug)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
         [
           input.kbId,
           input.docId,
@@ -472,9 +459,6 @@ class PostgresStore implements Store {
           input.contentHash,
           input.sourceRoot ?? null,
           this.#now(),
-          input.chunks.length,
-          bodyLengthSum,
-          headingLengthSum,
           input.description ?? null,
           input.url ?? null,
           input.route?.url ?? null,
@@ -483,15 +467,15 @@ class PostgresStore implements Store {
       )
     ).rows[0]!.id;
     await insertReaders(client, documentId, input.readers);
+    let chunkIds: number[] = [];
     if (input.chunks.length > 0) {
-      // One statement for the passages (arrays unnested in ordinal order), then the postings in batches.
+      // One statement for the passages (arrays unnested in ordinal order).
       const chunkRows = await client.query<{ id: number; ordinal: number }>(
-        `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, body_length, heading_length)
+        `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, title_length, description_length, heading_length, body_length)
          SELECT $1, $2, c.ordinal - 1,
                 ARRAY(SELECT h.value FROM jsonb_array_elements_text(c.heading_path) WITH ORDINALITY AS h(value, position) ORDER BY h.position),
-                c.anchor, c.text, c.body_length, c.heading_length
-         FROM unnest($3::jsonb[], $4::text[], $5::text[], $6::int[], $7::int[])
-              WITH ORDINALITY AS c(heading_path, anchor, text, body_length, heading_length, ordinal)
+                c.anchor, c.text, 0, 0, 0, 0
+         FROM unnest($3::jsonb[], $4::text[], $5::text[]) WITH ORDINALITY AS c(heading_path, anchor, text, ordinal)
          ORDER BY c.ordinal
          RETURNING id, ordinal`,
         [
@@ -500,50 +484,95 @@ class PostgresStore implements Store {
           input.chunks.map((chunk) => JSON.stringify(chunk.headingPath)),
           input.chunks.map((chunk) => chunk.anchor ?? null),
           input.chunks.map((chunk) => chunk.text),
-          input.chunks.map((chunk) => chunk.bodyLength),
-          input.chunks.map((chunk) => chunk.headingLength),
         ],
       );
-      const chunkIds = new Map(chunkRows.rows.map((row) => [row.ordinal, row.id]));
-      const postings = { term: [] as string[], chunkId: [] as number[], tfBody: [] as number[], tfHeading: [] as number[], bodyLength: [] as number[], headingLength: [] as number[] };
-      const flush = async (): Promise<void> => {
-        if (postings.term.length === 0) return;
-        await client.query(
-          `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_body, tf_heading, body_length, heading_length)
-           SELECT $1, p.term, p.chunk_id, $2, p.tf_body, p.tf_heading, p.body_length, p.heading_length
-           FROM unnest($3::text[], $4::bigint[], $5::int[], $6::int[], $7::int[], $8::int[])
-                AS p(term, chunk_id, tf_body, tf_heading, body_length, heading_length)`,
-          [input.kbId, documentId, postings.term, postings.chunkId, postings.tfBody, postings.tfHeading, postings.bodyLength, postings.headingLength],
-        );
-        for (const column of Object.values(postings)) column.length = 0;
-      };
-      for (const [ordinal, chunk] of input.chunks.entries()) {
-        const chunkId = chunkIds.get(ordinal)!;
-        for (const term of new Set([...chunk.bodyTerms.keys(), ...chunk.headingTerms.keys()])) {
-          postings.term.push(term);
-          postings.chunkId.push(chunkId);
-          postings.tfBody.push(chunk.bodyTerms.get(term) ?? 0);
-          postings.tfHeading.push(chunk.headingTerms.get(term) ?? 0);
-          postings.bodyLength.push(chunk.bodyLength);
-          postings.headingLength.push(chunk.headingLength);
-        }
-        if (postings.term.length >= POSTINGS_PER_INSERT) await flush();
-      }
-      await flush();
+      const byOrdinal = new Map(chunkRows.rows.map((row) => [row.ordinal, row.id]));
+      chunkIds = input.chunks.map((_, ordinal) => byOrdinal.get(ordinal)!);
     }
-    await adjustStats(client, input.kbId, input.chunks.length, bodyLengthSum, headingLengthSum);
+    await this.#writeIndex(
+      client,
+      input.kbId,
+      documentId,
+      input.analysisVersion,
+      input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index })),
+    );
   }
 
-  async #deleteDocument(client: PoolClient, kbId: string, documentId: number): Promise<void> {
-    const totals = (
-      await client.query<{ count: number; body: number; heading: number }>(
-        'SELECT chunk_count AS count, body_length_sum AS body, heading_length_sum AS heading FROM documents WHERE id = $1',
+  /**
+   * Writes the postings of a document's passages (in batches) and their field
+   * lengths, its sums and analysis version, and the knowledge base's
+   * statistics, in the caller's transaction; the document has no postings yet.
+   */
+  async #writeIndex(
+    client: PoolClient,
+    kbId: string,
+    documentId: number,
+    analysisVersion: string,
+    passages: readonly { chunkId: number; index: IndexedPassage }[],
+  ): Promise<void> {
+    const postings = {
+      term: [] as string[],
+      chunkId: [] as number[],
+      title: [] as number[],
+      description: [] as number[],
+      heading: [] as number[],
+      body: [] as number[],
+    };
+    const flush = async (): Promise<void> => {
+      if (postings.term.length === 0) return;
+      await client.query(
+        `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
+         SELECT $1, p.term, p.chunk_id, $2, p.tf_title, p.tf_description, p.tf_heading, p.tf_body
+         FROM unnest($3::text[], $4::bigint[], $5::int[], $6::int[], $7::int[], $8::int[])
+              AS p(term, chunk_id, tf_title, tf_description, tf_heading, tf_body)`,
+        [kbId, documentId, postings.term, postings.chunkId, postings.title, postings.description, postings.heading, postings.body],
+      );
+      for (const column of Object.values(postings)) column.length = 0;
+    };
+    const sums = [0, 0, 0, 0];
+    for (const { chunkId, index } of passages) {
+      for (const [term, [title, description, heading, body]] of index.terms) {
+        postings.term.push(term);
+        postings.chunkId.push(chunkId);
+        postings.title.push(title);
+        postings.description.push(description);
+        postings.heading.push(heading);
+        postings.body.push(body);
+      }
+      index.lengths.forEach((length, field) => (sums[field] = sums[field]! + length));
+      if (postings.term.length >= POSTINGS_PER_INSERT) await flush();
+    }
+    await flush();
+    if (passages.length > 0) {
+      await client.query(
+        `UPDATE chunks c SET title_length = l.title, description_length = l.description, heading_length = l.heading, body_length = l.body
+         FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[]) AS l(id, title, description, heading, body)
+         WHERE c.id = l.id`,
+        [
+          passages.map((passage) => passage.chunkId),
+          ...[0, 1, 2, 3].map((field) => passages.map((passage) => passage.index.lengths[field]!)),
+        ],
+      );
+    }
+    const counts = (
+      await client.query<{ previous: number; count: number }>(
+        'SELECT chunk_count AS previous, (SELECT COUNT(*)::int FROM chunks WHERE document_id = $1) AS count FROM documents WHERE id = $1',
         [documentId],
       )
     ).rows[0];
+    await client.query(
+      `UPDATE documents SET chunk_count = $1, title_length_sum = $2, description_length_sum = $3, heading_length_sum = $4,
+         body_length_sum = $5, analysis_version = $6 WHERE id = $7`,
+      [counts?.count ?? 0, ...sums, analysisVersion, documentId],
+    );
+    await adjustStats(client, kbId, (counts?.count ?? 0) - (counts?.previous ?? 0));
+  }
+
+  async #deleteDocument(client: PoolClient, kbId: string, documentId: number): Promise<void> {
+    const totals = (await client.query<{ count: number }>('SELECT chunk_count AS count FROM documents WHERE id = $1', [documentId])).rows[0];
     await client.query('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = $1)', [documentId]);
     await client.query('DELETE FROM documents WHERE id = $1', [documentId]);
-    if (totals) await adjustStats(client, kbId, -totals.count, -totals.body, -totals.heading);
+    if (totals) await adjustStats(client, kbId, -totals.count);
   }
 
   getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined> {
@@ -606,28 +635,83 @@ class PostgresStore implements Store {
     });
   }
 
-  /**
-   * BM25 over the knowledge base's postings cached in memory, in one
-   * snapshot ({@link searchPostgresCached}); all in SQL when the store has
-   * no cache ({@link searchPostgres}). The same results either way.
-   */
-  search(query: SearchQuery): Promise<SearchResult> {
-    const postings = this.#postings;
-    if (!postings) return this.#call((database) => searchPostgres(database, query));
-    return this.#transaction((client) => searchPostgresCached(client, query, postings), { snapshot: true });
+  reachStatistics(reach: Reach): Promise<ReachStatistics> {
+    return this.#call((database) => readReachStatistics(database, reach));
+  }
+
+  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
+    return this.#transaction((client) => readPostgresIndex(client, kbId, maxPostings), { snapshot: true });
+  }
+
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+    return this.#transaction((client) => readPostgresTermIndex(client, kbId, terms), { snapshot: true });
+  }
+
+  passagesById(kbId: string, chunkIds: readonly number[]): Promise<StoredPassage[]> {
+    return this.#call((database) => readPostgresPassagesById(database, kbId, chunkIds));
+  }
+
+  listStaleDocuments(analysisVersion: string): Promise<{ kbId: string; docId: string }[]> {
+    return this.#call(
+      async (database) =>
+        (
+          await database.query<{ kbId: string; docId: string }>(
+            `SELECT kb_id AS "kbId", doc_id AS "docId" FROM documents
+             WHERE analysis_version IS DISTINCT FROM $1 ORDER BY kb_id, doc_id`,
+            [analysisVersion],
+          )
+        ).rows,
+    );
+  }
+
+  readIndexableDocument(kbId: string, docId: string): Promise<{ title: string; description?: string; passages: IndexablePassage[] } | undefined> {
+    return this.#transaction(
+      async (client) => {
+        const document = (
+          await client.query<{ id: number; title: string; description: string | null }>(
+            'SELECT id, title, description FROM documents WHERE kb_id = $1 AND doc_id = $2',
+            [kbId, docId],
+          )
+        ).rows[0];
+        if (!document) return undefined;
+        const passages = (
+          await client.query<IndexablePassage>(
+            'SELECT id AS "chunkId", heading_path AS "headingPath", text FROM chunks WHERE document_id = $1 ORDER BY ordinal',
+            [document.id],
+          )
+        ).rows;
+        return { title: document.title, ...(document.description === null ? {} : { description: document.description }), passages };
+      },
+      { snapshot: true },
+    );
+  }
+
+  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void> {
+    return this.#transaction(async (client) => {
+      await lockKnowledgeBase(client, kbId);
+      const document = (await client.query<{ id: number }>('SELECT id FROM documents WHERE kb_id = $1 AND doc_id = $2', [kbId, docId])).rows[0];
+      if (!document) throw new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
+      const own = (await client.query<{ id: number }>('SELECT id FROM chunks WHERE document_id = $1', [document.id])).rows.map((row) => row.id);
+      const given = new Set(passages.map((passage) => passage.chunkId));
+      if (own.length !== given.size || own.some((chunkId) => !given.has(chunkId))) {
+        throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
+      }
+      await client.query('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = $1)', [document.id]);
+      await this.#writeIndex(client, kbId, document.id, analysisVersion, passages);
+    });
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
     return this.#call(async (database) => {
       const { rows } = await database.query<PostgresPassageRow>(
-        `SELECT c.id AS "chunkId", 0::float8 AS score, ${POSTGRES_PASSAGE_COLUMNS}
+        `SELECT c.id AS "chunkId", ${POSTGRES_PASSAGE_COLUMNS}
          FROM chunks c JOIN documents d ON d.id = c.document_id
          WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}
            AND ($5::text IS NULL OR $5::text = ANY(c.heading_path))
          ORDER BY c.ordinal`,
         [...postgresReachParameters(reach), docId, heading ?? null],
       );
-      return rows.map((row) => toPostgresPassage(reach.kbId, row));
+      return rows.map((row) => ({ ...toPostgresPassage(reach.kbId, row), score: 0 }));
     });
   }
 
@@ -852,10 +936,6 @@ async function insertReaders(client: PoolClient, documentId: number, readers: re
  * Adds a change of a knowledge base's postings to its statistics and bumps
  * its index version, in the caller's transaction (as the SQLite store does).
  */
-async function adjustStats(client: PoolClient, kbId: string, chunks: number, bodyLength: number, headingLength: number): Promise<void> {
-  await client.query(
-    `UPDATE index_stats SET chunk_count = chunk_count + $1, body_length_sum = body_length_sum + $2,
-       heading_length_sum = heading_length_sum + $3, version = version + 1 WHERE kb_id = $4`,
-    [chunks, bodyLength, headingLength, kbId],
-  );
+async function adjustStats(client: PoolClient, kbId: string, chunks: number): Promise<void> {
+  await client.query('UPDATE index_stats SET chunk_count = chunk_count + $1, version = version + 1 WHERE kb_id = $2', [chunks, kbId]);
 }

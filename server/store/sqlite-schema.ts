@@ -229,4 +229,38 @@ ALTER TABLE documents ADD COLUMN route_slug TEXT;
 ALTER TABLE chunks ADD COLUMN anchor TEXT;
 `,
   },
+  {
+    // Fielded index (issue 14, retrieval/index-fields.ts): a posting keeps
+    // the term's frequency in each field of its passage (the document's
+    // title and description, the section headings, the text) and a passage
+    // each field's length; the index records which analysis made it
+    // (documents.analysis_version, NULL for every existing document), so the
+    // server re-makes stale postings from the stored passages at start
+    // (retrieval/reindex.ts). Existing postings are dropped here: every
+    // document is stale until then. (Number 9 belongs to the feedback table.)
+    version: 10,
+    sql: `
+DROP TABLE postings;
+CREATE TABLE postings (
+  kb_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+  document_id INTEGER NOT NULL,
+  tf_title INTEGER NOT NULL,
+  tf_description INTEGER NOT NULL,
+  tf_heading INTEGER NOT NULL,
+  tf_body INTEGER NOT NULL,
+  PRIMARY KEY (kb_id, term, chunk_id)
+) WITHOUT ROWID;
+CREATE INDEX postings_chunk ON postings (chunk_id);
+ALTER TABLE chunks ADD COLUMN title_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE chunks ADD COLUMN description_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN title_length_sum INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN description_length_sum INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN analysis_version TEXT;
+UPDATE chunks SET body_length = 0, heading_length = 0;
+UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
+UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;
+`,
+  },
 ];

@@ -5,13 +5,14 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import {
   PASSAGE_COLUMNS,
-  prepareSearch,
+  prepareIndexReads,
   SQLITE_REACH_FILTER,
   sqliteReachParameters,
   toPassage,
   type PassageRow,
-  type PreparedSearch,
-} from './sqlite-search.ts';
+  type SqliteIndexReads,
+} from './sqlite-index.ts';
+import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
 import {
   changedKnowledgeBase,
   documentRecord,
@@ -34,10 +35,10 @@ import {
   type PutOutcome,
   type Reach,
   type Role,
+  type IndexablePassage,
   type ScoredPassage,
-  type SearchQuery,
-  type SearchResult,
   type SessionRecord,
+  type StoredPassage,
   type Store,
   type TokenPurpose,
   type TokenRecord,
@@ -150,13 +151,13 @@ const REACH_FILTER = SQLITE_REACH_FILTER;
 class SqliteStore implements Store {
   readonly #database: Database;
   readonly #now: () => number;
-  readonly #search: PreparedSearch;
+  readonly #index: SqliteIndexReads;
   readonly #statements = new Map<string, Statement>();
 
   constructor(database: Database, options: SqliteStoreOptions) {
     this.#database = database;
     this.#now = options.now ?? Date.now;
-    this.#search = prepareSearch(database);
+    this.#index = prepareIndexReads(database);
   }
 
   /** Prepares a statement once per connection and reuses it. */
@@ -365,45 +366,50 @@ class SqliteStore implements Store {
       ).lastInsertRowid;
     this.#insertReaders(Number(documentId), input.readers);
     const insertChunk = database.prepare(
-      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, body_length, heading_length)
+      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, title_length, description_length, heading_length, body_length)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const chunkIds = input.chunks.map(
+      (chunk, ordinal) =>
+        Number(
+          insertChunk.run(
+            documentId,
+            input.kbId,
+            ordinal,
+            JSON.stringify(chunk.headingPath),
+            chunk.anchor ?? null,
+            chunk.text,
+            ...chunk.index.lengths,
+          ).lastInsertRowid,
+        ),
+    );
+    this.#writeIndex(input.kbId, Number(documentId), input.analysisVersion, input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index })));
+  }
+
+  /**
+   * Writes the postings of a document's passages and their field lengths,
+   * its sums and analysis version, and the knowledge base's statistics, in
+   * the caller's transaction; the document has no postings yet.
+   */
+  #writeIndex(kbId: string, documentId: number, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): void {
+    const insertPosting = this.#prepare(
+      `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertPosting = database.prepare(
-      `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_body, tf_heading, body_length, heading_length)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    let bodyLengthSum = 0;
-    let headingLengthSum = 0;
-    input.chunks.forEach((chunk, ordinal) => {
-      const chunkId = insertChunk.run(
-        documentId,
-        input.kbId,
-        ordinal,
-        JSON.stringify(chunk.headingPath),
-        chunk.anchor ?? null,
-        chunk.text,
-        chunk.bodyLength,
-        chunk.headingLength,
-      ).lastInsertRowid;
-      const terms = new Set([...chunk.bodyTerms.keys(), ...chunk.headingTerms.keys()]);
-      for (const term of terms) {
-        insertPosting.run(
-          input.kbId,
-          term,
-          chunkId,
-          documentId,
-          chunk.bodyTerms.get(term) ?? 0,
-          chunk.headingTerms.get(term) ?? 0,
-          chunk.bodyLength,
-          chunk.headingLength,
-        );
-      }
-      bodyLengthSum += chunk.bodyLength;
-      headingLengthSum += chunk.headingLength;
-    });
-    this.#prepare('UPDATE documents SET chunk_count = ?, body_length_sum = ?, heading_length_sum = ? WHERE id = ?')
-      .run(input.chunks.length, bodyLengthSum, headingLengthSum, documentId);
-    this.#adjustStats(input.kbId, input.chunks.length, bodyLengthSum, headingLengthSum);
+    const updateLengths = this.#prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
+    const sums = [0, 0, 0, 0];
+    for (const { chunkId, index } of passages) {
+      for (const [term, frequencies] of index.terms) insertPosting.run(kbId, term, chunkId, documentId, ...frequencies);
+      updateLengths.run(...index.lengths, chunkId);
+      index.lengths.forEach((length, field) => (sums[field] = sums[field]! + length));
+    }
+    const previous = this.#prepare<[number], number>('SELECT chunk_count FROM documents WHERE id = ?').pluck().get(documentId) ?? 0;
+    const count = this.#prepare<[number], number>('SELECT COUNT(*) FROM chunks WHERE document_id = ?').pluck().get(documentId) ?? 0;
+    this.#prepare(
+      `UPDATE documents SET chunk_count = ?, title_length_sum = ?, description_length_sum = ?, heading_length_sum = ?, body_length_sum = ?,
+         analysis_version = ? WHERE id = ?`,
+    ).run(count, ...sums, analysisVersion, documentId);
+    this.#adjustStats(kbId, count - previous);
   }
 
   #insertReaders(documentId: number, readers: readonly string[]): void {
@@ -412,28 +418,20 @@ class SqliteStore implements Store {
   }
 
   #deleteDocument(kbId: string, documentId: number): void {
-    const totals = this.#prepare<[number], { count: number; body: number; heading: number }>(
-        'SELECT chunk_count AS count, body_length_sum AS body, heading_length_sum AS heading FROM documents WHERE id = ?',
-      )
-      .get(documentId);
+    const totals = this.#prepare<[number], { count: number }>('SELECT chunk_count AS count FROM documents WHERE id = ?').get(documentId);
     this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
     this.#prepare('DELETE FROM documents WHERE id = ?').run(documentId);
-    if (totals) this.#adjustStats(kbId, -totals.count, -totals.body, -totals.heading);
+    if (totals) this.#adjustStats(kbId, -totals.count);
   }
 
   /**
-   * Adds a change of a knowledge base's postings to its statistics and bumps
-   * its index version (migration 7), in the caller's transaction: every
-   * change of the postings goes through here, which is what tells the
-   * in-memory postings of other connections (store/postings-cache.ts) that
-   * they are stale.
+   * Adds a change of a knowledge base's passage count to its statistics and
+   * bumps its index version, in the caller's transaction: every change of the
+   * postings goes through here, which is what tells the in-memory indexes of
+   * other connections (retrieval/index-cache.ts) that they are stale.
    */
-  #adjustStats(kbId: string, chunks: number, bodyLength: number, headingLength: number): void {
-    this.#prepare(
-        `UPDATE index_stats SET chunk_count = chunk_count + ?, body_length_sum = body_length_sum + ?,
-           heading_length_sum = heading_length_sum + ?, version = version + 1 WHERE kb_id = ?`,
-      )
-      .run(chunks, bodyLength, headingLength, kbId);
+  #adjustStats(kbId: string, chunks: number): void {
+    this.#prepare('UPDATE index_stats SET chunk_count = chunk_count + ?, version = version + 1 WHERE kb_id = ?').run(chunks, kbId);
   }
 
   #requireKnowledgeBase(kbId: string): void {
@@ -503,9 +501,63 @@ class SqliteStore implements Store {
     );
   }
 
-  /** Synchronous on this connection: the engine runs it on a worker thread (engine/answer-pool.ts). */
-  search(query: SearchQuery): Promise<SearchResult> {
-    return this.#call(() => this.#search.run(query));
+  reachStatistics(reach: Reach): Promise<ReachStatistics> {
+    return this.#call(() => this.#index.reachStatistics(reach));
+  }
+
+  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
+    return this.#call(() => this.#index.readIndex(kbId, maxPostings));
+  }
+
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+    return this.#call(() => this.#index.readTermIndex(kbId, terms));
+  }
+
+  passagesById(kbId: string, chunkIds: readonly number[]): Promise<StoredPassage[]> {
+    return this.#call(() => this.#index.passagesById(kbId, chunkIds));
+  }
+
+  listStaleDocuments(analysisVersion: string): Promise<{ kbId: string; docId: string }[]> {
+    return this.#call(() =>
+      this.#prepare<[string], { kbId: string; docId: string }>(
+        `SELECT kb_id AS kbId, doc_id AS docId FROM documents
+         WHERE analysis_version IS NULL OR analysis_version <> ? ORDER BY kb_id, doc_id`,
+      ).all(analysisVersion),
+    );
+  }
+
+  readIndexableDocument(kbId: string, docId: string): Promise<{ title: string; description?: string; passages: IndexablePassage[] } | undefined> {
+    return this.#call(() => {
+      const document = this.#prepare<[string, string], { id: number; title: string; description: string | null }>(
+        'SELECT id, title, description FROM documents WHERE kb_id = ? AND doc_id = ?',
+      ).get(kbId, docId);
+      if (!document) return undefined;
+      const passages = this.#prepare<[number], { chunkId: number; headingPath: string; text: string }>(
+        'SELECT id AS chunkId, heading_path AS headingPath, text FROM chunks WHERE document_id = ? ORDER BY ordinal',
+      )
+        .all(document.id)
+        .map((row) => ({ chunkId: row.chunkId, headingPath: JSON.parse(row.headingPath) as string[], text: row.text }));
+      return { title: document.title, ...(document.description === null ? {} : { description: document.description }), passages };
+    });
+  }
+
+  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          const document = this.#prepare<[string, string], { id: number }>('SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?')
+            .get(kbId, docId);
+          if (!document) throw new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
+          const own = this.#prepare<[number], number>('SELECT id FROM chunks WHERE document_id = ?').pluck().all(document.id);
+          const given = new Set(passages.map((passage) => passage.chunkId));
+          if (own.length !== given.size || own.some((chunkId) => !given.has(chunkId))) {
+            throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
+          }
+          this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(document.id);
+          this.#writeIndex(kbId, document.id, analysisVersion, passages);
+        })
+        .immediate(),
+    );
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
@@ -518,7 +570,7 @@ class SqliteStore implements Store {
            ORDER BY c.ordinal`,
         )
         .all({ docId, heading: heading ?? null, ...sqliteReachParameters(reach) });
-      return rows.map((row) => toPassage(reach.kbId, row));
+      return rows.map((row) => ({ ...toPassage(reach.kbId, row), score: 0 }));
     });
   }
 

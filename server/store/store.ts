@@ -1,6 +1,6 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
- * passages, the BM25 index, curated answers, widget tokens, console
+ * passages, the lexical index's data (store/index-data.ts; retrieval/ scores it), curated answers, widget tokens, console
  * passwords and console sessions.
  *
  * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
@@ -9,6 +9,8 @@
  * HTTP: it throws {@link StoreUnavailableError} when its database cannot be
  * reached and {@link ConflictError} / {@link NotFoundError} for record rules.
  */
+
+import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
 
 /** Per-knowledge-base role. `editor` and `owner` have update permission. */
 export type Role = 'reader' | 'editor' | 'owner';
@@ -107,14 +109,8 @@ export interface ChunkInput {
   anchor?: string;
   /** The passage text (light markdown: inline code, fenced code blocks, list items). */
   text: string;
-  /** Term frequencies of the analyzed text. */
-  bodyTerms: Map<string, number>;
-  /** Term frequencies of the analyzed heading path. */
-  headingTerms: Map<string, number>;
-  /** Number of analyzed terms in the text. */
-  bodyLength: number;
-  /** Number of analyzed terms in the heading path. */
-  headingLength: number;
+  /** The passage as the lexical index holds it (retrieval/index-fields.ts). */
+  index: IndexedPassage;
 }
 
 export interface DocumentInput {
@@ -129,6 +125,8 @@ export interface DocumentInput {
   quotable: boolean;
   contentHash: string;
   sourceRoot?: string;
+  /** Version of the analysis that indexed `chunks` (retrieval/index-fields.ts `INDEX_ANALYSIS_VERSION`). */
+  analysisVersion: string;
   chunks: ChunkInput[];
 }
 
@@ -176,28 +174,14 @@ export interface ScoredPassage {
   score: number;
 }
 
-/** What a search returns: the passages and the statistics the answerer weighs terms with. */
-export interface SearchResult {
-  /** Best first, at most `topK`, all inside the reach. */
-  passages: ScoredPassage[];
-  /**
-   * Passages inside the reach (N of the IDF). Every statistic here is
-   * computed within the reach, never over the whole knowledge base, so that
-   * no answer depends on documents the question cannot reach (DESIGN.md
-   * "Access rules"; server/access-rules.property.test.ts).
-   */
-  passageCount: number;
-  /** Query term -> passages inside the reach containing it (0 when absent). */
-  documentFrequencies: Record<string, number>;
-}
+/** A passage as stored: a {@link ScoredPassage} before retrieval scored it. */
+export type StoredPassage = Omit<ScoredPassage, 'score'>;
 
-/** Parameters of the BM25 ranking (see store/bm25.ts). */
-export interface SearchQuery {
-  reach: Reach;
-  /** Analyzed, distinct query terms. */
-  terms: string[];
-  /** Passages to return, best first. */
-  topK: number;
+/** A stored document's passage, as re-indexing reads it. */
+export interface IndexablePassage {
+  chunkId: number;
+  headingPath: string[];
+  text: string;
 }
 
 /** A curated question/answer pair (`qa_shortcut`). */
@@ -312,10 +296,41 @@ export interface Store {
   removeDocument(kbId: string, docId: string): Promise<boolean>;
 
   /**
-   * BM25 top-k over the passages inside the reach (filtered in the query
-   * itself), with N, avgdl and df computed within the reach.
+   * The index version of the reach's knowledge base and its statistics
+   * inside the reach (store/index-data.ts), read in one snapshot.
    */
-  search(query: SearchQuery): Promise<SearchResult>;
+  reachStatistics(reach: Reach): Promise<ReachStatistics>;
+  /**
+   * The whole lexical index of a knowledge base, read in one snapshot, for
+   * retrieval to hold in memory.
+   *
+   * @returns undefined when it has more than `maxPostings` postings
+   */
+  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined>;
+  /** The postings of `terms` in a knowledge base, and the lengths of the passages they name. */
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns>;
+  /**
+   * Passages by storage id, in any order; ids no longer stored are left out.
+   * Carries no reach: callers pass ids retrieval chose inside the reach.
+   */
+  passagesById(kbId: string, chunkIds: readonly number[]): Promise<StoredPassage[]>;
+  /**
+   * Documents whose passages were indexed with another analysis than
+   * `analysisVersion` (or before analyses were versioned), for re-indexing.
+   */
+  listStaleDocuments(analysisVersion: string): Promise<{ kbId: string; docId: string }[]>;
+  /** A document's title, description and passages in document order, for re-indexing; undefined when it does not exist. */
+  readIndexableDocument(
+    kbId: string,
+    docId: string,
+  ): Promise<{ title: string; description?: string; passages: IndexablePassage[] } | undefined>;
+  /**
+   * Replaces the index of an existing document's passages (every passage,
+   * by its id) in one transaction, and records the analysis that made it.
+   * Throws NotFoundError when the document does not exist, ConflictError
+   * when `passages` are not exactly its passages (it changed meanwhile).
+   */
+  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void>;
   /**
    * The passages of one document inside the reach, in document order,
    * optionally only those whose heading path contains `heading`.

@@ -1,14 +1,16 @@
 import fc from 'fast-check';
-import { NotFoundError, type ChunkInput, type DocumentInput, type SearchQuery, type Store, type Visibility } from '../store/store.ts';
+import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
+import type { RetrievalQuery } from '../retrieval/retriever.ts';
+import type { FieldCounts } from '../store/index-data.ts';
+import { NotFoundError, type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
 
 /**
- * Fixtures of the tests of the in-memory search, shared by the embedded
- * store's (store/postings-search.test.ts, store/postings-cache.test.ts) and
- * PostgreSQL's (store/postgres-postings-search.test.ts). Test support only:
+ * Fixtures of the tests of the lexical retriever (retrieval/lexical-retriever.test.ts,
+ * retrieval/index-cache.test.ts), on either backend. Test support only:
  *
  * - random histories of a knowledge base: documents put, removed and
  *   re-permissioned, interleaved with searches of random reaches, terms and
- *   top-k, so the cached search can be compared with the all-SQL one after
+ *   top-k, so the retriever can be compared with a reference scorer after
  *   every change ({@link operationArbitrary}, {@link playOperations});
  * - one-passage documents ({@link aboutDocument}) and the
  *   way a sequence of changes moves the index version ({@link indexVersionMoves}).
@@ -23,27 +25,25 @@ export const READERS = ['ann', 'bob'];
 const VISIBILITIES: Visibility[] = ['public', 'workspace', 'restricted'];
 const DOC_IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
 
-const termCountsArbitrary = fc
-  .dictionary(fc.constantFrom(...VOCABULARY), fc.integer({ min: 1, max: 3 }), { maxKeys: 5 })
-  .map((counts) => new Map(Object.entries(counts)));
+const fieldCountsArbitrary: fc.Arbitrary<FieldCounts> = fc
+  .tuple(fc.constantFrom(0, 1), fc.constantFrom(0, 1), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 3 }))
+  .filter((counts) => counts.some((count) => count > 0));
 
-/** A passage of one to five vocabulary terms in body and heading, with few distinct lengths (so equal scores, ties, are common). */
+/**
+ * A passage of one to five vocabulary terms in random fields, with few
+ * distinct lengths (so equal scores, ties, are common).
+ */
 export const chunkArbitrary: fc.Arbitrary<ChunkInput> = fc
   .record({
-    bodyTerms: termCountsArbitrary,
-    headingTerms: termCountsArbitrary,
-    bodyExtra: fc.constantFrom(0, 4, 30),
-    headingExtra: fc.constantFrom(0, 1),
+    terms: fc.dictionary(fc.constantFrom(...VOCABULARY), fieldCountsArbitrary, { minKeys: 1, maxKeys: 5 }),
+    extra: fc.tuple(fc.constantFrom(0, 2), fc.constantFrom(0, 5), fc.constantFrom(0, 1), fc.constantFrom(0, 4, 30)),
   })
-  .map(({ bodyTerms, headingTerms, bodyExtra, headingExtra }) => {
-    const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, count) => total + count, 0);
+  .map(({ terms, extra }) => {
+    const lengths = [0, 1, 2, 3].map((field) => Object.values(terms).reduce((sum, counts) => sum + counts[field]!, 0) + extra[field]!);
     return {
-      headingPath: ['Page', `Section ${[...headingTerms.keys()].join(' ')}`],
-      text: `Passage ${[...bodyTerms.keys()].join(' ')}`,
-      bodyTerms,
-      headingTerms,
-      bodyLength: sum(bodyTerms) + bodyExtra,
-      headingLength: sum(headingTerms) + headingExtra,
+      headingPath: ['Page', `Section ${Object.keys(terms).join(' ')}`],
+      text: `Passage ${Object.keys(terms).join(' ')}`,
+      index: { terms: new Map(Object.entries(terms)), lengths: lengths as unknown as FieldCounts },
     };
   });
 
@@ -105,7 +105,7 @@ export async function playOperations(
   kbId: string,
   operations: readonly Operation[],
   users: ReadonlyMap<string, string>,
-  compare: (query: SearchQuery) => Promise<void> | void,
+  compare: (query: RetrievalQuery) => Promise<void> | void,
 ): Promise<void> {
   const readerIds = (names: readonly string[]) => names.map((name) => users.get(name)!);
   for (const operation of operations) {
@@ -138,11 +138,12 @@ function documentInput(kbId: string, operation: Extract<Operation, { kind: 'put'
     readers,
     quotable: true,
     contentHash: `${operation.docId}-${operation.version}-${operation.chunks.length}`,
+    analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks: operation.chunks,
   };
 }
 
-/** A public document of `kbId` with one passage about `term` (body term frequency 2, lengths 5 and 1). */
+/** A public document of `kbId` with one passage about `term` (body term frequency 2, body length 5, heading length 1). */
 export function aboutDocument(kbId: string, docId: string, term: string): DocumentInput {
   return {
     kbId,
@@ -152,7 +153,8 @@ export function aboutDocument(kbId: string, docId: string, term: string): Docume
     readers: [],
     quotable: true,
     contentHash: `${docId}-${term}`,
-    chunks: [{ headingPath: [docId], text: term, bodyTerms: new Map([[term, 2]]), headingTerms: new Map(), bodyLength: 5, headingLength: 1 }],
+    analysisVersion: INDEX_ANALYSIS_VERSION,
+    chunks: [{ headingPath: [docId], text: term, index: { terms: new Map([[term, [0, 0, 0, 2]]]), lengths: [0, 0, 1, 5] } }],
   };
 }
 

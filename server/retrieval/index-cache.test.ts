@@ -1,0 +1,110 @@
+import { describe, expect, test } from 'vitest';
+import { IndexCache, type IndexLoader } from './index-cache.ts';
+import { buildIndexColumns, type IndexColumns } from '../store/index-data.ts';
+
+/** Columns of `postings` one-term postings at `version`. */
+function columnsOf(version: number, postings: number): IndexColumns {
+  const chunks = Array.from({ length: postings }, (_, index) => [index + 1, 1, 0, 0, 0, 1] as const);
+  return buildIndexColumns(
+    version,
+    chunks.map(([chunkId]) => ['alpha', chunkId, 1, 0, 0, 0, 1] as const),
+    chunks,
+  );
+}
+
+/** A loader serving the given knowledge bases at their current versions, counting its reads. */
+function loaderOf(knowledgeBases: Map<string, { version: number; postings: number }>): IndexLoader & { reads: string[] } {
+  const reads: string[] = [];
+  const loader = async (kbId: string, maxPostings: number) => {
+    reads.push(kbId);
+    const current = knowledgeBases.get(kbId)!;
+    return current.postings > maxPostings ? undefined : columnsOf(current.version, current.postings);
+  };
+  return Object.assign(loader, { reads });
+}
+
+describe('IndexCache', () => {
+  test('first search of a knowledge base: read and held; same version again: served without reading', async () => {
+    const cache = new IndexCache({ quietMilliseconds: 1_000, now: () => 0 });
+    const loader = loaderOf(new Map([['kb', { version: 1, postings: 3 }]]));
+
+    const first = await cache.indexAt('kb', 1, loader);
+    const second = await cache.indexAt('kb', 1, loader);
+
+    expect(first?.version).toBe(1);
+    expect(second).toBe(first);
+    expect(loader.reads).toEqual(['kb']);
+    expect(cache.postingTotal).toBe(3);
+  });
+
+  test('a knowledge base changed after it was held: not held (terms read instead) until its new version stayed unchanged for the quiet period', async () => {
+    let now = 0;
+    const knowledgeBases = new Map([['kb', { version: 1, postings: 3 }]]);
+    const cache = new IndexCache({ quietMilliseconds: 1_000, now: () => now });
+    const loader = loaderOf(knowledgeBases);
+    await cache.indexAt('kb', 1, loader);
+
+    knowledgeBases.set('kb', { version: 2, postings: 4 });
+    now = 10;
+    const justChanged = await cache.indexAt('kb', 2, loader);
+    now = 500;
+    const stillQuiet = await cache.indexAt('kb', 2, loader);
+    now = 1_100;
+    const settled = await cache.indexAt('kb', 2, loader);
+
+    expect(justChanged).toBeUndefined();
+    expect(stillQuiet).toBeUndefined();
+    expect(settled?.version).toBe(2);
+    expect(loader.reads).toEqual(['kb', 'kb']);
+  });
+
+  test('a knowledge base over the cap: not held, and not read again at the same version', async () => {
+    const cache = new IndexCache({ maxPostings: 2, quietMilliseconds: 0, now: () => 0 });
+    const loader = loaderOf(new Map([['big', { version: 1, postings: 5 }]]));
+
+    const first = await cache.indexAt('big', 1, loader);
+    const second = await cache.indexAt('big', 1, loader);
+
+    expect([first, second]).toEqual([undefined, undefined]);
+    expect(loader.reads).toEqual(['big']);
+    expect(cache.postingTotal).toBe(0);
+  });
+
+  test('two knowledge bases that do not fit together: the idle one is evicted for the other, which is then kept while in use', async () => {
+    let now = 0;
+    const cache = new IndexCache({ maxPostings: 5, quietMilliseconds: 100, now: () => now });
+    const loader = loaderOf(new Map([['a', { version: 1, postings: 3 }], ['b', { version: 1, postings: 3 }]]));
+    await cache.indexAt('a', 1, loader);
+
+    now = 1_000;
+    const b = await cache.indexAt('b', 1, loader);
+    const aOnce = await cache.indexAt('a', 1, loader);
+    const aAgain = await cache.indexAt('a', 1, loader);
+
+    expect(b?.version).toBe(1);
+    // No room while b is in use: a is read for that search, not held, and not read again within the quiet period.
+    expect(aOnce?.version).toBe(1);
+    expect(aAgain).toBeUndefined();
+    expect(loader.reads).toEqual(['a', 'b', 'a']);
+    expect(cache.postingTotal).toBe(3);
+  });
+
+  test('a second search while the first is still reading the knowledge base: not held for it, and not read twice', async () => {
+    const cache = new IndexCache({ quietMilliseconds: 0, now: () => 0 });
+    let release: (() => void) | undefined;
+    const reads: string[] = [];
+    const slow: IndexLoader = async (kbId) => {
+      reads.push(kbId);
+      await new Promise<void>((resolve) => (release = resolve));
+      return columnsOf(1, 2);
+    };
+
+    const first = cache.indexAt('kb', 1, slow);
+    const second = await cache.indexAt('kb', 1, slow);
+    release!();
+
+    expect(second).toBeUndefined();
+    expect((await first)?.version).toBe(1);
+    expect(reads).toEqual(['kb']);
+  });
+});

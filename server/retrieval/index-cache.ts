@@ -1,0 +1,145 @@
+import type { IndexColumns } from '../store/index-data.ts';
+
+/**
+ * A thread's in-memory lexical index, per knowledge base: the whole index
+ * read from the store (store/index-data.ts) at a knowledge base's first
+ * search, and read again when its index version has changed, whichever
+ * process changed it. Searches of a knowledge base that is not held read
+ * only their terms' postings instead (retrieval/lexical-retriever.ts), with
+ * the same results.
+ *
+ * - Memory is bounded by {@link IndexCacheOptions.maxPostings}, summed over
+ *   knowledge bases: least recently used entries idle for the quiet period
+ *   are evicted to make room; a knowledge base that does not fit is not held.
+ * - After a knowledge base changed, it is read again only once its new version
+ *   has stayed unchanged for the quiet period, so that a long ingest does
+ *   not make every search re-read the whole index.
+ * - One read of a knowledge base at a time; other searches of it meanwhile
+ *   read their terms.
+ *
+ * Not thread-safe: one per thread (each answer worker has its own).
+ */
+
+/**
+ * Default cap on postings held, summed over knowledge bases: 4,000,000, about
+ * 48 MB of typed arrays at 12 bytes a posting (the bundled Node.js docs:
+ * about 160,000 postings; the Kubernetes docs about 900,000).
+ */
+export const MAX_CACHED_POSTINGS = 4_000_000;
+
+/** Default quiet period, milliseconds (see the module's documentation). */
+export const CACHE_QUIET_MILLISECONDS = 2_000;
+
+/** Options of {@link IndexCache}. */
+export interface IndexCacheOptions {
+  /** Most postings held, summed over knowledge bases; default {@link MAX_CACHED_POSTINGS}. */
+  maxPostings?: number;
+  /** Quiet period, milliseconds; default {@link CACHE_QUIET_MILLISECONDS}; 0 reads at the first search after a change. */
+  quietMilliseconds?: number;
+  /** Clock in milliseconds; injectable for tests. */
+  now?: () => number;
+}
+
+/** How the cache reads a knowledge base's whole index: undefined when it has more than `maxPostings` postings. */
+export type IndexLoader = (kbId: string, maxPostings: number) => Promise<IndexColumns | undefined>;
+
+interface Entry {
+  columns: IndexColumns;
+  postings: number;
+  lastUsedAt: number;
+}
+
+/** A version not held yet: when it was first seen, and whether it is known not to fit. */
+interface Waiting {
+  version: number;
+  since: number;
+  tooLarge: boolean;
+}
+
+export class IndexCache {
+  readonly #maxPostings: number;
+  readonly #quietMilliseconds: number;
+  readonly #now: () => number;
+  /** Held entries, least recently used first. */
+  readonly #entries = new Map<string, Entry>();
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #reading = new Set<string>();
+  #postingTotal = 0;
+
+  constructor(options: IndexCacheOptions = {}) {
+    this.#maxPostings = options.maxPostings ?? MAX_CACHED_POSTINGS;
+    this.#quietMilliseconds = options.quietMilliseconds ?? CACHE_QUIET_MILLISECONDS;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Postings held, summed over knowledge bases. */
+  get postingTotal(): number {
+    return this.#postingTotal;
+  }
+
+  /**
+   * The index of `kbId` at `version`, read through `load` when that is due.
+   *
+   * @param version the knowledge base's current index version (from the search's statistics)
+   * @returns the columns at `version`, or undefined: search with the terms' postings
+   * @throws what `load` throws
+   */
+  async indexAt(kbId: string, version: number, load: IndexLoader): Promise<IndexColumns | undefined> {
+    const now = this.#now();
+    const entry = this.#entries.get(kbId);
+    if (entry?.columns.version === version) {
+      entry.lastUsedAt = now;
+      this.#entries.delete(kbId);
+      this.#entries.set(kbId, entry);
+      return entry.columns;
+    }
+    if (this.#reading.has(kbId)) return undefined;
+    if (entry) this.#drop(kbId, entry);
+    let waiting = this.#waiting.get(kbId);
+    if (waiting?.version !== version) {
+      // A new version: read at once at a knowledge base's first search, after the quiet period when it changed.
+      const changed = entry !== undefined || waiting !== undefined;
+      waiting = { version, since: now, tooLarge: false };
+      this.#waiting.set(kbId, waiting);
+      if (changed && this.#quietMilliseconds > 0) return undefined;
+    } else if (waiting.tooLarge || now - waiting.since < this.#quietMilliseconds) {
+      return undefined;
+    }
+    this.#reading.add(kbId);
+    try {
+      const columns = await load(kbId, this.#maxPostings);
+      if (!columns) {
+        waiting.tooLarge = true;
+        return undefined;
+      }
+      const postings = columns.postingChunks.length;
+      if (!this.#makeRoom(postings)) {
+        // No room now: this search uses what was read; another read is tried only after the quiet period.
+        waiting.since = this.#now();
+        return columns.version === version ? columns : undefined;
+      }
+      this.#waiting.delete(kbId);
+      this.#entries.set(kbId, { columns, postings, lastUsedAt: this.#now() });
+      this.#postingTotal += postings;
+      return columns.version === version ? columns : undefined;
+    } finally {
+      this.#reading.delete(kbId);
+    }
+  }
+
+  /** Evicts least recently used idle entries until `count` more postings fit; false when they cannot. */
+  #makeRoom(count: number): boolean {
+    const now = this.#now();
+    for (const [kbId, entry] of this.#entries) {
+      if (this.#postingTotal + count <= this.#maxPostings) break;
+      if (now - entry.lastUsedAt < this.#quietMilliseconds) return false;
+      this.#drop(kbId, entry);
+    }
+    return this.#postingTotal + count <= this.#maxPostings;
+  }
+
+  #drop(kbId: string, entry: Entry): void {
+    this.#entries.delete(kbId);
+    this.#postingTotal -= entry.postings;
+  }
+}

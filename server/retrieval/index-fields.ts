@@ -1,0 +1,82 @@
+import { analyze, ANALYZER_VERSION } from '../engine/analyzer.ts';
+import type { FieldCounts, IndexedPassage } from '../store/index-data.ts';
+
+export type { FieldCounts, IndexedPassage };
+
+/**
+ * The fields of a passage in the lexical index (BM25F, retrieval/bm25f.ts):
+ * its document's title and description, the headings of its section below
+ * the title, and its text. A passage is indexed with its document's title and
+ * description, so a page whose title names the question's subject ranks each
+ * of its passages above a page that mentions the words in passing.
+ *
+ * The analysis of documents for the index happens here, and only here, with
+ * the one analyzer (engine/analyzer.ts): the store persists what this
+ * computes and never analyzes text itself.
+ */
+
+/** The fields, in the order of every {@link FieldCounts} (store/index-data.ts). */
+export const INDEX_FIELDS = ['title', 'description', 'heading', 'body'] as const;
+
+/** One field of {@link INDEX_FIELDS}. */
+export type IndexField = (typeof INDEX_FIELDS)[number];
+
+/** Field positions, for reading a {@link FieldCounts}. */
+export const TITLE = 0;
+export const DESCRIPTION = 1;
+export const HEADING = 2;
+export const BODY = 3;
+
+/**
+ * Version of the index's analysis: the analyzer's version and this module's
+ * choice of fields. Stored with each knowledge base's index; an index made
+ * with another version is re-made from the stored passages before it is
+ * searched (retrieval/reindex.ts), so an index is never silently stale.
+ */
+export const INDEX_ANALYSIS_VERSION = `${ANALYZER_VERSION}.fields-1`;
+
+/** The document a passage belongs to, as the index needs it. */
+export interface DocumentFields {
+  title: string;
+  /** The document's description (front matter); absent when it has none. */
+  description?: string;
+}
+
+/**
+ * The section headings of a passage below its document's title: the heading
+ * path without its first element when that is the title (the path starts at
+ * the page's title, ingest/section-builder.ts).
+ */
+export function sectionHeadings(title: string, headingPath: readonly string[]): readonly string[] {
+  return headingPath[0] === title ? headingPath.slice(1) : headingPath;
+}
+
+/**
+ * Analyzes one passage for the index.
+ *
+ * @param document its document's title and description
+ * @param passage its heading path (from the page title down) and text
+ */
+export function indexPassage(document: DocumentFields, passage: { headingPath: readonly string[]; text: string }): IndexedPassage {
+  const fields = [
+    analyze(document.title),
+    analyze(document.description ?? ''),
+    analyze(sectionHeadings(document.title, passage.headingPath).join('\n')),
+    analyze(passage.text),
+  ];
+  const terms = new Map<string, number[]>();
+  fields.forEach((fieldTerms, field) => {
+    for (const term of fieldTerms) {
+      let counts = terms.get(term);
+      if (!counts) {
+        counts = [0, 0, 0, 0];
+        terms.set(term, counts);
+      }
+      counts[field] = counts[field]! + 1;
+    }
+  });
+  return {
+    terms: terms as Map<string, unknown> as Map<string, FieldCounts>,
+    lengths: fields.map((fieldTerms) => fieldTerms.length) as unknown as FieldCounts,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The lexical index as the store keeps it and reads it back for retrieval
+ * (server/retrieval/): per passage, each field's length; per term and
+ * passage, the term's frequency in each field. The store persists these
+ * numbers and filters them by reach; it never analyzes text and never
+ * scores (retrieval/index-fields.ts analyzes, retrieval/bm25f.ts scores).
+ */
+
+/**
+ * One count per field of a passage, in this order: its document's title, its
+ * document's description, its section headings below the title, its text.
+ * Term frequencies, or lengths in analyzed terms.
+ */
+export type FieldCounts = readonly [title: number, description: number, heading: number, body: number];
+
+/** Number of fields in a {@link FieldCounts}. */
+export const FIELD_COUNT = 4;
+
+/** What the index holds of one passage. */
+export interface IndexedPassage {
+  /** Term -> its frequency in each field (at least one non-zero). */
+  terms: Map<string, FieldCounts>;
+  /** Length of each field, in analyzed terms. */
+  lengths: FieldCounts;
+}
+
+/**
+ * What a search reads of a knowledge base inside a reach, in one snapshot.
+ * Every statistic is computed within the reach, never over the whole
+ * knowledge base, so that no answer depends on documents the question cannot
+ * reach (DESIGN.md "Access rules"; server/access-rules.property.test.ts).
+ */
+export interface ReachStatistics {
+  /** The knowledge base's index version: changes with every change of its passages. */
+  version: number;
+  /** Passages inside the reach (N). */
+  passageCount: number;
+  /** Each field's length summed over the passages inside the reach. */
+  lengthSums: FieldCounts;
+  /**
+   * Ids of the documents inside the reach (their storage ids, as in
+   * {@link IndexColumns.chunkDocuments}); absent when the reach covers every
+   * passage of the knowledge base.
+   */
+  readableDocuments?: number[];
+}
+
+/**
+ * Postings and passage lengths of a knowledge base, whole or for some terms,
+ * as column arrays (one entry per posting, or per chunk slot).
+ *
+ * The postings of `terms[i]` are positions `termStarts[i]` to
+ * `termStarts[i + 1] - 1`, in ascending chunk slot (terms in the order the
+ * backend read them, each term once).
+ * Chunk slots number the passages in ascending storage id.
+ */
+export interface IndexColumns {
+  /** The knowledge base's index version the columns were read at. */
+  version: number;
+  /** Fields per posting and per unit ({@link FIELD_COUNT} for passages). */
+  fieldCount: number;
+  terms: string[];
+  /** One start per term, plus the number of postings. */
+  termStarts: Uint32Array;
+  /** Per posting: its passage's chunk slot. */
+  postingChunks: Uint32Array;
+  /** Per posting: its frequencies, `fieldCount` consecutive entries in field order. */
+  postingFrequencies: Uint16Array;
+  /** Per chunk slot: the passage's storage id (`chunks.id`). */
+  chunkIds: Float64Array;
+  /** Per chunk slot: its document's storage id (`documents.id`). */
+  chunkDocuments: Float64Array;
+  /** Per chunk slot: its field lengths, `fieldCount` consecutive entries. */
+  chunkLengths: Uint32Array;
+}
+
+/** One posting row as a backend reads it: term, passage id, document id, and the four field frequencies. */
+export type PostingRow = readonly [term: string, chunkId: number, documentId: number, title: number, description: number, heading: number, body: number];
+
+/** One passage's lengths as a backend reads them: passage id, document id, the four field lengths. */
+export type ChunkLengthRow = readonly [chunkId: number, documentId: number, title: number, description: number, heading: number, body: number];
+
+/** Largest frequency a posting keeps per field (the column type's range): more is no more evidence under BM25's saturation. */
+const MAX_FREQUENCY = 0xffff;
+
+/**
+ * Builds {@link IndexColumns} from rows read in one snapshot: the row
+ * mapping both backends share.
+ *
+ * @param postings posting rows grouped by term (each term's rows together), then ordered by passage id
+ * @param chunks every passage the postings name (others are allowed), any order
+ * @throws Error when a posting names a passage missing from `chunks` (two reads from different snapshots)
+ */
+export function buildIndexColumns(version: number, postings: Iterable<PostingRow>, chunks: Iterable<ChunkLengthRow>): IndexColumns {
+  const chunkRows = [...chunks].sort((left, right) => left[0] - right[0]);
+  const slotOf = new Map<number, number>();
+  const chunkIds = new Float64Array(chunkRows.length);
+  const chunkDocuments = new Float64Array(chunkRows.length);
+  const chunkLengths = new Uint32Array(chunkRows.length * FIELD_COUNT);
+  chunkRows.forEach((row, slot) => {
+    slotOf.set(row[0], slot);
+    chunkIds[slot] = row[0];
+    chunkDocuments[slot] = row[1];
+    for (let field = 0; field < FIELD_COUNT; field++) chunkLengths[slot * FIELD_COUNT + field] = row[2 + field]!;
+  });
+  const terms: string[] = [];
+  const starts: number[] = [];
+  const postingChunks: number[] = [];
+  const frequencies: number[] = [];
+  for (const row of postings) {
+    const [term, chunkId] = row;
+    if (terms.at(-1) !== term) {
+      terms.push(term);
+      starts.push(postingChunks.length);
+    }
+    const slot = slotOf.get(chunkId);
+    if (slot === undefined) throw new Error(`Posting of "${term}" names passage ${chunkId}, which was not read`);
+    postingChunks.push(slot);
+    for (let field = 0; field < FIELD_COUNT; field++) frequencies.push(Math.min(row[3 + field] as number, MAX_FREQUENCY));
+  }
+  starts.push(postingChunks.length);
+  return {
+    version,
+    fieldCount: FIELD_COUNT,
+    terms,
+    termStarts: Uint32Array.from(starts),
+    postingChunks: Uint32Array.from(postingChunks),
+    postingFrequencies: Uint16Array.from(frequencies),
+    chunkIds,
+    chunkDocuments,
+    chunkLengths,
+  };
+}

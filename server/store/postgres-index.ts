@@ -1,0 +1,171 @@
+import type { QueryResultRow } from 'pg';
+import { buildIndexColumns, type ChunkLengthRow, type IndexColumns, type PostingRow, type ReachStatistics } from './index-data.ts';
+import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
+import type { Reach, StoredPassage } from './store.ts';
+
+/**
+ * The PostgreSQL store's reads of the lexical index (store/index-data.ts)
+ * and of passages: sqlite-index.ts's queries in PostgreSQL's dialect. Nothing
+ * here scores: retrieval/ does, the same way for every backend.
+ */
+
+/** What the reads need of a connection: a `pg.Pool` or a checked-out `pg.PoolClient`. */
+export interface Queryable {
+  query<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
+}
+
+/** A connection that can also return rows as arrays (a checked-out client). */
+export interface ArrayQueryable extends Queryable {
+  query<Row extends QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: Row[]; rowCount: number | null }>;
+  query<Row extends unknown[]>(config: { text: string; values: unknown[]; rowMode: 'array' }): Promise<{ rows: Row[] }>;
+}
+
+/**
+ * The documents of the reach, the rule of every passage query of the store
+ * (sqlite-index.ts's `SQLITE_REACH_FILTER`): `$1` the knowledge base, `$2`
+ * the reachable visibilities (`text[]`), `$3` the user who must be a listed
+ * reader of `restricted` documents. Queries using it take these three
+ * parameters first.
+ */
+export const POSTGRES_REACH_FILTER = `d.kb_id = $1
+  AND d.visibility = ANY($2::text[])
+  AND (d.visibility <> 'restricted'
+       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = $3))`;
+
+/** The values of {@link POSTGRES_REACH_FILTER}'s parameters `$1` to `$3` for one reach, in order. */
+export function postgresReachParameters(reach: Reach): [kbId: string, visibilities: string[], userId: string] {
+  return [reach.kbId, [...reach.visibilities], reach.userId];
+}
+
+/** The columns of a passage row but its id, from chunks `c` and documents `d` (sqlite-index.ts's `PASSAGE_COLUMNS`). */
+export const POSTGRES_PASSAGE_COLUMNS = `c.heading_path AS "headingPath", c.anchor AS anchor, c.text AS text, d.doc_id AS "docId",
+       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS "contentHash"`;
+
+/** A passage row as the PostgreSQL queries select it ({@link POSTGRES_PASSAGE_COLUMNS}, plus its id). */
+export interface PostgresPassageRow extends PassageSiteColumns {
+  chunkId: number;
+  headingPath: string[];
+  text: string;
+  docId: string;
+  title: string;
+  quotable: boolean;
+  contentHash: string;
+}
+
+/** Turns a selected passage row into a {@link StoredPassage}. */
+export function toPostgresPassage(kbId: string, row: PostgresPassageRow): StoredPassage {
+  return {
+    chunkId: row.chunkId,
+    kbId,
+    docId: row.docId,
+    title: row.title,
+    ...passageSiteFields(row),
+    headingPath: row.headingPath,
+    text: row.text,
+    quotable: row.quotable,
+    contentHash: row.contentHash,
+  };
+}
+
+/**
+ * Passages and field length sums inside the reach, the index version, and
+ * the ids of the documents inside the reach when it does not cover every
+ * passage, in one round trip.
+ */
+const REACH_STATISTICS_SQL = `
+WITH inside AS (SELECT d.id, d.chunk_count, d.title_length_sum, d.description_length_sum, d.heading_length_sum, d.body_length_sum
+                FROM documents d WHERE ${POSTGRES_REACH_FILTER}),
+totals AS (SELECT COALESCE(SUM(chunk_count), 0)::bigint AS passages, COALESCE(SUM(title_length_sum), 0)::bigint AS title,
+                  COALESCE(SUM(description_length_sum), 0)::bigint AS description, COALESCE(SUM(heading_length_sum), 0)::bigint AS heading,
+                  COALESCE(SUM(body_length_sum), 0)::bigint AS body FROM inside),
+stats AS (SELECT chunk_count, version FROM index_stats WHERE kb_id = $1)
+SELECT t.passages, t.title, t.description, t.heading, t.body, s.version,
+       CASE WHEN t.passages <> COALESCE(s.chunk_count, 0) THEN (SELECT COALESCE(array_agg(i.id), '{}') FROM inside i) END AS readable
+FROM totals t LEFT JOIN stats s ON true
+`;
+
+interface ReachStatisticsRow {
+  passages: number;
+  title: number;
+  description: number;
+  heading: number;
+  body: number;
+  version: number | null;
+  /** `bigint[]`: node-postgres parses its elements to strings. */
+  readable: (string | number)[] | null;
+}
+
+const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
+const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
+
+/**
+ * @param database a pool or client whose `bigint` columns parse to numbers (postgres-store.ts)
+ */
+export async function readReachStatistics(database: Queryable, reach: Reach): Promise<ReachStatistics> {
+  const row = (await database.query<ReachStatisticsRow>(REACH_STATISTICS_SQL, postgresReachParameters(reach))).rows[0];
+  const statistics: ReachStatistics = {
+    version: row?.version ?? 0,
+    passageCount: row?.passages ?? 0,
+    lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
+  };
+  if (row?.readable) statistics.readableDocuments = row.readable.map(Number);
+  return statistics;
+}
+
+/**
+ * The whole index of a knowledge base. Call on a client inside a
+ * `REPEATABLE READ` transaction, so its reads see one snapshot. Terms come
+ * ordered by `term COLLATE "C"` (byte order, the column's collation), each
+ * term's postings together, as the columns need.
+ *
+ * @returns undefined when it has more than `maxPostings` postings
+ */
+export async function readPostgresIndex(client: ArrayQueryable, kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
+  const count = (await client.query<{ count: number }>('SELECT COUNT(*)::bigint AS count FROM postings WHERE kb_id = $1', [kbId])).rows[0];
+  if ((count?.count ?? 0) > maxPostings) return undefined;
+  const version = await readVersion(client, kbId);
+  const chunks = await client.query<unknown[]>({
+    text: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = $1`,
+    values: [kbId],
+    rowMode: 'array',
+  });
+  const postings = await client.query<unknown[]>({
+    text: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 ORDER BY term COLLATE "C", chunk_id`,
+    values: [kbId],
+    rowMode: 'array',
+  });
+  return buildIndexColumns(version, postings.rows as unknown as PostingRow[], chunks.rows as unknown as ChunkLengthRow[]);
+}
+
+/** The postings of `terms` and the lengths of the passages they name; inside a `REPEATABLE READ` transaction like {@link readPostgresIndex}. */
+export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+  const version = await readVersion(client, kbId);
+  const postings = await client.query<unknown[]>({
+    text: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", chunk_id`,
+    values: [kbId, [...terms]],
+    rowMode: 'array',
+  });
+  const rows = postings.rows as unknown as PostingRow[];
+  const chunkIds = [...new Set(rows.map((row) => row[1]))];
+  const chunks = await client.query<unknown[]>({
+    text: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id = ANY($1::bigint[])`,
+    values: [chunkIds],
+    rowMode: 'array',
+  });
+  return buildIndexColumns(version, rows, chunks.rows as unknown as ChunkLengthRow[]);
+}
+
+/** Passages by storage id, in any order; ids no longer stored are left out. */
+export async function readPostgresPassagesById(database: Queryable, kbId: string, chunkIds: readonly number[]): Promise<StoredPassage[]> {
+  if (chunkIds.length === 0) return [];
+  const rows = await database.query<PostgresPassageRow>(
+    `SELECT c.id AS "chunkId", ${POSTGRES_PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE c.id = ANY($1::bigint[])`,
+    [[...chunkIds]],
+  );
+  return rows.rows.map((row) => toPostgresPassage(kbId, row));
+}
+
+async function readVersion(database: Queryable, kbId: string): Promise<number> {
+  return (await database.query<{ version: number }>('SELECT version FROM index_stats WHERE kb_id = $1', [kbId])).rows[0]?.version ?? 0;
+}

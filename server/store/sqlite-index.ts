@@ -1,0 +1,151 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { buildIndexColumns, type ChunkLengthRow, type IndexColumns, type PostingRow, type ReachStatistics } from './index-data.ts';
+import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
+import type { Reach, StoredPassage } from './store.ts';
+
+/**
+ * The embedded store's reads of the lexical index (store/index-data.ts) and
+ * of passages, as SQL over the `postings`, `chunks` and `documents` tables.
+ * Nothing here scores: retrieval/ does, the same way for every backend.
+ */
+
+/** The documents of the reach: the same rule as every passage query of the store. */
+export const SQLITE_REACH_FILTER = `d.kb_id = @kbId
+  AND d.visibility IN (SELECT value FROM json_each(@visibilities))
+  AND (d.visibility <> 'restricted'
+       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))`;
+
+/** Named parameters of {@link SQLITE_REACH_FILTER}: `@kbId`, `@userId` and `@visibilities` (a JSON array). */
+export type SqliteReachParameters = { kbId: string; userId: string; visibilities: string };
+
+/** The values of {@link SQLITE_REACH_FILTER}'s parameters for one reach. */
+export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
+  return { kbId: reach.kbId, userId: reach.userId, visibilities: JSON.stringify(reach.visibilities) };
+}
+
+/** The columns of a passage row, aliased to {@link PassageRow}'s names, over chunks `c` and documents `d`. */
+export const PASSAGE_COLUMNS = `c.heading_path AS headingPath, c.anchor AS anchor, c.text AS text, d.doc_id AS docId,
+       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS contentHash`;
+
+/** A passage row as the SQLite queries select it ({@link PASSAGE_COLUMNS}, plus its id). */
+export interface PassageRow extends PassageSiteColumns {
+  chunkId: number;
+  headingPath: string;
+  text: string;
+  docId: string;
+  title: string;
+  quotable: number;
+  contentHash: string;
+}
+
+/** Turns a selected passage row into a {@link StoredPassage}. */
+export function toPassage(kbId: string, row: PassageRow): StoredPassage {
+  return {
+    chunkId: row.chunkId,
+    kbId,
+    docId: row.docId,
+    title: row.title,
+    ...passageSiteFields(row),
+    headingPath: JSON.parse(row.headingPath) as string[],
+    text: row.text,
+    quotable: row.quotable === 1,
+    contentHash: row.contentHash,
+  };
+}
+
+/**
+ * Passages and field length sums inside the reach, beside the whole
+ * knowledge base's passage count (equal counts: the reach covers every
+ * passage) and its index version.
+ */
+const REACH_STATISTICS_SQL = `
+SELECT COALESCE(SUM(d.chunk_count), 0) AS passages,
+       COALESCE(SUM(d.title_length_sum), 0) AS title, COALESCE(SUM(d.description_length_sum), 0) AS description,
+       COALESCE(SUM(d.heading_length_sum), 0) AS heading, COALESCE(SUM(d.body_length_sum), 0) AS body,
+       (SELECT chunk_count FROM index_stats WHERE kb_id = @kbId) AS knowledgeBasePassages,
+       (SELECT version FROM index_stats WHERE kb_id = @kbId) AS version
+FROM documents d WHERE ${SQLITE_REACH_FILTER}
+`;
+
+/** The documents inside the reach (storage ids). */
+const READABLE_DOCUMENTS_SQL = `SELECT d.id FROM documents d WHERE ${SQLITE_REACH_FILTER}`;
+
+const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
+const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
+
+interface ReachStatisticsRow {
+  passages: number;
+  title: number;
+  description: number;
+  heading: number;
+  body: number;
+  knowledgeBasePassages: number | null;
+  version: number | null;
+}
+
+/** The index reads of one connection, with statements prepared once. */
+export interface SqliteIndexReads {
+  reachStatistics(reach: Reach): ReachStatistics;
+  /** @returns undefined when the knowledge base has more than `maxPostings` postings */
+  readIndex(kbId: string, maxPostings: number): IndexColumns | undefined;
+  readTermIndex(kbId: string, terms: readonly string[]): IndexColumns;
+  passagesById(kbId: string, chunkIds: readonly number[]): StoredPassage[];
+}
+
+/**
+ * Prepares the index reads on a connection. Each read runs in one read
+ * transaction (better-sqlite3's `transaction`, deferred), so its parts come
+ * from one snapshot while other connections write.
+ *
+ * @param database an open better-sqlite3 connection (read-only is enough)
+ */
+export function prepareIndexReads(database: Database): SqliteIndexReads {
+  const statistics: Statement<SqliteReachParameters, ReachStatisticsRow> = database.prepare(REACH_STATISTICS_SQL);
+  const readableDocuments = database.prepare<SqliteReachParameters, number>(READABLE_DOCUMENTS_SQL).pluck();
+  const version = database.prepare<[string], number>('SELECT version FROM index_stats WHERE kb_id = ?').pluck();
+  const postingCount = database.prepare<[string], number>('SELECT COUNT(*) FROM postings WHERE kb_id = ?').pluck();
+  const allPostings = database.prepare<[string], PostingRow>(`SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = ? ORDER BY term, chunk_id`).raw();
+  const allChunks = database.prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = ?`).raw();
+  const termPostings = database
+    .prepare<[string, string], PostingRow>(
+      `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = ? AND term IN (SELECT value FROM json_each(?)) ORDER BY term, chunk_id`,
+    )
+    .raw();
+  const chunksById = database
+    .prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id IN (SELECT value FROM json_each(?))`)
+    .raw();
+  const passages = database.prepare<[string], PassageRow>(
+    `SELECT c.id AS chunkId, ${PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE c.id IN (SELECT value FROM json_each(?))`,
+  );
+
+  const reachStatistics = database.transaction((reach: Reach): ReachStatistics => {
+    const parameters = sqliteReachParameters(reach);
+    const row = statistics.get(parameters);
+    const result: ReachStatistics = {
+      version: row?.version ?? 0,
+      passageCount: row?.passages ?? 0,
+      lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
+    };
+    if (result.passageCount !== (row?.knowledgeBasePassages ?? 0)) result.readableDocuments = readableDocuments.all(parameters);
+    return result;
+  });
+  const readIndex = database.transaction((kbId: string, maxPostings: number): IndexColumns | undefined => {
+    if (postingCount.get(kbId)! > maxPostings) return undefined;
+    // Chunks first: better-sqlite3 runs no other statement while one is being iterated.
+    const chunks = allChunks.all(kbId);
+    return buildIndexColumns(version.get(kbId) ?? 0, allPostings.iterate(kbId), chunks);
+  });
+  const readTermIndex = database.transaction((kbId: string, terms: readonly string[]): IndexColumns => {
+    const rows = termPostings.all(kbId, JSON.stringify(terms));
+    const chunkIds = [...new Set(rows.map((row) => row[1]))];
+    return buildIndexColumns(version.get(kbId) ?? 0, rows, chunksById.all(JSON.stringify(chunkIds)));
+  });
+  return {
+    reachStatistics: (reach) => reachStatistics(reach),
+    readIndex: (kbId, maxPostings) => readIndex(kbId, maxPostings),
+    readTermIndex: (kbId, terms) => readTermIndex(kbId, terms),
+    passagesById: (kbId, chunkIds) =>
+      chunkIds.length === 0 ? [] : passages.all(JSON.stringify(chunkIds)).map((row) => toPassage(kbId, row)),
+  };
+}
