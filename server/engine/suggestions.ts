@@ -1,3 +1,4 @@
+import { readHeading } from './section-heading.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
@@ -10,25 +11,24 @@ import type { ScoredPassage } from '../store/store.ts';
 export const MAX_SUGGESTIONS = 3;
 
 /**
- * Turns a section heading into a question a visitor might ask next.
- * API signatures (`` `fs.mkdtemp(prefix[, options])` ``) become
- * "How do I use `fs.mkdtemp()`?"; `Class: X` becomes "What is X?";
+ * Turns a section heading into a question a visitor might ask next
+ * (engine/section-heading.ts reads it). API signatures
+ * (`` `fs.mkdtemp(prefix[, options])` ``) become "How do I use
+ * `fs.mkdtemp()`?"; `Class: X` (and the other labels) becomes "What is X?";
  * `Event: X` becomes "When is the X event emitted?"; other headings
  * "What should I know about X?".
  *
  * @param heading the passage's innermost heading
  */
 export function headingToQuestion(heading: string): string {
-  const trimmed = heading.trim();
-  const signature = /^`(?:new\s+)?([\w$.[\]'"]+?)\s*\(.*\)`$/.exec(trimmed);
-  if (signature) return `How do I use \`${signature[1]}()\`?`;
-  const labelled = /^(Class|Event|Interface|Static method|Module):\s*(.+)$/i.exec(trimmed);
-  if (labelled) {
-    const [, label, subject] = labelled;
-    if (label!.toLowerCase() === 'event') return `When is the ${subject} event emitted?`;
+  const read = readHeading(heading);
+  if (read.kind === 'signature') return `How do I use \`${read.subject}()\`?`;
+  if (read.kind === 'labelled') {
+    const subject = read.text.slice(read.text.indexOf(':') + 1).trim();
+    if (read.label!.toLowerCase() === 'event') return `When is the ${subject} event emitted?`;
     return `What is ${subject}?`;
   }
-  return `What should I know about ${trimmed.replace(/[.?!:]+$/, '')}?`;
+  return `What should I know about ${read.text.replace(/[.?!:]+$/, '')}?`;
 }
 
 /**
