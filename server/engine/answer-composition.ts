@@ -1,8 +1,8 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
 import { fenceCodeExample, findCodeExample } from './code-example.ts';
 import { analyzePassage, identifierTerms } from './passage-analysis.ts';
-import { readHeading } from './section-heading.ts';
-import type { Sentence } from './sentences.ts';
+import { readHeading, sameHeadingPath } from './section-heading.ts';
+import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
@@ -41,7 +41,6 @@ export const MAX_ANSWER_CHARACTERS = 1200;
 export const SHORT_DESCRIPTION = 60;
 /** How far back the sentence a dangling pronoun points at is looked for. */
 const MAX_ANTECEDENTS = 2;
-const DANGLING_START = /^(It|This|That|These|Those|They|Its|Their)\b/;
 
 /** A sentence the answerer chose, with its passage. */
 export interface QuotedSentence {
@@ -163,7 +162,7 @@ function ledRuns(input: AnswerTextInput): Run[] {
   runs = runs.filter((run) => run.sentences.length > 0);
   runs[0]!.lead = lead;
   for (const run of runs) {
-    if (run.lead === undefined && !isSameHeadingPath(run.passage, input.anchor) && run.passage.headingPath.length >= 2) {
+    if (run.lead === undefined && !(run.passage.docId === input.anchor.docId && sameHeadingPath(run.passage.headingPath, input.anchor.headingPath)) && run.passage.headingPath.length >= 2) {
       const heading = readHeading(run.passage.headingPath.at(-1)!);
       if (heading.kind !== 'prose') run.lead = leadOf(heading.text);
     }
@@ -183,7 +182,7 @@ function plainRuns(input: AnswerTextInput): Run[] {
   const first = runs[0]!;
   const opening = first.sentences[0]!;
   if (opening.kind === 'option' && first.passage.headingPath.length >= 2) first.lead = leadOf(first.passage.headingPath.at(-1)!);
-  else if (DANGLING_START.test(opening.text)) {
+  else if (DANGLING_PRONOUN.test(opening.text)) {
     const before = antecedents(first.passage, opening);
     first.sentences.unshift(...before);
     // Nothing before it in the passage: in technical documentation the section's heading names what the
@@ -219,7 +218,7 @@ function addAntecedents(run: Run): void {
   for (const sentence of run.sentences) {
     const previous = sentences.at(-1);
     const named = run.lead !== undefined && sentences.length === 0;
-    if (DANGLING_START.test(sentence.text) && !named && previous?.position !== sentence.position - 1) {
+    if (DANGLING_PRONOUN.test(sentence.text) && !named && previous?.position !== sentence.position - 1) {
       sentences.push(...antecedents(run.passage, sentence).filter((antecedent) => !sentences.includes(antecedent)));
     }
     sentences.push(sentence);
@@ -235,7 +234,7 @@ function antecedents(passage: ScoredPassage, sentence: Sentence): Sentence[] {
     const previous = sentences[position]!;
     if (previous.kind === 'option' || previous.kind === 'status') break;
     before.unshift(previous);
-    if (!DANGLING_START.test(previous.text)) break;
+    if (!DANGLING_PRONOUN.test(previous.text)) break;
   }
   return before;
 }
@@ -303,10 +302,6 @@ function isOtherOption(sentence: Sentence, weights: ReadonlyMap<string, number>)
 function leadOf(heading: string): string {
   const read = readHeading(heading);
   return escapeLiteralMarkers(read.kind === 'prose' ? `**${read.text.replace(/[.:]+$/, '')}**` : read.text);
-}
-
-function isSameHeadingPath(passage: ScoredPassage, other: ScoredPassage): boolean {
-  return passage.docId === other.docId && passage.headingPath.join('\u0000') === other.headingPath.join('\u0000');
 }
 
 /**

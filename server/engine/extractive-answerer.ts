@@ -4,8 +4,8 @@ import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch }
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 import { asksHow } from './question-intent.ts';
-import { readHeading, namesApi } from './section-heading.ts';
-import type { Sentence } from './sentences.ts';
+import { namesApi, readHeading, sameHeadingPath } from './section-heading.ts';
+import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
 import { BM25_K1 } from '../store/bm25.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
@@ -86,8 +86,6 @@ const DANGLING_PRONOUN_PENALTY = 0.05;
  * as much is the better anchor for an answer.
  */
 const OPTION_PENALTY = 0.1;
-/** A pronoun or determiner at the start of a sentence that points at something said before it. */
-export const DANGLING_PRONOUN = /^(It|This|That|These|Those|They|Its|Their)\b/;
 /** A further sentence from another passage needs a BM25 score at least this share of the best passage's. */
 const MIN_RELATIVE_PASSAGE_SCORE = 0.75;
 
@@ -280,10 +278,6 @@ export function isSameSection(passage: ScoredPassage, other: ScoredPassage): boo
   return passage.docId === other.docId && sameHeadingPath(passage.headingPath, other.headingPath);
 }
 
-/** Whether two heading paths are equal. */
-export function sameHeadingPath(headingPath: readonly string[], other: readonly string[]): boolean {
-  return headingPath.length === other.length && headingPath.every((heading, index) => heading === other[index]);
-}
 
 /**
  * Whether an answer quoting this passage is led by its section heading: the

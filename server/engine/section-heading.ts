@@ -82,6 +82,11 @@ export function namesApi(heading: SectionHeading): boolean {
   return heading.kind !== 'prose';
 }
 
+/** Whether two heading paths are equal (the same section, when of the same document). */
+export function sameHeadingPath(headingPath: readonly string[], other: readonly string[]): boolean {
+  return headingPath.length === other.length && headingPath.every((heading, index) => heading === other[index]);
+}
+
 /** The text inside one whole inline code span, else the text itself. */
 function unquoteCode(text: string): string {
   return WHOLE_CODE_SPAN.exec(text)?.[1] ?? text;

@@ -44,6 +44,9 @@ export interface Sentence {
  */
 const BOUNDARY = /(?<!\b(?:e\.g|i\.e|etc|vs|cf|approx|Dr|Mr|Mrs|Ms|St|No|Fig))([.?!]["')\]]?)\s+(?=["'(\[`*]?[A-Z0-9`])/g;
 
+/** A pronoun or determiner at the start of a sentence that points at something said before it ("It", "This", "These", ...). */
+export const DANGLING_PRONOUN = /^(It|This|That|These|Those|They|Its|Their)\b/;
+
 /** Longest sentence quoted, in characters; longer ones are cut at a word boundary with an ellipsis. */
 export const MAX_SENTENCE_CHARACTERS = 400;
 
