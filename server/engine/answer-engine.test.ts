@@ -112,7 +112,62 @@ describe('AnswerEngine.answer', () => {
     expect(events[0]).toEqual({ type: 'citations', citations: [{ index: 1, passage }] });
     expect(events.filter((event) => event.type === 'done')).toHaveLength(1);
     expect(events.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
-    expect(textOf(events)).toBe('Asynchronously creates a directory at the given path [1].');
+    // The passage documents an API: its signature leads, then the description (two sentences: the first is short).
+    expect(textOf(events)).toBe(
+      '`fs.mkdir(path[, options])`: Asynchronously creates a directory at the given path. The callback gets an error if it fails [1].',
+    );
+  });
+
+  test('how-question answered from a later passage of an API section: description and example read from the store\'s section, each cited', async () => {
+    const heading = ['File system', '`fs.mkdir(path[, options])`'];
+    const description = passageOf(11, 'fs.md', heading, 'Asynchronously creates a directory.');
+    const retrieved = passageOf(12, 'fs.md', heading, 'A `recursive` option creates every missing parent directory too.');
+    const example = passageOf(13, 'fs.md', heading, "```\nmkdir('a/b', { recursive: true }, done);\n```");
+    const elsewhere = passageOf(14, 'fs.md', [...heading, 'Caveats'], 'On Windows, a directory cannot be created twice.');
+    const search = { passages: [retrieved], passageCount: 10, documentFrequencies: { creat: 2, directori: 2, parent: 2 } };
+    const store = fakeStore({ search, reachable: [description, retrieved, example, elsewhere] });
+
+    const events = await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory with its parents?', reach: REACH }));
+
+    expect(textOf(events)).toBe(
+      '`fs.mkdir(path[, options])`: Asynchronously creates a directory [1]. A `recursive` option creates every missing parent directory too [2].' +
+        "\n\nExample [3]:\n\n```\nmkdir('a/b', { recursive: true }, done);\n```",
+    );
+    expect(events[0]).toEqual({
+      type: 'citations',
+      citations: [
+        { index: 1, passage: description },
+        { index: 2, passage: retrieved },
+        { index: 3, passage: example },
+      ],
+    });
+  });
+
+  test('answer from a worded section to a question that is not a how-question: the store is not asked for the section', async () => {
+    const passage = passageOf(1, 'fs.md', ['File system', 'Directories'], 'A directory holds files and other directories.');
+    const calls: string[] = [];
+    const store = fakeStore({
+      search: { passages: [passage], passageCount: 10, documentFrequencies: { directori: 2, hold: 2, file: 2 } },
+      onCall: (method) => calls.push(method),
+    });
+
+    const events = await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'What does a directory hold?', reach: REACH }));
+
+    expect(textOf(events)).toBe('A directory holds files and other directories [1].');
+    expect(calls).not.toContain('passagesOf');
+  });
+
+  test('how-question about a property of a class: the class description follows, read from the store', async () => {
+    const size = passageOf(2, 'fs.md', ['File system', 'Class: `fs.Stats`', '`stats.size`'], 'The size of the file in bytes.');
+    const owner = passageOf(1, 'fs.md', ['File system', 'Class: `fs.Stats`'], 'Objects returned from `fs.stat()` are of this type.');
+    const search = { passages: [size], passageCount: 10, documentFrequencies: { size: 2, file: 2, byte: 2 } };
+    const store = fakeStore({ search, reachable: [owner, size] });
+
+    const events = await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I get the size of a file in bytes?', reach: REACH }));
+
+    expect(textOf(events)).toBe(
+      '`stats.size`: The size of the file in bytes [1]. Class: `fs.Stats`: Objects returned from `fs.stat()` are of this type [2].',
+    );
   });
 
   test('extractive answer: token texts concatenate to exactly the extractive answer text', async () => {

@@ -3,9 +3,12 @@ import type { AnswerEvent, EngineCitation } from './answer-events.ts';
 import { buildAnswerPrompt } from './answer-prompt.ts';
 import type { ChatClient } from './chat-completions-client.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
-import { composeExtractiveAnswer } from './extractive-answerer.ts';
+import { ownerHeadingPath } from './answer-composition.ts';
+import { planExtractiveAnswer, writeExtractiveAnswer } from './extractive-answerer.ts';
 import { checkGrounding, type GroundingRejection } from './grounding-check.ts';
 import { retrievePassages } from './passage-rerank.ts';
+import { asksHow } from './question-intent.ts';
+import { sameHeadingPath } from './section-heading.ts';
 import { StreamedReply } from './streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
@@ -127,7 +130,11 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
  * Phase one (see {@link PreparedAnswer}): a curated answer whose sources all
  * lie inside the reach, else retrieval (BM25, then the second stage's
  * re-ranking: engine/passage-rerank.ts) and the extractive answer, or an
- * abstention when its evidence is below the threshold. Only a `retrieved`
+ * abstention when its evidence is below the threshold. An answer led by an
+ * API's or a task's heading, or one to a how-question, reads its section's
+ * passages from the store (its description and first code example may lie in
+ * passages not retrieved), and, for a how-question about a property, those
+ * of the class that owns it (engine/answer-composition.ts). Only a `retrieved`
  * answer is ever handed to the chat model: a question the knowledge base
  * holds too little evidence for is abstained on without asking the model.
  *
@@ -155,8 +162,14 @@ export async function prepareAnswer(
 
   const search = await retrievePassages(sources, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
   if (request.signal?.aborted) return undefined;
-  const extractive = composeExtractiveAnswer(search.terms, search);
-  if (!extractive || extractive.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };
+  const plan = planExtractiveAnswer(search.terms, search);
+  if (!plan || plan.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };
+  const howQuestion = asksHow(request.question);
+  const section = plan.leads || howQuestion ? await sectionOf(store, request.reach, plan.anchor, plan.anchor.headingPath, search.passages) : [];
+  const owner = plan.leads && howQuestion ? ownerHeadingPath(plan.anchor) : undefined;
+  const ownerSection = owner ? await sectionOf(store, request.reach, plan.anchor, owner, search.passages) : [];
+  if (request.signal?.aborted) return undefined;
+  const extractive = writeExtractiveAnswer(plan, { question: request.question, section, ownerSection });
   const citations: EngineCitation[] = extractive.cited.map((passage, position) => ({ index: position + 1, passage }));
   const related = await relatedQuestions(store, request.reach, matches);
   const events: AnswerEvent[] = [{ type: 'citations', citations }, ...tokens(extractive.text)];
@@ -274,6 +287,26 @@ function abstention(): AnswerEvent[] {
 /** Splits text into word-sized `token` events whose concatenation is the text (without trailing whitespace). */
 function tokens(text: string): AnswerEvent[] {
   return (text.match(/\s*\S+/g) ?? []).map((piece) => ({ type: 'token', text: piece }));
+}
+
+/**
+ * The passages of a section of the anchor's document (same heading path)
+ * inside the reach, in document order; those retrieved are the retrieved
+ * objects (with their BM25 scores).
+ */
+async function sectionOf(
+  store: EngineStore,
+  reach: Reach,
+  anchor: ScoredPassage,
+  headingPath: readonly string[],
+  retrieved: readonly ScoredPassage[],
+): Promise<ScoredPassage[]> {
+  const heading = headingPath.at(-1);
+  if (heading === undefined) return [];
+  const passages = await store.passagesOf(reach, anchor.docId, heading);
+  return passages
+    .filter((passage) => sameHeadingPath(passage.headingPath, headingPath))
+    .map((passage) => retrieved.find((known) => known.chunkId === passage.chunkId) ?? passage);
 }
 
 /** Curated questions related to the asked one whose sources all lie inside the reach. */

@@ -129,11 +129,11 @@ describe('composeExtractiveAnswer', () => {
   });
 
   test('quoted list item without closing punctuation: marker appended after the text', () => {
-    const passage = passageOf(1, '- `recursive` creates every missing parent directory', 3);
+    const passage = passageOf(1, '- Creates every missing parent directory', 3);
 
     const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([passage], { creat: 2, directori: 2 }));
 
-    expect(answer?.text).toBe('`recursive` creates every missing parent directory [1]');
+    expect(answer?.text).toBe('Creates every missing parent directory [1]');
   });
 
   test('two sentences of one passage covering different terms: both quoted, one marker after the pair', () => {
@@ -239,18 +239,31 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.cited).toEqual([prose]);
   });
 
-  test('question term found only in a passage heading: counts at half weight, that passage beats a higher BM25 rank', () => {
+  test('question term found only in a worded heading: counts at half weight, that passage beats a higher BM25 rank', () => {
     // Question: mkdir, permiss (equal weights). Higher-ranked: 0.5 + 1 * 1 = 1.5.
-    // Lower-ranked, heading names mkdir: 0.5 + 0.5 * 0.5 + 1 * 0.99 = 1.74.
+    // Lower-ranked, heading "Using mkdir" holds mkdir: 0.5 + 0.5 * 0.5 + 1 * 0.99 + 1.5 * 0.5 (heading subject) = 2.49.
     const higher = passageOf(1, 'The permissions are read from the process umask.', 10, ['Guide', 'Processes']);
-    const headed = passageOf(2, 'Sets the permissions of the new folder.', 9.9, ['File system', '`fs.mkdir(path)`']);
-    const search = searchOf([higher, headed], { mkdir: 2, permiss: 2 });
+    const headed = passageOf(2, 'Sets the permissions of the new folder.', 9.9, ['File system', 'Using mkdir']);
+    const search = searchOf([higher, headed], { mkdir: 2, permiss: 2, us: 2 });
 
     const answer = composeExtractiveAnswer(['mkdir', 'permiss'], search);
 
     expect(answer?.text).toBe('Sets the permissions of the new folder [1].');
     expect(answer?.cited).toEqual([headed]);
     expect(answer?.features.passageCoverage).toBe(1);
+    expect(answer?.features.sentenceCoverage).toBe(0.75);
+  });
+
+  test('question term only in a heading that names an API: the heading leads the answer, the evidence still counts it at half weight', () => {
+    const higher = passageOf(1, 'The permissions are read from the process umask.', 10, ['Guide', 'Processes']);
+    const headed = passageOf(2, 'Sets the permissions of the new folder.', 9.9, ['File system', '`fs.mkdir(path)`']);
+    const search = searchOf([higher, headed], { mkdir: 2, permiss: 2 });
+
+    const answer = composeExtractiveAnswer(['mkdir', 'permiss'], search);
+
+    expect(answer?.text).toBe('`fs.mkdir(path)`: Sets the permissions of the new folder [1].');
+    expect(answer?.cited).toEqual([headed]);
+    expect(answer?.features.sentenceCoverage).toBe(0.75);
   });
 
   test(`sentence only in a passage beyond the first ${CANDIDATE_PASSAGES}: never considered`, () => {
@@ -315,6 +328,85 @@ describe('composeExtractiveAnswer', () => {
       expect(marker).toBeGreaterThanOrEqual(1);
       expect(marker).toBeLessThanOrEqual(answer!.cited.length);
     }
+  });
+});
+
+describe('composeExtractiveAnswer: documentation', () => {
+  /** A passage of a page of API docs (its text writes code, so it is technical documentation). */
+  function docsPassage(chunkId: number, docId: string, headingPath: string[], text: string, score = 10): ScoredPassage {
+    return { ...passageOf(chunkId, text, score, headingPath), docId };
+  }
+  const frequencies = { renam: 2, file: 2, move: 2, watch: 2 };
+
+  test('second passage of another page adding question terms: not stitched on (another subject)', () => {
+    const rename = docsPassage(1, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], 'Renames the `oldPath` file.');
+    // Supported nearly as well (all three terms, 0.99 relevance), adding "move": only its page keeps it out.
+    const other = docsPassage(2, 'shell.md', ['Shell', 'Tips'], 'Files are renamed or moved with `mv` in a shell.', 9.9);
+
+    const answer = composeExtractiveAnswer(['renam', 'file', 'move'], searchOf([rename, other], frequencies));
+
+    expect(answer?.cited).toEqual([rename]);
+  });
+
+  test('answer led by an API heading, a worded section of the same page adding terms: not stitched on', () => {
+    const rename = docsPassage(1, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], 'Renames the `oldPath` file.');
+    // Supported nearly as well (all three terms), adding "move": only its worded heading keeps it out.
+    const caveat = docsPassage(2, 'fs.md', ['File system', '`fs.watch(filename)`', 'Caveats'], 'A watched `file` that is renamed or moved emits nothing.', 9.9);
+
+    const answer = composeExtractiveAnswer(['renam', 'file', 'move'], searchOf([rename, caveat], frequencies));
+
+    expect(answer?.text).toBe('`fs.rename(oldPath, newPath)`: Renames the `oldPath` file [1].');
+  });
+
+  test('answer led by an API heading, another API section of the page adding a missing term: added under its own heading', () => {
+    const rename = docsPassage(1, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], 'Renames the `oldPath` file.');
+    const watch = docsPassage(2, 'fs.md', ['File system', '`fs.watch(filename)`'], 'Reports when a `file` is moved.', 9.9);
+
+    const answer = composeExtractiveAnswer(['renam', 'file', 'move'], searchOf([rename, watch], frequencies));
+
+    expect(answer?.text).toBe('`fs.rename(oldPath, newPath)`: Renames the `oldPath` file [1]. `fs.watch(filename)`: Reports when a `file` is moved [2].');
+  });
+
+  test('another API section adding no missing term: not added', () => {
+    const rename = docsPassage(1, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], 'Renames and moves the `oldPath` file.');
+    const sync = docsPassage(2, 'fs.md', ['File system', '`fs.renameSync(oldPath, newPath)`'], 'Renames the `oldPath` file synchronously.', 9.9);
+
+    const answer = composeExtractiveAnswer(['renam', 'file', 'move'], searchOf([rename, sync], frequencies));
+
+    expect(answer?.cited).toEqual([rename]);
+  });
+
+  test('heading subject naming the question\'s term: that section answers, over a higher-ranked one', () => {
+    // Caveat: 2/3 + 1 (relevance); rename: 2/3 + 1/3 (its subject, shown) + 0.95 + 1.5 * 1/3 (subject weight).
+    const caveat = docsPassage(1, 'fs.md', ['File system', '`fs.watch(filename)`', 'Caveats'], 'A watched `file` that is moved emits nothing.');
+    const rename = docsPassage(2, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], 'Changes the name of a `file`.', 9.5);
+    const search = searchOf([caveat, rename], frequencies, 10, [1, 0.95]);
+
+    const answer = composeExtractiveAnswer(['renam', 'file', 'move'], search);
+
+    expect(answer?.text.startsWith('`fs.rename(oldPath, newPath)`: ')).toBe(true);
+    expect(answer?.cited[0]).toBe(rename);
+  });
+
+  test('an option item and a prose sentence covering the same terms: the prose sentence anchors the answer', () => {
+    // Option: 1 + 1 - 0.1 (an option item the question does not name); prose: 1 + 0.99.
+    const option = docsPassage(1, 'readline.md', ['Readline', 'Options'], '- `crlfDelay` {number} Delay when reading a file line.');
+    const prose = docsPassage(2, 'readline.md', ['Readline', 'Usage'], 'Reading a file line by line is common.', 9.9);
+
+    const answer = composeExtractiveAnswer(['read', 'file', 'line'], searchOf([option, prose], { read: 2, file: 2, line: 2 }, 10, [1, 0.99]));
+
+    expect(answer?.text).toBe('Reading a file line by line is common [1].');
+  });
+
+  test('how-question over an API section with an example: the example follows; the same section asked "what": no code', () => {
+    const passage = docsPassage(1, 'fs.md', ['File system', '`fs.rename(oldPath, newPath)`'], "Renames a file.\n\n```\nrename('a', 'b', done);\n```");
+    const search = searchOf([passage], frequencies);
+
+    const how = composeExtractiveAnswer(['renam', 'file'], search, 'How do I rename a file?');
+    const what = composeExtractiveAnswer(['renam', 'file'], search, 'What does renaming a file do?');
+
+    expect(how?.text).toBe("`fs.rename(oldPath, newPath)`: Renames a file [1].\n\n```\nrename('a', 'b', done);\n```");
+    expect(what?.text).toBe('`fs.rename(oldPath, newPath)`: Renames a file [1].');
   });
 });
 

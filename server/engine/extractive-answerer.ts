@@ -1,27 +1,45 @@
-import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
+import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
 import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
-import { questionTermWeights, sentenceWeight, type RerankedSearch } from './passage-rerank.ts';
-import { analyzePassage } from './passage-analysis.ts';
+import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
+import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
-import type { Sentence } from './sentences.ts';
+import { asksHow } from './question-intent.ts';
+import { namesApi, readHeading, sameHeadingPath } from './section-heading.ts';
+import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
 import { BM25_K1 } from '../retrieval/bm25f.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
  * The `extractive` answerer (DESIGN.md "The engine"): offline and
  * deterministic. It picks the best-supported sentences of the retrieved
- * passages and composes a short answer with `[n]` citation markers.
+ * passages and composes a short answer with `[n]` citation markers
+ * (engine/answer-composition.ts: a documented API or task is led by its
+ * section's heading and the sentence saying what it does, a how-question
+ * gets the section's first code example).
  *
  * A sentence's support is the IDF-weighted share of the question's terms it
  * contains, with terms found only in its passage's heading path counted at
- * half weight (engine/passage-rerank.ts `sentenceWeight`), plus a prior for its passage's relevance
- * (the second ranking stage, engine/passage-rerank.ts) and a bonus for the question's term pairs it holds side by side
- * ({@link phraseCoverage}). The best sentence is taken, then up to {@link MAX_SENTENCES} - 1 more
- * while each adds question terms not yet covered, is nearly as well supported,
- * and comes from the same passage or one ranked nearly as high.
+ * half weight (engine/passage-rerank.ts `sentenceWeight`), plus a prior for
+ * its passage's relevance (the second ranking stage, engine/passage-rerank.ts),
+ * a bonus for the question's term pairs it holds side by side
+ * ({@link phraseCoverage}) and one for the question's terms in the subject of
+ * its section heading ({@link SUBJECT_WEIGHT}: `fs.rename` of
+ * `` `fs.rename(oldPath, newPath, callback)` ``), less penalties for
+ * sentences that read badly alone. A passage whose answer will be led by its
+ * section heading ({@link leadsWithHeading}) counts the heading's subject
+ * terms as the sentence's own, since the answer shows them.
+ *
+ * The best sentence is taken (its passage is the answer's anchor), then up
+ * to {@link MAX_SENTENCES} - 1 more while each adds question terms not yet
+ * shown, is nearly as well supported, and comes from the same passage or a
+ * passage ranked nearly as high. In technical documentation (passages that
+ * write code), a further passage must be about the same subject: the same
+ * page, and, when the answer is led by an API's heading, another API's
+ * section. Prose articles (SQuAD, Wikipedia) keep the earlier rule, any
+ * page, so that their figures do not move.
  */
 
-/** Most sentences an answer quotes. */
+/** Most sentences chosen by support (a description sentence may be added: engine/answer-composition.ts). */
 export const MAX_SENTENCES = 3;
 /** Passages (most relevant first) whose sentences are considered. */
 export const CANDIDATE_PASSAGES = 5;
@@ -39,6 +57,17 @@ const RANK_PRIOR = 1;
  * own paragraph about one point more often than none; 0.2 is the middle.
  */
 const PHRASE_WEIGHT = 0.2;
+/**
+ * Weight of the IDF-weighted share of the question's terms in the subject of
+ * the passage's section heading (engine/section-heading.ts) in a sentence's
+ * support: a section whose heading names what the question asks about is
+ * the one to answer from. Chosen on the fit halves of the documentation
+ * sets (README "Evaluation"): 0, 1, 1.5 and 2 gave Node.js right 0.252,
+ * 0.290, 0.299 and 0.299 and Kubernetes cited gold 0.115, 0.130, 0.140 and
+ * 0.120 (re-ranking heading weight 0.5); SQuAD's "Paragraph n" headings
+ * hardly ever match, its figures (calibration half) are level.
+ */
+export const SUBJECT_WEIGHT = 1.5;
 /** Smallest share of the question's weight a further sentence must add to be quoted. */
 const MIN_GAIN = 0.1;
 /** A further sentence needs at least this share of the first sentence's support (0.8 from another passage). */
@@ -52,7 +81,12 @@ const MIN_RELATIVE_SUPPORT_ELSEWHERE = 0.8;
 const SHORT_PENALTY = 0.1;
 const COLON_PENALTY = 0.1;
 const DANGLING_PRONOUN_PENALTY = 0.05;
-const DANGLING_PRONOUN = /^(It|This|That|These|Those|They|Its|Their)\b/;
+/**
+ * Support lost by a sentence of an option item (engine/sentences.ts): it
+ * details one parameter, so a prose sentence about the subject that covers
+ * as much is the better anchor for an answer.
+ */
+const OPTION_PENALTY = 0.1;
 /** A further sentence from another passage needs a BM25 score at least this share of the best passage's. */
 const MIN_RELATIVE_PASSAGE_SCORE = 0.75;
 
@@ -67,26 +101,53 @@ export interface ExtractiveAnswer {
   features: EvidenceFeatures;
 }
 
+/**
+ * The answerer's choice before its text is written: the sentences to quote
+ * and the evidence. {@link writeExtractiveAnswer} turns it into text once
+ * the anchor's section is known.
+ */
+export interface ExtractivePlan {
+  /** The chosen sentences: the best-supported first (its passage is the anchor), then the others chosen. */
+  selected: QuotedSentence[];
+  /** The passage of the best-supported sentence: the answer is about its section. */
+  anchor: ScoredPassage;
+  /** Whether the answer will be led by the anchor's section heading (see {@link leadsWithHeading}). */
+  leads: boolean;
+  /** The question's analyzed terms and their weights (IDF within the reach). */
+  weights: ReadonlyMap<string, number>;
+  /** Evidence score in 0..1 (engine/evidence.ts). */
+  evidence: number;
+  features: EvidenceFeatures;
+}
+
 /** Question terms counted by `questionLength`: longer questions count as this many. */
 export const QUESTION_LENGTH_SATURATION = 10;
 
-interface Candidate {
-  sentence: Sentence;
-  passage: ScoredPassage;
-  passageRank: number;
+interface Candidate extends QuotedSentence {
+  /** Whether its passage writes code (`PassageAnalysis.mentionsCode`): technical documentation. */
+  technical: boolean;
+  /** Whether an answer from its passage is led by the section heading ({@link leadsWithHeading}). */
+  leads: boolean;
+  /** Whether its section heading names an API (engine/section-heading.ts). */
+  apiSection: boolean;
+  /** The question's terms in the sentence. */
   terms: Set<string>;
+  /** The question's terms an answer quoting it shows: the sentence's, and its heading subject's when the heading leads. */
+  shown: Set<string>;
   /** IDF-weighted share of the question's terms in the sentence (heading-only terms at half weight: `sentenceWeight`). */
   coverage: number;
   support: number;
 }
 
 /**
+ * Chooses the sentences and computes the evidence (see the module's documentation).
+ *
  * @param questionTerms analyzed, distinct question terms
  * @param search the retrieval result in the second stage's order, with its
  *   relevance (`retrievePassages`, or `rerankPassages` of a BM25 result)
- * @returns the answer, or undefined when no passage has a quotable sentence
+ * @returns the plan, or undefined when no passage has a quotable sentence
  */
-export function composeExtractiveAnswer(questionTerms: readonly string[], search: RerankedSearch): ExtractiveAnswer | undefined {
+export function planExtractiveAnswer(questionTerms: readonly string[], search: RerankedSearch): ExtractivePlan | undefined {
   const weights = questionTermWeights(questionTerms, search);
   const totalWeight = sum([...weights.values()]);
   const passages = search.passages.slice(0, CANDIDATE_PASSAGES);
@@ -101,27 +162,38 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
   const pairs = new QuestionPairs(questionTerms);
   const candidates: Candidate[] = [];
   const passageCoverages: number[] = [];
-  passages.forEach((passage, passageRank) => {
+  passages.forEach((passage, rank) => {
     const analysis = analyzePassage(passage);
     const headingTerms = new Set([...analysis.headingTerms].filter((term) => weights.has(term)));
     const passageTerms = new Set(analysis.terms.filter((term) => weights.has(term)));
     passageCoverages.push(weightOf(new Set([...headingTerms, ...passageTerms])) / totalWeight);
+    const leads = leadsWithHeading(passage, analysis, weights);
+    const heading = passage.headingPath.at(-1);
+    const apiSection = passage.headingPath.length >= 2 && heading !== undefined && namesApi(readHeading(heading));
+    const shownSubject = leads ? [...analysis.subjectTerms].filter((term) => weights.has(term)) : [];
+    const subjectShare = termsWeight(analysis.subjectTerms, weights) / totalWeight;
     for (const { sentence, terms: sentenceTerms } of analysis.sentences) {
+      if (sentence.kind === 'status') continue;
       const terms = new Set(sentenceTerms.filter((term) => weights.has(term)));
       const coverage = sentenceWeight(sentenceTerms, analysis.headingTerms, weights) / totalWeight;
+      const shown = shownSubject.length > 0 ? sentenceWeight([...sentenceTerms, ...shownSubject], analysis.headingTerms, weights) / totalWeight : coverage;
       const support =
-        coverage +
-        RANK_PRIOR * (search.relevance[passageRank] ?? 0) +
+        shown +
+        RANK_PRIOR * (search.relevance[rank] ?? 0) +
+        SUBJECT_WEIGHT * subjectShare +
         PHRASE_WEIGHT * pairs.coverage(sentenceTerms) -
         (sentence.text.length < 25 ? SHORT_PENALTY : 0) -
         (sentence.text.endsWith(':') ? COLON_PENALTY : 0) -
-        (DANGLING_PRONOUN.test(sentence.text) ? DANGLING_PRONOUN_PENALTY : 0);
-      candidates.push({ sentence, passage, passageRank, terms, coverage, support });
+        (DANGLING_PRONOUN.test(sentence.text) ? DANGLING_PRONOUN_PENALTY : 0) -
+        (sentence.kind === 'option' && !optionNamed(sentence, weights) ? OPTION_PENALTY : 0);
+      const shownTerms = new Set([...terms, ...shownSubject]);
+      candidates.push({ sentence, passage, rank, technical: analysis.mentionsCode, leads, apiSection, terms, shown: shownTerms, coverage, support });
     }
   });
   if (candidates.length === 0) return undefined;
 
   const selected = selectSentences(candidates, weights, totalWeight);
+  const anchor = selected[0]!.passage;
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
   const bestAnalysis = analyzePassage(best);
   const knownWeight = totalWeight - unknownWeight;
@@ -134,8 +206,102 @@ export function composeExtractiveAnswer(questionTerms: readonly string[], search
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
     documentShare: search.documentShare,
   };
-  const { text, cited } = compose(selected);
-  return { text, cited, evidence: evidenceScore(features), features };
+  return {
+    selected: selected.map(({ sentence, passage, rank }) => ({ sentence, passage, rank })),
+    anchor,
+    leads: leadsWithHeading(anchor, analyzePassage(anchor), weights),
+    weights,
+    evidence: evidenceScore(features),
+    features,
+  };
+}
+
+/**
+ * Writes a planned answer (engine/answer-composition.ts).
+ *
+ * @param plan from {@link planExtractiveAnswer}
+ * @param options.question the question as asked (a how-question gets a code example: engine/question-intent.ts)
+ * @param options.section the passages of the anchor's section in document
+ *   order (its description and code example come from them); the anchor
+ *   alone when not given
+ * @param options.ownerSection the passages of the section of the class
+ *   owning the anchor's property (engine/answer-composition.ts
+ *   `ownerHeadingPath`), shown to a how-question; none when not given
+ */
+export function writeExtractiveAnswer(
+  plan: ExtractivePlan,
+  options: { question?: string; section?: readonly ScoredPassage[]; ownerSection?: readonly ScoredPassage[] } = {},
+): ExtractiveAnswer {
+  const section = options.section && options.section.length > 0 ? options.section : [plan.anchor];
+  const { text, cited } = writeAnswerText({
+    selected: plan.selected,
+    anchor: plan.anchor,
+    leads: plan.leads,
+    section,
+    ownerSection: plan.leads ? (options.ownerSection ?? []) : [],
+    weights: plan.weights,
+    howQuestion: options.question !== undefined && asksHow(options.question),
+  });
+  return { text, cited, evidence: plan.evidence, features: plan.features };
+}
+
+/**
+ * Plans and writes an answer from the retrieved passages alone: the
+ * anchor's section is the retrieved passages of its section (the engine
+ * reads the whole section from the store: engine/answer-engine.ts).
+ *
+ * @param questionTerms analyzed, distinct question terms
+ * @param search the retrieval result in the second stage's order, with its relevance
+ * @param question the question as asked, when known (see {@link writeExtractiveAnswer})
+ * @returns the answer, or undefined when no passage has a quotable sentence
+ */
+export function composeExtractiveAnswer(
+  questionTerms: readonly string[],
+  search: RerankedSearch,
+  question?: string,
+): ExtractiveAnswer | undefined {
+  const plan = planExtractiveAnswer(questionTerms, search);
+  if (!plan) return undefined;
+  const inSection = (headingPath: readonly string[]): ScoredPassage[] =>
+    search.passages
+      .filter((passage) => passage.docId === plan.anchor.docId && sameHeadingPath(passage.headingPath, headingPath))
+      .sort((left, right) => left.chunkId - right.chunkId);
+  const owner = ownerHeadingPath(plan.anchor);
+  return writeExtractiveAnswer(plan, {
+    ...(question !== undefined && { question }),
+    section: inSection(plan.anchor.headingPath),
+    ownerSection: owner ? inSection(owner) : [],
+  });
+}
+
+/** Whether two passages lie in the same section: same document, same heading path. */
+export function isSameSection(passage: ScoredPassage, other: ScoredPassage): boolean {
+  return passage.docId === other.docId && sameHeadingPath(passage.headingPath, other.headingPath);
+}
+
+
+/**
+ * Whether an answer quoting this passage is led by its section heading: the
+ * section (below the document's title) documents an API (its heading names
+ * one: engine/section-heading.ts), or a task (a worded heading sharing a
+ * question term over a passage that shows code).
+ *
+ * @param weights the question's terms
+ */
+export function leadsWithHeading(
+  passage: ScoredPassage,
+  analysis: PassageAnalysis,
+  weights: ReadonlyMap<string, number>,
+): boolean {
+  const heading = passage.headingPath.at(-1);
+  if (passage.headingPath.length < 2 || heading === undefined) return false;
+  if (namesApi(readHeading(heading))) return true;
+  return analysis.hasCode && [...analysis.subjectTerms].some((term) => weights.has(term));
+}
+
+/** Whether the sentence details an option whose name holds a question term. */
+function optionNamed(sentence: Sentence, weights: ReadonlyMap<string, number>): boolean {
+  return identifierTerms(sentence.option ?? '').some((term) => weights.has(term));
 }
 
 /**
@@ -152,57 +318,43 @@ export function phraseCoverage(questionTerms: readonly string[], passageTerms: r
   return new QuestionPairs(questionTerms).coverage(passageTerms);
 }
 
+/** The best candidate, then the others that add question terms (see the module's documentation); the best first. */
 function selectSentences(candidates: Candidate[], weights: Map<string, number>, totalWeight: number): Candidate[] {
   const ranked = [...candidates].sort(
     (left, right) =>
       right.support - left.support ||
-      left.passageRank - right.passageRank ||
+      left.rank - right.rank ||
       left.sentence.position - right.sentence.position,
   );
   const first = ranked[0]!;
   const selected = [first];
-  const covered = new Set(first.terms);
+  const covered = new Set(first.shown);
   for (const candidate of ranked.slice(1)) {
     if (selected.length >= MAX_SENTENCES) break;
     if (candidate.support < MIN_RELATIVE_SUPPORT * first.support) break;
-    const samePassage = candidate.passage.chunkId === first.passage.chunkId;
-    if (
-      !samePassage &&
-      (candidate.passage.score < MIN_RELATIVE_PASSAGE_SCORE * first.passage.score ||
-        candidate.support < MIN_RELATIVE_SUPPORT_ELSEWHERE * first.support)
-    ) {
-      continue;
-    }
-    const gain = sum([...candidate.terms].filter((term) => !covered.has(term)).map((term) => weights.get(term) ?? 0));
+    if (candidate.passage.chunkId !== first.passage.chunkId && !mayJoin(first, candidate)) continue;
+    const gain = sum([...candidate.shown].filter((term) => !covered.has(term)).map((term) => weights.get(term) ?? 0));
     if (gain / totalWeight < MIN_GAIN) continue;
     selected.push(candidate);
-    for (const term of candidate.terms) covered.add(term);
+    for (const term of candidate.shown) covered.add(term);
   }
-  return selected.sort(
-    (left, right) => left.passageRank - right.passageRank || left.sentence.position - right.sentence.position,
-  );
+  return selected;
 }
 
-/** Joins the sentences, placing one `[n]` marker after each run of sentences from one passage. */
-function compose(selected: Candidate[]): { text: string; cited: ScoredPassage[] } {
-  const cited: ScoredPassage[] = [];
-  const parts: string[] = [];
-  selected.forEach((candidate, position) => {
-    let index = cited.findIndex((passage) => passage.chunkId === candidate.passage.chunkId) + 1;
-    if (index === 0) index = cited.push(candidate.passage);
-    const next = selected[position + 1];
-    const endsRun = !next || next.passage.chunkId !== candidate.passage.chunkId;
-    const sentence = escapeLiteralMarkers(candidate.sentence.text);
-    parts.push(endsRun ? withMarker(sentence, index) : sentence);
-  });
-  return { text: parts.join(' '), cited };
-}
-
-/** Puts ` [n]` before the sentence's closing punctuation (replacing any space before it), or after the sentence when it has none. */
-function withMarker(sentence: string, index: number): string {
-  const match = /([.?!:;]+)$/.exec(sentence);
-  if (!match) return `${sentence} [${index}]`;
-  return `${sentence.slice(0, match.index).trimEnd()} [${index}]${match[1]}`;
+/**
+ * Whether a sentence of another passage may join an answer whose best
+ * sentence is `first`: it is nearly as well supported from a passage nearly
+ * as high ranked and, in technical documentation, about the same subject:
+ * the same document, and when the answer is led by an API's heading,
+ * another API's section (shown under its own heading), not a topic section
+ * of the same page.
+ */
+function mayJoin(first: Candidate, candidate: Candidate): boolean {
+  if (candidate.passage.score < MIN_RELATIVE_PASSAGE_SCORE * first.passage.score) return false;
+  if (candidate.support < MIN_RELATIVE_SUPPORT_ELSEWHERE * first.support) return false;
+  if (!first.technical && !candidate.technical) return true;
+  if (candidate.passage.docId !== first.passage.docId) return false;
+  return !first.leads || candidate.apiSection || isSameSection(candidate.passage, first.passage);
 }
 
 function sum(values: number[]): number {

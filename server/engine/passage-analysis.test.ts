@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyzePassage, PASSAGE_ANALYSIS_CACHE_SIZE } from './passage-analysis.ts';
+import { analyzePassage, identifierTerms, PASSAGE_ANALYSIS_CACHE_SIZE } from './passage-analysis.ts';
 
 describe('analyzePassage', () => {
   test('passage of two sentences and a code block: terms in order, heading terms, prose sentences with their terms', () => {
@@ -36,5 +36,38 @@ describe('analyzePassage', () => {
 
     expect(analyzePassage({ headingPath: ['Eviction'], text: 'A recently used passage.' })).toBe(recent);
     expect(analyzePassage({ headingPath: ['Eviction'], text: 'The oldest passage.' })).not.toBe(oldest);
+  });
+});
+
+describe('analyzePassage: structure', () => {
+  test('API section: subject terms from the name without parameters, identifiers also split at case changes', () => {
+    const analysis = analyzePassage({ headingPath: ['HTTP', '`http.createServer([options][, requestListener])`'], text: 'Returns a server.' });
+
+    expect([...analysis.subjectTerms]).toEqual(['http', 'createserv', 'creat', 'server']);
+  });
+
+  test('passage directly under the title: no subject terms', () => {
+    expect(analyzePassage({ headingPath: ['Streams'], text: 'Streams are useful.' }).subjectTerms.size).toBe(0);
+  });
+
+  test('fenced block: hasCode and mentionsCode; inline code only: mentionsCode; ``quotes\'\' only: neither', () => {
+    const fenced = analyzePassage({ headingPath: ['A'], text: 'Run:\n\n```\nnpm test\n```' });
+    const inline = analyzePassage({ headingPath: ['A'], text: 'Call `fs.stat()` first.' });
+    const quotes = analyzePassage({ headingPath: ['A'], text: "The coat is known as a `` double coat '' among breeders." });
+
+    expect([fenced.hasCode, fenced.mentionsCode]).toEqual([true, true]);
+    expect([inline.hasCode, inline.mentionsCode]).toEqual([false, true]);
+    expect([quotes.hasCode, quotes.mentionsCode]).toEqual([false, false]);
+  });
+});
+
+describe('identifierTerms', () => {
+  test('camel case, an acronym before a word and digits: split, the whole name kept too', () => {
+    expect(identifierTerms('readFileSync')).toEqual(['readfilesync', 'read', 'file', 'sync']);
+    expect(identifierTerms('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
+  });
+
+  test('a plain word: its analyzed term only', () => {
+    expect(identifierTerms('size')).toEqual(['size']);
   });
 });

@@ -1,4 +1,5 @@
 import { analyze } from './analyzer.ts';
+import { readHeading } from './section-heading.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 
 /**
@@ -28,6 +29,23 @@ export interface PassageAnalysis {
   readonly terms: readonly string[];
   /** Distinct analyzed terms of the heading path. */
   readonly headingTerms: ReadonlySet<string>;
+  /**
+   * Distinct analyzed terms of the subject of the passage's own section
+   * heading (engine/section-heading.ts: a signature's name without its
+   * parameters, a labelled name without its label, a prose heading whole);
+   * empty for a passage directly under the document's title (heading path
+   * of one), whose only heading is the title.
+   */
+  readonly subjectTerms: ReadonlySet<string>;
+  /** Whether the text holds a fenced code block. */
+  readonly hasCode: boolean;
+  /**
+   * Whether the passage writes code at all: a fenced block, or inline code
+   * (a span in single backticks) in its text or heading path. Technical
+   * documentation does; prose articles do not (the ``PTB quotes'' of some
+   * corpora are not code).
+   */
+  readonly mentionsCode: boolean;
   /** Quotable sentences (`splitSentences(text)`), each with its analyzed terms. */
   readonly sentences: readonly AnalyzedSentence[];
 }
@@ -42,6 +60,9 @@ export interface PassageAnalysis {
 export const PASSAGE_ANALYSIS_CACHE_SIZE = 4096;
 
 const cache = new Map<string, PassageAnalysis>();
+
+/** An inline code span: text in single backticks (not a run of two, as in ``quotes''). */
+const INLINE_CODE = /(?<!`)`[^`\n]+`(?!`)/;
 
 /**
  * @param passage the passage's heading path and text, as the store returns them
@@ -59,9 +80,29 @@ export function analyzePassage(passage: { headingPath: readonly string[]; text: 
   const analysis: PassageAnalysis = {
     terms: analyze(passage.text),
     headingTerms: new Set(analyze(passage.headingPath.join(' '))),
+    subjectTerms: new Set(passage.headingPath.length >= 2 ? subjectTermsOf(passage.headingPath.at(-1)!) : []),
+    hasCode: /^```/m.test(passage.text),
+    mentionsCode: /^```/m.test(passage.text) || [passage.text, ...passage.headingPath].some((text) => INLINE_CODE.test(text)),
     sentences: splitSentences(passage.text).map((sentence) => ({ sentence, terms: analyze(sentence.text) })),
   };
   if (cache.size >= PASSAGE_ANALYSIS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, analysis);
   return analysis;
+}
+
+/** Analyzed terms of a heading's subject ({@link identifierTerms}). */
+function subjectTermsOf(heading: string): string[] {
+  return identifierTerms(readHeading(heading).subject);
+}
+
+/**
+ * Analyzed terms of a name as documentation writes it, each identifier
+ * also split at its case changes, so that a question's words meet it:
+ * `http.createServer` gives `http`, `createserv`, `creat`, `server`.
+ *
+ * @param name an API name, option name or heading subject
+ */
+export function identifierTerms(name: string): string[] {
+  const split = name.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  return [...new Set([...analyze(name), ...(split === name ? [] : analyze(split))])];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   DOCUMENT_SHARE_DEPTH,
+  HEADING_WEIGHT,
   PAIR_WEIGHT,
   RERANK_DEPTH,
   SENTENCE_WEIGHT,
@@ -62,6 +63,29 @@ describe('rerankPassages', () => {
 
     expect(ranked.passages).toEqual([headed, bodyOnly]);
     expect(ranked.relevance[1]).toBeCloseTo(1.5 / 1.625, 10);
+  });
+
+  test('section heading naming the question\'s term: its subject share adds HEADING_WEIGHT x that share', () => {
+    // Question: renam, file. Both passages hold both terms in one sentence, side by side, equal BM25:
+    // 1 + 0.5 + 0.5 + 1 each; the one headed `fs.rename(...)` adds 0.5 x 0.5 (its subject holds renam).
+    const plain = passageOf(1, 'Rename file quickly.', 5, ['File system', 'Notes']);
+    const headed = passageOf(2, 'Rename file quickly.', 5, ['File system', '`fs.rename(oldPath, newPath)`']);
+    const terms = ['renam', 'file'];
+
+    const ranked = rerankPassages(terms, searchOf([plain, headed], terms));
+
+    expect(ranked.passages).toEqual([headed, plain]);
+    expect(ranked.relevance[1]).toBeCloseTo(3 / (3 + HEADING_WEIGHT * 0.5), 10);
+  });
+
+  test('passage directly under the document title: its title is no section heading, adds nothing', () => {
+    const titled = passageOf(1, 'Rename file quickly.', 5, ['Rename']);
+    const other = passageOf(2, 'Rename file quickly.', 5, ['Guide']);
+    const terms = ['renam', 'file'];
+
+    const ranked = rerankPassages(terms, searchOf([titled, other], terms));
+
+    expect(ranked.relevance).toEqual([1, 1]);
   });
 
   test('no passages: an empty result with its statistics', () => {

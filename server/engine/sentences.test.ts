@@ -11,9 +11,9 @@ describe('splitSentences', () => {
     const sentences = splitSentences('Streams are buffered. Why? Because writes are slow!');
 
     expect(sentences).toEqual([
-      { text: 'Streams are buffered.', position: 0 },
-      { text: 'Why?', position: 1 },
-      { text: 'Because writes are slow!', position: 2 },
+      { text: 'Streams are buffered.', position: 0, block: 0, kind: 'prose' },
+      { text: 'Why?', position: 1, block: 0, kind: 'prose' },
+      { text: 'Because writes are slow!', position: 2, block: 0, kind: 'prose' },
     ]);
   });
 
@@ -136,5 +136,60 @@ describe('splitSentences', () => {
 
     expect(sentences.map((sentence) => sentence.position)).toEqual([0, 1, 2]);
     expect(sentences[2]?.text).toBe('Third one.');
+  });
+});
+
+describe('splitSentences: kinds of sentence', () => {
+  test('paragraph, list item, option items and a status line: each with its kind and block', () => {
+    const sentences = splitSentences(
+      [
+        'Stability: 1 - Experimental',
+        '- `path` {string} The folder. It must exist.',
+        '- hint: {string} A hint.',
+        '- {number|bigint}',
+        '- Returns: {Promise}',
+        '- Works on every platform.',
+        'Creates a folder.',
+      ].join('\n\n'),
+    );
+
+    expect(sentences.map(({ text, kind, block, option }) => ({ text, kind, block, option }))).toEqual([
+      { text: 'Stability: 1 - Experimental', kind: 'status', block: 0, option: undefined },
+      { text: '`path` {string} The folder.', kind: 'option', block: 1, option: 'path' },
+      { text: 'It must exist.', kind: 'option', block: 1, option: 'path' },
+      { text: 'hint: {string} A hint.', kind: 'option', block: 2, option: 'hint' },
+      { text: '{number|bigint}', kind: 'option', block: 3, option: undefined },
+      { text: 'Returns: {Promise}', kind: 'option', block: 4, option: undefined },
+      { text: 'Works on every platform.', kind: 'list-item', block: 5, option: undefined },
+      { text: 'Creates a folder.', kind: 'prose', block: 6, option: undefined },
+    ]);
+  });
+
+  test('block index counts code blocks too', () => {
+    const sentences = splitSentences('Before.\n\n```\ncode();\n```\n\nAfter.');
+
+    expect(sentences.map((sentence) => sentence.block)).toEqual([0, 2]);
+  });
+});
+
+describe('splitSentences: generator markup and front matter', () => {
+  test('Hugo shortcodes, admonition fences, MDX imports and JSX tags: never returned', () => {
+    const texts = textsOf(
+      [
+        '{{< note >}} Pods are ephemeral. {{< /note >}}',
+        ':::tip Keep it short.',
+        "import Tabs from '@theme/Tabs';",
+        '<TabItem value="js">',
+        'Pods run containers.',
+      ].join('\n\n'),
+    );
+
+    expect(texts).toEqual(['Pods run containers.']);
+  });
+
+  test('front matter read as text (two or more front-matter keys): never returned; one "Note:" label is prose', () => {
+    const texts = textsOf('title: Device id: device date: 2025-05-13 weight: 20\n\nNote: devices are attached to nodes.');
+
+    expect(texts).toEqual(['Note: devices are attached to nodes.']);
   });
 });
