@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { analyzeChunks } from './analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import { chunkDocument } from './chunker.ts';
 import { titleFromPath } from './document-path.ts';
 import { FrontMatterError } from './front-matter.ts';
@@ -122,10 +122,8 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     throw error;
   }
   if (parsed.frontMatter?.draft) throw new SourceSkippedError('The page is a draft (draft: true in its front matter)');
-  const chunks = analyzeChunks(
-    { title: parsed.title, ...(parsed.description === undefined ? {} : { description: parsed.description }) },
-    chunkDocument(parsed),
-  );
+  const fields = { title: parsed.title, ...(parsed.description === undefined ? {} : { description: parsed.description }) };
+  const chunks = analyzeChunks(fields, chunkDocument(parsed));
   if (chunks.length === 0) throw new SourceSkippedError('The file has no text to index');
   const route = {
     ...(parsed.frontMatter?.url === undefined ? {} : { url: parsed.frontMatter.url }),
@@ -145,6 +143,7 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     contentHash,
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks,
+    page: indexPage(source.docId, fields, chunks),
   };
   const stored = source.sourceRoot === undefined ? input : { ...input, sourceRoot: source.sourceRoot };
   try {

@@ -3,7 +3,7 @@ import { analyzeChunks } from './analyze-chunks.ts';
 import { updateSiteSettings } from './site-settings.ts';
 import { openTestStore } from '../testing/test-store.ts';
 import type { DocumentInput } from '../store/store.ts';
-import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 
 function page(docId: string, route?: DocumentInput['route']): DocumentInput {
   return {
@@ -17,6 +17,7 @@ function page(docId: string, route?: DocumentInput['route']): DocumentInput {
     contentHash: `hash-of-${docId}`,
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks: analyzeChunks({ title: docId }, [{ headingPath: [docId], text: `Text of ${docId}.` }]),
+    page: indexPage(docId, { title: docId }, [{ headingPath: [docId], text: `Text of ${docId}.` }]),
   };
 }
 

@@ -59,6 +59,38 @@ export const PASSAGE_RANKING: FieldedBm25 = {
   ],
 };
 
+/**
+ * How pages are ranked, as evidence added to their passages' scores
+ * (retrieval/lexical-retriever.ts): BM25F proper over a page's title,
+ * description, lead paragraph (when it has no description), headings,
+ * text and path words (retrieval/index-fields.ts `indexPage`), with a large
+ * k1 so that a page naming the subject many times keeps gaining. Weights, b
+ * and k1 fitted by coordinate ascent on the fit halves of the documentation
+ * sets (Kubernetes `q1`, Node.js `fit`; README "Evaluation"), never on
+ * their report halves.
+ */
+export const PAGE_RANKING: FieldedBm25 = {
+  normalization: 'per-field',
+  k1: 10,
+  fields: [
+    { weight: 3, b: 0.3 },
+    { weight: 4, b: 0.3 },
+    { weight: 1, b: 0.3 },
+    { weight: 4, b: 0.9 },
+    { weight: 1, b: 0.6 },
+    { weight: 1, b: 0.3 },
+  ],
+};
+
+/**
+ * Weight of a passage's page score in its retrieval score (passage score +
+ * this × page score): fitted with {@link PAGE_RANKING}.
+ */
+export const PAGE_EVIDENCE_WEIGHT = 0.3;
+
+/** Passages scored by the passage ranking before their page evidence is added (the candidates of a search). */
+export const PASSAGE_POOL = 200;
+
 /** Term-frequency saturation of the passage ranking, for features that compare with it. */
 export const BM25_K1 = PASSAGE_RANKING.k1;
 

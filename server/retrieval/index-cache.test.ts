@@ -1,15 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { IndexCache, type IndexLoader } from './index-cache.ts';
-import { buildIndexColumns, type IndexColumns } from '../store/index-data.ts';
+import { buildIndexColumns, FIELD_COUNT, PAGE_FIELD_COUNT, type KnowledgeBaseIndex } from '../store/index-data.ts';
 
-/** Columns of `postings` one-term postings at `version`. */
-function columnsOf(version: number, postings: number): IndexColumns {
+/** An index of `postings` one-term passage postings (and no pages) at `version`. */
+function columnsOf(version: number, postings: number): KnowledgeBaseIndex {
   const chunks = Array.from({ length: postings }, (_, index) => [index + 1, 1, 0, 0, 0, 1] as const);
-  return buildIndexColumns(
-    version,
-    chunks.map(([chunkId]) => ['alpha', chunkId, 1, 0, 0, 0, 1] as const),
-    chunks,
-  );
+  return {
+    passages: buildIndexColumns(
+      version,
+      FIELD_COUNT,
+      chunks.map(([chunkId]) => ['alpha', chunkId, 1, 0, 0, 0, 1] as const),
+      chunks,
+    ),
+    pages: buildIndexColumns(version, PAGE_FIELD_COUNT, [], []),
+  };
 }
 
 /** A loader serving the given knowledge bases at their current versions, counting its reads. */
@@ -31,7 +35,7 @@ describe('IndexCache', () => {
     const first = await cache.indexAt('kb', 1, loader);
     const second = await cache.indexAt('kb', 1, loader);
 
-    expect(first?.version).toBe(1);
+    expect(first?.passages.version).toBe(1);
     expect(second).toBe(first);
     expect(loader.reads).toEqual(['kb']);
     expect(cache.postingTotal).toBe(3);
@@ -54,7 +58,7 @@ describe('IndexCache', () => {
 
     expect(justChanged).toBeUndefined();
     expect(stillQuiet).toBeUndefined();
-    expect(settled?.version).toBe(2);
+    expect(settled?.passages.version).toBe(2);
     expect(loader.reads).toEqual(['kb', 'kb']);
   });
 
@@ -81,9 +85,9 @@ describe('IndexCache', () => {
     const aOnce = await cache.indexAt('a', 1, loader);
     const aAgain = await cache.indexAt('a', 1, loader);
 
-    expect(b?.version).toBe(1);
+    expect(b?.passages.version).toBe(1);
     // No room while b is in use: a is read for that search, not held, and not read again within the quiet period.
-    expect(aOnce?.version).toBe(1);
+    expect(aOnce?.passages.version).toBe(1);
     expect(aAgain).toBeUndefined();
     expect(loader.reads).toEqual(['a', 'b', 'a']);
     expect(cache.postingTotal).toBe(3);
@@ -104,7 +108,7 @@ describe('IndexCache', () => {
     release!();
 
     expect(second).toBeUndefined();
-    expect((await first)?.version).toBe(1);
+    expect((await first)?.passages.version).toBe(1);
     expect(reads).toEqual(['kb']);
   });
 });

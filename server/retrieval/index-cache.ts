@@ -1,4 +1,4 @@
-import type { IndexColumns } from '../store/index-data.ts';
+import type { KnowledgeBaseIndex } from '../store/index-data.ts';
 
 /**
  * A thread's in-memory lexical index, per knowledge base: the whole index
@@ -41,10 +41,10 @@ export interface IndexCacheOptions {
 }
 
 /** How the cache reads a knowledge base's whole index: undefined when it has more than `maxPostings` postings. */
-export type IndexLoader = (kbId: string, maxPostings: number) => Promise<IndexColumns | undefined>;
+export type IndexLoader = (kbId: string, maxPostings: number) => Promise<KnowledgeBaseIndex | undefined>;
 
 interface Entry {
-  columns: IndexColumns;
+  columns: KnowledgeBaseIndex;
   postings: number;
   lastUsedAt: number;
 }
@@ -84,10 +84,10 @@ export class IndexCache {
    * @returns the columns at `version`, or undefined: search with the terms' postings
    * @throws what `load` throws
    */
-  async indexAt(kbId: string, version: number, load: IndexLoader): Promise<IndexColumns | undefined> {
+  async indexAt(kbId: string, version: number, load: IndexLoader): Promise<KnowledgeBaseIndex | undefined> {
     const now = this.#now();
     const entry = this.#entries.get(kbId);
-    if (entry?.columns.version === version) {
+    if (entry?.columns.passages.version === version) {
       entry.lastUsedAt = now;
       this.#entries.delete(kbId);
       this.#entries.set(kbId, entry);
@@ -112,16 +112,16 @@ export class IndexCache {
         waiting.tooLarge = true;
         return undefined;
       }
-      const postings = columns.postingChunks.length;
+      const postings = columns.passages.postingChunks.length + columns.pages.postingChunks.length;
       if (!this.#makeRoom(postings)) {
         // No room now: this search uses what was read; another read is tried only after the quiet period.
         waiting.since = this.#now();
-        return columns.version === version ? columns : undefined;
+        return columns.passages.version === version ? columns : undefined;
       }
       this.#waiting.delete(kbId);
       this.#entries.set(kbId, { columns, postings, lastUsedAt: this.#now() });
       this.#postingTotal += postings;
-      return columns.version === version ? columns : undefined;
+      return columns.passages.version === version ? columns : undefined;
     } finally {
       this.#reading.delete(kbId);
     }

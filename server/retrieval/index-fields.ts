@@ -1,7 +1,7 @@
 import { analyze, ANALYZER_VERSION } from '../engine/analyzer.ts';
-import type { FieldCounts, IndexedPassage } from '../store/index-data.ts';
+import type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts } from '../store/index-data.ts';
 
-export type { FieldCounts, IndexedPassage };
+export type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts };
 
 /**
  * The fields of a passage in the lexical index (BM25F, retrieval/bm25f.ts):
@@ -33,7 +33,7 @@ export const BODY = 3;
  * with another version is re-made from the stored passages before it is
  * searched (retrieval/reindex.ts), so an index is never silently stale.
  */
-export const INDEX_ANALYSIS_VERSION = `${ANALYZER_VERSION}.fields-1`;
+export const INDEX_ANALYSIS_VERSION = `${ANALYZER_VERSION}.fields-2`;
 
 /** The document a passage belongs to, as the index needs it. */
 export interface DocumentFields {
@@ -64,19 +64,66 @@ export function indexPassage(document: DocumentFields, passage: { headingPath: r
     analyze(sectionHeadings(document.title, passage.headingPath).join('\n')),
     analyze(passage.text),
   ];
+  return fieldTerms(fields) as unknown as IndexedPassage;
+}
+
+/**
+ * The page fields of a document (store/index-data.ts `PageFieldCounts`):
+ * what a page's ranking weighs, so that a page whose title, description or
+ * headings name the question's subject outranks a page that mentions its
+ * words in passing (retrieval/bm25f.ts `PAGE_RANKING`).
+ *
+ * - title, description: the document's;
+ * - lead: the first paragraph of its text, for a page without a description
+ *   (most pages introduce their subject there);
+ * - headings: every section heading below the title, each once;
+ * - body: all its passages' text;
+ * - path: the words of its document id (`concepts/storage/volumes.md` →
+ *   "concepts storage volumes"), which name its place in the site.
+ *
+ * Computed from the stored passages alone, so ingest and re-indexing give
+ * the same page index.
+ *
+ * @param docId the document id (its path)
+ */
+export function indexPage(docId: string, document: DocumentFields, passages: readonly { headingPath: readonly string[]; text: string }[]): IndexedPage {
+  const headings = new Map<string, string>();
+  for (const passage of passages) {
+    const sections = sectionHeadings(document.title, passage.headingPath);
+    sections.forEach((heading, depth) => headings.set(JSON.stringify(sections.slice(0, depth + 1)), heading));
+  }
+  const fields = [
+    analyze(document.title),
+    analyze(document.description ?? ''),
+    document.description === undefined ? analyze(leadParagraph(passages[0]?.text ?? '')) : [],
+    analyze([...headings.values()].join('\n')),
+    passages.flatMap((passage) => analyze(passage.text)),
+    analyze(docId.replace(/\.[a-z]+$/i, '').replace(/(^|\/)_?index$/, '')),
+  ];
+  return fieldTerms(fields) as unknown as IndexedPage;
+}
+
+/** The first paragraph of a passage's text that is prose (not code, not a list). */
+function leadParagraph(text: string): string {
+  for (const paragraph of text.split(/\n\s*\n/)) {
+    const trimmed = paragraph.trim();
+    if (trimmed !== '' && !trimmed.startsWith('```') && !trimmed.startsWith('- ') && !trimmed.includes(' | ')) return trimmed;
+  }
+  return '';
+}
+
+/** Term frequencies per field and field lengths of analyzed fields. */
+function fieldTerms(fields: readonly string[][]): { terms: Map<string, number[]>; lengths: number[] } {
   const terms = new Map<string, number[]>();
   fields.forEach((fieldTerms, field) => {
     for (const term of fieldTerms) {
       let counts = terms.get(term);
       if (!counts) {
-        counts = [0, 0, 0, 0];
+        counts = new Array<number>(fields.length).fill(0);
         terms.set(term, counts);
       }
       counts[field] = counts[field]! + 1;
     }
   });
-  return {
-    terms: terms as Map<string, unknown> as Map<string, FieldCounts>,
-    lengths: fields.map((fieldTerms) => fieldTerms.length) as unknown as FieldCounts,
-  };
+  return { terms, lengths: fields.map((fieldTerms) => fieldTerms.length) };
 }

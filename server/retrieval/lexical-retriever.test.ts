@@ -1,17 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { inverseDocumentFrequency, PASSAGE_RANKING } from './bm25f.ts';
+import { inverseDocumentFrequency, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_POOL, PASSAGE_RANKING } from './bm25f.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import type { RetrievalQuery, SearchResult } from './retriever.ts';
+import type { IndexedPage } from '../store/index-data.ts';
 import type { ChunkInput, Visibility } from '../store/store.ts';
-import { aboutDocument, operationArbitrary, READERS, type Operation } from '../testing/search-test-fixtures.ts';
+import { aboutDocument, operationArbitrary, pageOf, READERS, type Operation } from '../testing/search-test-fixtures.ts';
 import { openTestStore } from '../testing/test-store.ts';
 
 /**
  * The lexical retriever against a reference: histories of random writes and
  * searches on the test run's backend, each search answered by a retriever
  * holding the whole index in memory, by one reading only the query's terms,
- * and by a plain re-statement of the passage ranking (retrieval/bm25f.ts)
+ * and by a plain re-statement of the passage and page rankings (retrieval/bm25f.ts)
  * over the documents the history left, inside the search's reach.
  */
 
@@ -23,6 +24,7 @@ interface ModelDocument {
   contentHash: string;
   /** The passages with the order they were stored in (storage ids increase with it). */
   passages: { order: number; ordinal: number; chunk: ChunkInput }[];
+  page: IndexedPage;
 }
 
 /** The documents a history left, and the order passages were stored in. */
@@ -47,6 +49,7 @@ class Model {
       readers: readerIds(operation.readers),
       contentHash,
       passages: operation.chunks.map((chunk, ordinal) => ({ order: this.#stored++, ordinal, chunk })),
+      page: pageOf(operation.docId, operation.chunks),
     });
   }
 
@@ -78,8 +81,31 @@ class Model {
       return matched ? [{ docId, ordinal, order, score }] : [];
     });
     scored.sort((left, right) => right.score - left.score || left.order - right.order);
+    // Each candidate passage gains its page's score (the page ranking, BM25F per field).
+    const pages = [...this.documents].filter(([docId, document]) => document.passages.length > 0 && inside.some((passage) => passage.docId === docId));
+    const pageAverages = [0, 1, 2, 3, 4, 5].map((field) => pages.reduce((sum, [, document]) => sum + document.page.lengths[field]!, 0) / Math.max(pages.length, 1));
+    const pageScore = (page: IndexedPage): number => {
+      let score = 0;
+      for (const term of terms) {
+        const counts = page.terms.get(term);
+        if (!counts) continue;
+        const pageFrequency = pages.filter(([, document]) => document.page.terms.has(term)).length;
+        let pseudo = 0;
+        PAGE_RANKING.fields.forEach(({ weight, b }, field) => {
+          if (counts[field] === 0) return;
+          const normalization = pageAverages[field]! > 0 ? 1 - b + (b * page.lengths[field]!) / pageAverages[field]! : 1;
+          pseudo += (weight * counts[field]!) / normalization;
+        });
+        if (pseudo > 0) score += (inverseDocumentFrequency(Math.max(pages.length, 1), pageFrequency) * pseudo * (PAGE_RANKING.k1 + 1)) / (PAGE_RANKING.k1 + pseudo);
+      }
+      return score;
+    };
+    const candidates = scored
+      .slice(0, Math.max(query.topK, PASSAGE_POOL))
+      .map((passage) => ({ ...passage, score: passage.score + PAGE_EVIDENCE_WEIGHT * pageScore(this.documents.get(passage.docId)!.page) }));
+    candidates.sort((left, right) => right.score - left.score || left.order - right.order);
     return {
-      passages: scored.slice(0, Math.max(query.topK, 0)).map(({ docId, ordinal, score }) => ({ docId, ordinal, score })),
+      passages: candidates.slice(0, Math.max(query.topK, 0)).map(({ docId, ordinal, score }) => ({ docId, ordinal, score })),
       passageCount: inside.length,
       documentFrequencies,
     };
@@ -122,6 +148,7 @@ describe('createLexicalRetriever', () => {
                   contentHash: `${operation.docId}-${operation.version}-${operation.chunks.length}`,
                   analysisVersion: 'test',
                   chunks: operation.chunks,
+                  page: pageOf(operation.docId, operation.chunks),
                 });
               } else if (operation.kind === 'remove') {
                 await store.removeDocument(KB_ID, operation.docId);

@@ -1,7 +1,8 @@
-import { MAX_QUERY_TERMS, PASSAGE_RANKING } from './bm25f.ts';
+import { MAX_QUERY_TERMS, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_POOL, PASSAGE_RANKING } from './bm25f.ts';
 import { IndexCache, type IndexCacheOptions } from './index-cache.ts';
-import { readableChunks, scoreColumns, type QueryTerm } from './index-scorer.ts';
+import { readableChunks, scoreColumns, type QueryTerm, type ScoredColumns } from './index-scorer.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
+import type { IndexColumns } from '../store/index-data.ts';
 import type { ScoredPassage, Store } from '../store/store.ts';
 
 /**
@@ -35,13 +36,29 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
       if (passageCount === 0 || terms.length === 0) {
         return { passages: [], passageCount, documentFrequencies: Object.fromEntries(terms.map((term) => [term, 0])) };
       }
-      const columns =
+      const index =
         (await cache?.indexAt(kbId, statistics.version, (id, maxPostings) => store.readIndex(id, maxPostings))) ??
         (await store.readTermIndex(kbId, terms));
-      const readable = statistics.readableDocuments ? readableChunks(columns, statistics.readableDocuments) : undefined;
-      const averageLengths = statistics.lengthSums.map((sum) => sum / passageCount);
       const queryTerms: QueryTerm[] = terms.map((term) => ({ term, weight: query.termWeights?.get(term) ?? 1 }));
-      const scored = scoreColumns(columns, PASSAGE_RANKING, queryTerms, passageCount, averageLengths, readable, query.topK);
+      const passageRanking = scoreColumns(
+        index.passages,
+        PASSAGE_RANKING,
+        queryTerms,
+        passageCount,
+        statistics.lengthSums.map((sum) => sum / passageCount),
+        statistics.readableDocuments ? readableChunks(index.passages, statistics.readableDocuments) : undefined,
+        Math.max(query.topK, PASSAGE_POOL),
+      );
+      const pageRanking = scoreColumns(
+        index.pages,
+        PAGE_RANKING,
+        queryTerms,
+        Math.max(statistics.pageCount, 1),
+        statistics.pageLengthSums.map((sum) => sum / Math.max(statistics.pageCount, 1)),
+        statistics.readableDocuments ? readableChunks(index.pages, statistics.readableDocuments) : undefined,
+        index.pages.chunkIds.length,
+      );
+      const scored = withPageEvidence(index.passages, passageRanking, pageRanking, query.topK);
       const rows = new Map((await store.passagesById(kbId, scored.chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
       scored.chunkIds.forEach((chunkId, rank) => {
@@ -49,7 +66,25 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
         const row = rows.get(chunkId);
         if (row) passages.push({ ...row, score: scored.scores[rank]! });
       });
-      return { passages, passageCount, documentFrequencies: scored.documentFrequencies };
+      return { passages, passageCount, documentFrequencies: passageRanking.documentFrequencies };
     },
   };
+}
+
+/**
+ * The candidate passages re-scored with their page's evidence: passage score
+ * plus {@link PAGE_EVIDENCE_WEIGHT} times the page score, best first (ties
+ * by storage id), the first `topK` kept.
+ */
+function withPageEvidence(passages: IndexColumns, passageRanking: ScoredColumns, pageRanking: ScoredColumns, topK: number): { chunkIds: number[]; scores: number[] } {
+  const pageScores = new Map(pageRanking.chunkIds.map((documentId, rank) => [documentId, pageRanking.scores[rank]!]));
+  const documentOf = new Map<number, number>();
+  passages.chunkIds.forEach((chunkId, slot) => documentOf.set(chunkId, passages.chunkDocuments[slot]!));
+  const combined = passageRanking.chunkIds.map((chunkId, rank) => ({
+    chunkId,
+    score: passageRanking.scores[rank]! + PAGE_EVIDENCE_WEIGHT * (pageScores.get(documentOf.get(chunkId)!) ?? 0),
+  }));
+  combined.sort((left, right) => right.score - left.score || left.chunkId - right.chunkId);
+  const kept = combined.slice(0, Math.max(topK, 0));
+  return { chunkIds: kept.map((entry) => entry.chunkId), scores: kept.map((entry) => entry.score) };
 }

@@ -1,4 +1,4 @@
-import { indexPassage, INDEX_ANALYSIS_VERSION } from './index-fields.ts';
+import { indexPage, indexPassage, INDEX_ANALYSIS_VERSION } from './index-fields.ts';
 import { ConflictError, NotFoundError, type Store } from '../store/store.ts';
 
 /**
@@ -36,7 +36,7 @@ export async function reindexStaleDocuments(
       const fields = { title: document.title, ...(document.description === undefined ? {} : { description: document.description }) };
       const passages = document.passages.map((passage) => ({ chunkId: passage.chunkId, index: indexPassage(fields, passage) }));
       try {
-        await store.reindexDocument(kbId, docId, INDEX_ANALYSIS_VERSION, passages);
+        await store.reindexDocument(kbId, docId, INDEX_ANALYSIS_VERSION, passages, indexPage(docId, fields, document.passages));
         report.reindexed += 1;
       } catch (error) {
         if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

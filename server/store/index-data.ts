@@ -25,6 +25,24 @@ export interface IndexedPassage {
 }
 
 /**
+ * One count per field of a whole page (document), in this order: its title,
+ * its description, its lead (the first paragraph, for a page without a
+ * description), all its headings, all its text, the words of its path.
+ */
+export type PageFieldCounts = readonly [title: number, description: number, lead: number, headings: number, body: number, path: number];
+
+/** Number of fields in a {@link PageFieldCounts}. */
+export const PAGE_FIELD_COUNT = 6;
+
+/** What the index holds of one page (document). */
+export interface IndexedPage {
+  /** Term -> its frequency in each page field (at least one non-zero). */
+  terms: Map<string, PageFieldCounts>;
+  /** Length of each page field, in analyzed terms. */
+  lengths: PageFieldCounts;
+}
+
+/**
  * What a search reads of a knowledge base inside a reach, in one snapshot.
  * Every statistic is computed within the reach, never over the whole
  * knowledge base, so that no answer depends on documents the question cannot
@@ -37,12 +55,24 @@ export interface ReachStatistics {
   passageCount: number;
   /** Each field's length summed over the passages inside the reach. */
   lengthSums: FieldCounts;
+  /** Pages (documents with passages) inside the reach. */
+  pageCount: number;
+  /** Each page field's length summed over the pages inside the reach. */
+  pageLengthSums: PageFieldCounts;
   /**
    * Ids of the documents inside the reach (their storage ids, as in
    * {@link IndexColumns.chunkDocuments}); absent when the reach covers every
    * passage of the knowledge base.
    */
   readableDocuments?: number[];
+}
+
+/** A knowledge base's index as read for retrieval: its passages' and its pages'. */
+export interface KnowledgeBaseIndex {
+  /** Passage units: chunk ids, {@link FIELD_COUNT} fields. */
+  passages: IndexColumns;
+  /** Page units: document ids (as both unit and document), {@link PAGE_FIELD_COUNT} fields. */
+  pages: IndexColumns;
 }
 
 /**
@@ -74,11 +104,15 @@ export interface IndexColumns {
   chunkLengths: Uint32Array;
 }
 
-/** One posting row as a backend reads it: term, passage id, document id, and the four field frequencies. */
-export type PostingRow = readonly [term: string, chunkId: number, documentId: number, title: number, description: number, heading: number, body: number];
+/**
+ * One posting row as a backend reads it: term, unit id (passage or page),
+ * document id, then the unit's field frequencies (four for a passage, six
+ * for a page).
+ */
+export type PostingRow = readonly [term: string, unitId: number, documentId: number, ...frequencies: number[]];
 
-/** One passage's lengths as a backend reads them: passage id, document id, the four field lengths. */
-export type ChunkLengthRow = readonly [chunkId: number, documentId: number, title: number, description: number, heading: number, body: number];
+/** One unit's lengths as a backend reads them: unit id, document id, then its field lengths. */
+export type ChunkLengthRow = readonly [unitId: number, documentId: number, ...lengths: number[]];
 
 /** Largest frequency a posting keeps per field (the column type's range): more is no more evidence under BM25's saturation. */
 const MAX_FREQUENCY = 0xffff;
@@ -87,41 +121,47 @@ const MAX_FREQUENCY = 0xffff;
  * Builds {@link IndexColumns} from rows read in one snapshot: the row
  * mapping both backends share.
  *
- * @param postings posting rows grouped by term (each term's rows together), then ordered by passage id
- * @param chunks every passage the postings name (others are allowed), any order
- * @throws Error when a posting names a passage missing from `chunks` (two reads from different snapshots)
+ * @param fieldCount fields per row ({@link FIELD_COUNT} for passages, {@link PAGE_FIELD_COUNT} for pages)
+ * @param postings posting rows grouped by term (each term's rows together), then ordered by unit id
+ * @param units every unit the postings name (others are allowed), any order
+ * @throws Error when a posting names a unit missing from `units` (two reads from different snapshots)
  */
-export function buildIndexColumns(version: number, postings: Iterable<PostingRow>, chunks: Iterable<ChunkLengthRow>): IndexColumns {
-  const chunkRows = [...chunks].sort((left, right) => left[0] - right[0]);
+export function buildIndexColumns(
+  version: number,
+  fieldCount: number,
+  postings: Iterable<PostingRow>,
+  units: Iterable<ChunkLengthRow>,
+): IndexColumns {
+  const chunkRows = [...units].sort((left, right) => left[0] - right[0]);
   const slotOf = new Map<number, number>();
   const chunkIds = new Float64Array(chunkRows.length);
   const chunkDocuments = new Float64Array(chunkRows.length);
-  const chunkLengths = new Uint32Array(chunkRows.length * FIELD_COUNT);
+  const chunkLengths = new Uint32Array(chunkRows.length * fieldCount);
   chunkRows.forEach((row, slot) => {
     slotOf.set(row[0], slot);
     chunkIds[slot] = row[0];
     chunkDocuments[slot] = row[1];
-    for (let field = 0; field < FIELD_COUNT; field++) chunkLengths[slot * FIELD_COUNT + field] = row[2 + field]!;
+    for (let field = 0; field < fieldCount; field++) chunkLengths[slot * fieldCount + field] = row[2 + field]!;
   });
   const terms: string[] = [];
   const starts: number[] = [];
   const postingChunks: number[] = [];
   const frequencies: number[] = [];
   for (const row of postings) {
-    const [term, chunkId] = row;
+    const [term, unitId] = row;
     if (terms.at(-1) !== term) {
       terms.push(term);
       starts.push(postingChunks.length);
     }
-    const slot = slotOf.get(chunkId);
-    if (slot === undefined) throw new Error(`Posting of "${term}" names passage ${chunkId}, which was not read`);
+    const slot = slotOf.get(unitId);
+    if (slot === undefined) throw new Error(`Posting of "${term}" names unit ${unitId}, which was not read`);
     postingChunks.push(slot);
-    for (let field = 0; field < FIELD_COUNT; field++) frequencies.push(Math.min(row[3 + field] as number, MAX_FREQUENCY));
+    for (let field = 0; field < fieldCount; field++) frequencies.push(Math.min(row[3 + field] as number, MAX_FREQUENCY));
   }
   starts.push(postingChunks.length);
   return {
     version,
-    fieldCount: FIELD_COUNT,
+    fieldCount,
     terms,
     termStarts: Uint32Array.from(starts),
     postingChunks: Uint32Array.from(postingChunks),

@@ -1,5 +1,14 @@
 import type { QueryResultRow } from 'pg';
-import { buildIndexColumns, type ChunkLengthRow, type IndexColumns, type PostingRow, type ReachStatistics } from './index-data.ts';
+import {
+  buildIndexColumns,
+  FIELD_COUNT,
+  PAGE_FIELD_COUNT,
+  type ChunkLengthRow,
+  type IndexColumns,
+  type KnowledgeBaseIndex,
+  type PostingRow,
+  type ReachStatistics,
+} from './index-data.ts';
 import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
 import type { Reach, StoredPassage } from './store.ts';
 
@@ -72,20 +81,26 @@ export function toPostgresPassage(kbId: string, row: PostgresPassageRow): Stored
  * the ids of the documents inside the reach when it does not cover every
  * passage, in one round trip.
  */
+const PAGE_LENGTH_COLUMNS = ['page_title_length', 'page_description_length', 'page_lead_length', 'page_headings_length', 'page_body_length', 'page_path_length'];
+
 const REACH_STATISTICS_SQL = `
-WITH inside AS (SELECT d.id, d.chunk_count, d.title_length_sum, d.description_length_sum, d.heading_length_sum, d.body_length_sum
+WITH inside AS (SELECT d.id, d.chunk_count, d.title_length_sum, d.description_length_sum, d.heading_length_sum, d.body_length_sum,
+                       ${PAGE_LENGTH_COLUMNS.map((column) => `d.${column}`).join(', ')}
                 FROM documents d WHERE ${POSTGRES_REACH_FILTER}),
 totals AS (SELECT COALESCE(SUM(chunk_count), 0)::bigint AS passages, COALESCE(SUM(title_length_sum), 0)::bigint AS title,
                   COALESCE(SUM(description_length_sum), 0)::bigint AS description, COALESCE(SUM(heading_length_sum), 0)::bigint AS heading,
-                  COALESCE(SUM(body_length_sum), 0)::bigint AS body FROM inside),
+                  COALESCE(SUM(body_length_sum), 0)::bigint AS body, (COUNT(*) FILTER (WHERE chunk_count > 0))::bigint AS pages,
+                  ${PAGE_LENGTH_COLUMNS.map((column, field) => `COALESCE(SUM(${column}), 0)::bigint AS page${field}`).join(', ')}
+           FROM inside),
 stats AS (SELECT chunk_count, version FROM index_stats WHERE kb_id = $1)
-SELECT t.passages, t.title, t.description, t.heading, t.body, s.version,
+SELECT t.passages, t.title, t.description, t.heading, t.body, t.pages, ${PAGE_LENGTH_COLUMNS.map((_, field) => `t.page${field}`).join(', ')}, s.version,
        CASE WHEN t.passages <> COALESCE(s.chunk_count, 0) THEN (SELECT COALESCE(array_agg(i.id), '{}') FROM inside i) END AS readable
 FROM totals t LEFT JOIN stats s ON true
 `;
 
-interface ReachStatisticsRow {
+interface ReachStatisticsRow extends Record<`page${number}`, number> {
   passages: number;
+  pages: number;
   title: number;
   description: number;
   heading: number;
@@ -107,52 +122,75 @@ export async function readReachStatistics(database: Queryable, reach: Reach): Pr
     version: row?.version ?? 0,
     passageCount: row?.passages ?? 0,
     lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
+    pageCount: row?.pages ?? 0,
+    pageLengthSums: [0, 1, 2, 3, 4, 5].map((field) => row?.[`page${field}`] ?? 0) as unknown as ReachStatistics['pageLengthSums'],
   };
   if (row?.readable) statistics.readableDocuments = row.readable.map(Number);
   return statistics;
 }
 
+const PAGE_POSTING_COLUMNS = 'term, document_id, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path';
+const PAGE_LENGTH_ROW_COLUMNS = `id, id, ${PAGE_LENGTH_COLUMNS.join(', ')}`;
+
 /**
- * The whole index of a knowledge base. Call on a client inside a
- * `REPEATABLE READ` transaction, so its reads see one snapshot. Terms come
- * ordered by `term COLLATE "C"` (byte order, the column's collation), each
- * term's postings together, as the columns need.
+ * The whole index of a knowledge base, its passages' and its pages'. Call
+ * on a client inside a `REPEATABLE READ` transaction, so its reads see one
+ * snapshot. Terms come ordered by `term COLLATE "C"` (byte order, the
+ * column's collation), each term's postings together, as the columns need.
  *
- * @returns undefined when it has more than `maxPostings` postings
+ * @returns undefined when it has more than `maxPostings` postings, both kinds together
  */
-export async function readPostgresIndex(client: ArrayQueryable, kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
-  const count = (await client.query<{ count: number }>('SELECT COUNT(*)::bigint AS count FROM postings WHERE kb_id = $1', [kbId])).rows[0];
+export async function readPostgresIndex(client: ArrayQueryable, kbId: string, maxPostings: number): Promise<KnowledgeBaseIndex | undefined> {
+  const count = (
+    await client.query<{ count: number }>(
+      'SELECT (SELECT COUNT(*) FROM postings WHERE kb_id = $1) + (SELECT COUNT(*) FROM page_postings WHERE kb_id = $1) AS count',
+      [kbId],
+    )
+  ).rows[0];
   if ((count?.count ?? 0) > maxPostings) return undefined;
   const version = await readVersion(client, kbId);
-  const chunks = await client.query<unknown[]>({
-    text: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = $1`,
+  const passages = await readColumns(client, version, FIELD_COUNT, {
+    units: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = $1`,
+    postings: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 ORDER BY term COLLATE "C", chunk_id`,
     values: [kbId],
-    rowMode: 'array',
   });
-  const postings = await client.query<unknown[]>({
-    text: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 ORDER BY term COLLATE "C", chunk_id`,
+  const pages = await readColumns(client, version, PAGE_FIELD_COUNT, {
+    units: `SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE kb_id = $1`,
+    postings: `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = $1 ORDER BY term COLLATE "C", document_id`,
     values: [kbId],
-    rowMode: 'array',
   });
-  return buildIndexColumns(version, postings.rows as unknown as PostingRow[], chunks.rows as unknown as ChunkLengthRow[]);
+  return { passages, pages };
 }
 
-/** The postings of `terms` and the lengths of the passages they name; inside a `REPEATABLE READ` transaction like {@link readPostgresIndex}. */
-export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+/** The postings of `terms` and the lengths of the units they name; inside a `REPEATABLE READ` transaction like {@link readPostgresIndex}. */
+export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string, terms: readonly string[]): Promise<KnowledgeBaseIndex> {
   const version = await readVersion(client, kbId);
-  const postings = await client.query<unknown[]>({
-    text: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", chunk_id`,
-    values: [kbId, [...terms]],
-    rowMode: 'array',
+  const values = [kbId, [...terms]];
+  const passages = await readColumns(client, version, FIELD_COUNT, {
+    postings: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", chunk_id`,
+    units: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id IN
+              (SELECT chunk_id FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]))`,
+    values,
   });
-  const rows = postings.rows as unknown as PostingRow[];
-  const chunkIds = [...new Set(rows.map((row) => row[1]))];
-  const chunks = await client.query<unknown[]>({
-    text: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id = ANY($1::bigint[])`,
-    values: [chunkIds],
-    rowMode: 'array',
+  const pages = await readColumns(client, version, PAGE_FIELD_COUNT, {
+    postings: `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", document_id`,
+    units: `SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE id IN
+              (SELECT document_id FROM page_postings WHERE kb_id = $1 AND term = ANY($2::text[]))`,
+    values,
   });
-  return buildIndexColumns(version, rows, chunks.rows as unknown as ChunkLengthRow[]);
+  return { passages, pages };
+}
+
+/** Reads one kind of unit's lengths and postings as arrays and builds their columns. */
+async function readColumns(
+  client: ArrayQueryable,
+  version: number,
+  fieldCount: number,
+  sql: { units: string; postings: string; values: unknown[] },
+): Promise<IndexColumns> {
+  const units = await client.query<unknown[]>({ text: sql.units, values: sql.values, rowMode: 'array' });
+  const postings = await client.query<unknown[]>({ text: sql.postings, values: sql.values, rowMode: 'array' });
+  return buildIndexColumns(version, fieldCount, postings.rows as unknown as PostingRow[], units.rows as unknown as ChunkLengthRow[]);
 }
 
 /** Passages by storage id, in any order; ids no longer stored are left out. */

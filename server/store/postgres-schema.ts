@@ -177,6 +177,25 @@ ALTER TABLE chunks ADD COLUMN description_length integer NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN title_length_sum bigint NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN description_length_sum bigint NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN analysis_version text;
+CREATE TABLE page_postings (
+  kb_id text COLLATE "C" NOT NULL,
+  term text COLLATE "C" NOT NULL,
+  document_id bigint NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  tf_title integer NOT NULL,
+  tf_description integer NOT NULL,
+  tf_lead integer NOT NULL,
+  tf_headings integer NOT NULL,
+  tf_body integer NOT NULL,
+  tf_path integer NOT NULL,
+  PRIMARY KEY (kb_id, term, document_id)
+);
+CREATE INDEX page_postings_document ON page_postings (document_id);
+ALTER TABLE documents ADD COLUMN page_title_length bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_description_length bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_lead_length bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_headings_length bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_body_length bigint NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_path_length bigint NOT NULL DEFAULT 0;
 UPDATE chunks SET body_length = 0, heading_length = 0;
 UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
 UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;

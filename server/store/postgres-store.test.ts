@@ -6,7 +6,7 @@ import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { openPostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
 import { StoreUnavailableError, type Store } from './store.ts';
-import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 
 /**
  * What only the PostgreSQL store has: migrations shared by several processes,
@@ -154,6 +154,7 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore when the database go
       contentHash,
       analysisVersion: INDEX_ANALYSIS_VERSION,
       chunks: analyzeChunks({ title: 'A' }, [{ headingPath: ['A'], text }]),
+      page: indexPage('a.md', { title: 'A' }, [{ headingPath: ['A'], text }]),
     });
     await store.putDocument(page('The falcon hunts.', 'v1'));
     const blocker = new pg.Client({ connectionString: testDatabaseUrl() });

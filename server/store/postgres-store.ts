@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
+import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import {
   POSTGRES_PASSAGE_COLUMNS,
   POSTGRES_REACH_FILTER,
@@ -495,6 +495,7 @@ class PostgresStore implements Store {
       documentId,
       input.analysisVersion,
       input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index })),
+      input.page,
     );
   }
 
@@ -509,7 +510,22 @@ class PostgresStore implements Store {
     documentId: number,
     analysisVersion: string,
     passages: readonly { chunkId: number; index: IndexedPassage }[],
+    page: IndexedPage,
   ): Promise<void> {
+    const pageTerms = [...page.terms];
+    if (pageTerms.length > 0) {
+      await client.query(
+        `INSERT INTO page_postings (kb_id, term, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path)
+         SELECT $1, p.term, $2, p.a, p.b, p.c, p.d, p.e, p.f
+         FROM unnest($3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[]) AS p(term, a, b, c, d, e, f)`,
+        [kbId, documentId, pageTerms.map(([term]) => term), ...[0, 1, 2, 3, 4, 5].map((field) => pageTerms.map(([, counts]) => counts[field]!))],
+      );
+    }
+    await client.query(
+      `UPDATE documents SET page_title_length = $1, page_description_length = $2, page_lead_length = $3, page_headings_length = $4,
+         page_body_length = $5, page_path_length = $6 WHERE id = $7`,
+      [...page.lengths, documentId],
+    );
     const postings = {
       term: [] as string[],
       chunkId: [] as number[],
@@ -571,6 +587,7 @@ class PostgresStore implements Store {
   async #deleteDocument(client: PoolClient, kbId: string, documentId: number): Promise<void> {
     const totals = (await client.query<{ count: number }>('SELECT chunk_count AS count FROM documents WHERE id = $1', [documentId])).rows[0];
     await client.query('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = $1)', [documentId]);
+    await client.query('DELETE FROM page_postings WHERE document_id = $1', [documentId]);
     await client.query('DELETE FROM documents WHERE id = $1', [documentId]);
     if (totals) await adjustStats(client, kbId, -totals.count);
   }
@@ -639,11 +656,11 @@ class PostgresStore implements Store {
     return this.#call((database) => readReachStatistics(database, reach));
   }
 
-  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
+  readIndex(kbId: string, maxPostings: number): Promise<KnowledgeBaseIndex | undefined> {
     return this.#transaction((client) => readPostgresIndex(client, kbId, maxPostings), { snapshot: true });
   }
 
-  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<KnowledgeBaseIndex> {
     return this.#transaction((client) => readPostgresTermIndex(client, kbId, terms), { snapshot: true });
   }
 
@@ -686,7 +703,13 @@ class PostgresStore implements Store {
     );
   }
 
-  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void> {
+  reindexDocument(
+    kbId: string,
+    docId: string,
+    analysisVersion: string,
+    passages: readonly { chunkId: number; index: IndexedPassage }[],
+    page: IndexedPage,
+  ): Promise<void> {
     return this.#transaction(async (client) => {
       await lockKnowledgeBase(client, kbId);
       const document = (await client.query<{ id: number }>('SELECT id FROM documents WHERE kb_id = $1 AND doc_id = $2', [kbId, docId])).rows[0];
@@ -697,7 +720,8 @@ class PostgresStore implements Store {
         throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
       }
       await client.query('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = $1)', [document.id]);
-      await this.#writeIndex(client, kbId, document.id, analysisVersion, passages);
+      await client.query('DELETE FROM page_postings WHERE document_id = $1', [document.id]);
+      await this.#writeIndex(client, kbId, document.id, analysisVersion, passages, page);
     });
   }
 

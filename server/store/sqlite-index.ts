@@ -1,5 +1,13 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { buildIndexColumns, type ChunkLengthRow, type IndexColumns, type PostingRow, type ReachStatistics } from './index-data.ts';
+import {
+  buildIndexColumns,
+  FIELD_COUNT,
+  PAGE_FIELD_COUNT,
+  type ChunkLengthRow,
+  type KnowledgeBaseIndex,
+  type PostingRow,
+  type ReachStatistics,
+} from './index-data.ts';
 import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
 import type { Reach, StoredPassage } from './store.ts';
 
@@ -53,8 +61,14 @@ export function toPassage(kbId: string, row: PassageRow): StoredPassage {
   };
 }
 
+/** The page field length columns of `documents`, in page field order. */
+const PAGE_LENGTH_COLUMNS = ['page_title_length', 'page_description_length', 'page_lead_length', 'page_headings_length', 'page_body_length', 'page_path_length'];
+
+/** Their sums as `page0` .. `page5`. */
+const PAGE_LENGTH_SUMS = PAGE_LENGTH_COLUMNS.map((column, field) => `COALESCE(SUM(d.${column}), 0) AS page${field}`).join(', ');
+
 /**
- * Passages and field length sums inside the reach, beside the whole
+ * Passages, pages and their field length sums inside the reach, beside the whole
  * knowledge base's passage count (equal counts: the reach covers every
  * passage) and its index version.
  */
@@ -62,6 +76,8 @@ const REACH_STATISTICS_SQL = `
 SELECT COALESCE(SUM(d.chunk_count), 0) AS passages,
        COALESCE(SUM(d.title_length_sum), 0) AS title, COALESCE(SUM(d.description_length_sum), 0) AS description,
        COALESCE(SUM(d.heading_length_sum), 0) AS heading, COALESCE(SUM(d.body_length_sum), 0) AS body,
+       COUNT(*) FILTER (WHERE d.chunk_count > 0) AS pages,
+       ${PAGE_LENGTH_SUMS},
        (SELECT chunk_count FROM index_stats WHERE kb_id = @kbId) AS knowledgeBasePassages,
        (SELECT version FROM index_stats WHERE kb_id = @kbId) AS version
 FROM documents d WHERE ${SQLITE_REACH_FILTER}
@@ -72,9 +88,12 @@ const READABLE_DOCUMENTS_SQL = `SELECT d.id FROM documents d WHERE ${SQLITE_REAC
 
 const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
 const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
+const PAGE_POSTING_COLUMNS = 'term, document_id, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path';
+const PAGE_LENGTH_ROW_COLUMNS = `id, id, ${PAGE_LENGTH_COLUMNS.join(', ')}`;
 
-interface ReachStatisticsRow {
+interface ReachStatisticsRow extends Record<`page${number}`, number> {
   passages: number;
+  pages: number;
   title: number;
   description: number;
   heading: number;
@@ -87,8 +106,8 @@ interface ReachStatisticsRow {
 export interface SqliteIndexReads {
   reachStatistics(reach: Reach): ReachStatistics;
   /** @returns undefined when the knowledge base has more than `maxPostings` postings */
-  readIndex(kbId: string, maxPostings: number): IndexColumns | undefined;
-  readTermIndex(kbId: string, terms: readonly string[]): IndexColumns;
+  readIndex(kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined;
+  readTermIndex(kbId: string, terms: readonly string[]): KnowledgeBaseIndex;
   passagesById(kbId: string, chunkIds: readonly number[]): StoredPassage[];
 }
 
@@ -103,7 +122,21 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
   const statistics: Statement<SqliteReachParameters, ReachStatisticsRow> = database.prepare(REACH_STATISTICS_SQL);
   const readableDocuments = database.prepare<SqliteReachParameters, number>(READABLE_DOCUMENTS_SQL).pluck();
   const version = database.prepare<[string], number>('SELECT version FROM index_stats WHERE kb_id = ?').pluck();
-  const postingCount = database.prepare<[string], number>('SELECT COUNT(*) FROM postings WHERE kb_id = ?').pluck();
+  const postingCount = database
+    .prepare<[string, string], number>('SELECT (SELECT COUNT(*) FROM postings WHERE kb_id = ?) + (SELECT COUNT(*) FROM page_postings WHERE kb_id = ?)')
+    .pluck();
+  const allPagePostings = database
+    .prepare<[string], PostingRow>(`SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = ? ORDER BY term, document_id`)
+    .raw();
+  const allPages = database.prepare<[string], ChunkLengthRow>(`SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE kb_id = ?`).raw();
+  const termPagePostings = database
+    .prepare<[string, string], PostingRow>(
+      `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = ? AND term IN (SELECT value FROM json_each(?)) ORDER BY term, document_id`,
+    )
+    .raw();
+  const pagesById = database
+    .prepare<[string], ChunkLengthRow>(`SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE id IN (SELECT value FROM json_each(?))`)
+    .raw();
   const allPostings = database.prepare<[string], PostingRow>(`SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = ? ORDER BY term, chunk_id`).raw();
   const allChunks = database.prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = ?`).raw();
   const termPostings = database
@@ -126,20 +159,32 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
       version: row?.version ?? 0,
       passageCount: row?.passages ?? 0,
       lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
+      pageCount: row?.pages ?? 0,
+      pageLengthSums: [0, 1, 2, 3, 4, 5].map((field) => row?.[`page${field}`] ?? 0) as unknown as ReachStatistics['pageLengthSums'],
     };
     if (result.passageCount !== (row?.knowledgeBasePassages ?? 0)) result.readableDocuments = readableDocuments.all(parameters);
     return result;
   });
-  const readIndex = database.transaction((kbId: string, maxPostings: number): IndexColumns | undefined => {
-    if (postingCount.get(kbId)! > maxPostings) return undefined;
-    // Chunks first: better-sqlite3 runs no other statement while one is being iterated.
+  const readIndex = database.transaction((kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined => {
+    if (postingCount.get(kbId, kbId)! > maxPostings) return undefined;
+    const at = version.get(kbId) ?? 0;
+    // Units first: better-sqlite3 runs no other statement while one is being iterated.
     const chunks = allChunks.all(kbId);
-    return buildIndexColumns(version.get(kbId) ?? 0, allPostings.iterate(kbId), chunks);
+    const passages = buildIndexColumns(at, FIELD_COUNT, allPostings.iterate(kbId), chunks);
+    const pageRows = allPages.all(kbId);
+    return { passages, pages: buildIndexColumns(at, PAGE_FIELD_COUNT, allPagePostings.iterate(kbId), pageRows) };
   });
-  const readTermIndex = database.transaction((kbId: string, terms: readonly string[]): IndexColumns => {
-    const rows = termPostings.all(kbId, JSON.stringify(terms));
+  const readTermIndex = database.transaction((kbId: string, terms: readonly string[]): KnowledgeBaseIndex => {
+    const at = version.get(kbId) ?? 0;
+    const list = JSON.stringify(terms);
+    const rows = termPostings.all(kbId, list);
     const chunkIds = [...new Set(rows.map((row) => row[1]))];
-    return buildIndexColumns(version.get(kbId) ?? 0, rows, chunksById.all(JSON.stringify(chunkIds)));
+    const pageRows = termPagePostings.all(kbId, list);
+    const documentIds = [...new Set(pageRows.map((row) => row[1]))];
+    return {
+      passages: buildIndexColumns(at, FIELD_COUNT, rows, chunksById.all(JSON.stringify(chunkIds))),
+      pages: buildIndexColumns(at, PAGE_FIELD_COUNT, pageRows, pagesById.all(JSON.stringify(documentIds))),
+    };
   });
   return {
     reachStatistics: (reach) => reachStatistics(reach),

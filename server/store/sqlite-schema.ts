@@ -233,7 +233,9 @@ ALTER TABLE chunks ADD COLUMN anchor TEXT;
     // Fielded index (issue 14, retrieval/index-fields.ts): a posting keeps
     // the term's frequency in each field of its passage (the document's
     // title and description, the section headings, the text) and a passage
-    // each field's length; the index records which analysis made it
+    // each field's length; each page is indexed whole too (page_postings:
+    // title, description, lead, headings, text, path; the page's field
+    // lengths on its document row); the index records which analysis made it
     // (documents.analysis_version, NULL for every existing document), so the
     // server re-makes stale postings from the stored passages at start
     // (retrieval/reindex.ts). Existing postings are dropped here: every
@@ -258,6 +260,25 @@ ALTER TABLE chunks ADD COLUMN description_length INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN title_length_sum INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN description_length_sum INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE documents ADD COLUMN analysis_version TEXT;
+CREATE TABLE page_postings (
+  kb_id TEXT NOT NULL,
+  term TEXT NOT NULL,
+  document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+  tf_title INTEGER NOT NULL,
+  tf_description INTEGER NOT NULL,
+  tf_lead INTEGER NOT NULL,
+  tf_headings INTEGER NOT NULL,
+  tf_body INTEGER NOT NULL,
+  tf_path INTEGER NOT NULL,
+  PRIMARY KEY (kb_id, term, document_id)
+) WITHOUT ROWID;
+CREATE INDEX page_postings_document ON page_postings (document_id);
+ALTER TABLE documents ADD COLUMN page_title_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_description_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_lead_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_headings_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_body_length INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN page_path_length INTEGER NOT NULL DEFAULT 0;
 UPDATE chunks SET body_length = 0, heading_length = 0;
 UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
 UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;

@@ -12,7 +12,7 @@ import {
   type PassageRow,
   type SqliteIndexReads,
 } from './sqlite-index.ts';
-import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
+import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import {
   changedKnowledgeBase,
   documentRecord,
@@ -383,7 +383,13 @@ class SqliteStore implements Store {
           ).lastInsertRowid,
         ),
     );
-    this.#writeIndex(input.kbId, Number(documentId), input.analysisVersion, input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index })));
+    this.#writeIndex(
+      input.kbId,
+      Number(documentId),
+      input.analysisVersion,
+      input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index })),
+      input.page,
+    );
   }
 
   /**
@@ -391,7 +397,22 @@ class SqliteStore implements Store {
    * its sums and analysis version, and the knowledge base's statistics, in
    * the caller's transaction; the document has no postings yet.
    */
-  #writeIndex(kbId: string, documentId: number, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): void {
+  #writeIndex(
+    kbId: string,
+    documentId: number,
+    analysisVersion: string,
+    passages: readonly { chunkId: number; index: IndexedPassage }[],
+    page: IndexedPage,
+  ): void {
+    const insertPagePosting = this.#prepare(
+      `INSERT INTO page_postings (kb_id, term, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const [term, frequencies] of page.terms) insertPagePosting.run(kbId, term, documentId, ...frequencies);
+    this.#prepare(
+      `UPDATE documents SET page_title_length = ?, page_description_length = ?, page_lead_length = ?, page_headings_length = ?,
+         page_body_length = ?, page_path_length = ? WHERE id = ?`,
+    ).run(...page.lengths, documentId);
     const insertPosting = this.#prepare(
       `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -420,6 +441,7 @@ class SqliteStore implements Store {
   #deleteDocument(kbId: string, documentId: number): void {
     const totals = this.#prepare<[number], { count: number }>('SELECT chunk_count AS count FROM documents WHERE id = ?').get(documentId);
     this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
+    this.#prepare('DELETE FROM page_postings WHERE document_id = ?').run(documentId);
     this.#prepare('DELETE FROM documents WHERE id = ?').run(documentId);
     if (totals) this.#adjustStats(kbId, -totals.count);
   }
@@ -505,11 +527,11 @@ class SqliteStore implements Store {
     return this.#call(() => this.#index.reachStatistics(reach));
   }
 
-  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined> {
+  readIndex(kbId: string, maxPostings: number): Promise<KnowledgeBaseIndex | undefined> {
     return this.#call(() => this.#index.readIndex(kbId, maxPostings));
   }
 
-  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns> {
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<KnowledgeBaseIndex> {
     return this.#call(() => this.#index.readTermIndex(kbId, terms));
   }
 
@@ -541,7 +563,13 @@ class SqliteStore implements Store {
     });
   }
 
-  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void> {
+  reindexDocument(
+    kbId: string,
+    docId: string,
+    analysisVersion: string,
+    passages: readonly { chunkId: number; index: IndexedPassage }[],
+    page: IndexedPage,
+  ): Promise<void> {
     return this.#call(() =>
       this.#database
         .transaction(() => {
@@ -554,7 +582,8 @@ class SqliteStore implements Store {
             throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
           }
           this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(document.id);
-          this.#writeIndex(kbId, document.id, analysisVersion, passages);
+          this.#prepare('DELETE FROM page_postings WHERE document_id = ?').run(document.id);
+          this.#writeIndex(kbId, document.id, analysisVersion, passages, page);
         })
         .immediate(),
     );

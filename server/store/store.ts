@@ -10,7 +10,7 @@
  * reached and {@link ConflictError} / {@link NotFoundError} for record rules.
  */
 
-import type { IndexColumns, IndexedPassage, ReachStatistics } from './index-data.ts';
+import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 
 /** Per-knowledge-base role. `editor` and `owner` have update permission. */
 export type Role = 'reader' | 'editor' | 'owner';
@@ -125,9 +125,11 @@ export interface DocumentInput {
   quotable: boolean;
   contentHash: string;
   sourceRoot?: string;
-  /** Version of the analysis that indexed `chunks` (retrieval/index-fields.ts `INDEX_ANALYSIS_VERSION`). */
+  /** Version of the analysis that indexed `chunks` and `page` (retrieval/index-fields.ts `INDEX_ANALYSIS_VERSION`). */
   analysisVersion: string;
   chunks: ChunkInput[];
+  /** The whole page as the lexical index holds it (retrieval/index-fields.ts). */
+  page: IndexedPage;
 }
 
 /** Outcome of {@link Store.putDocument}. */
@@ -301,14 +303,14 @@ export interface Store {
    */
   reachStatistics(reach: Reach): Promise<ReachStatistics>;
   /**
-   * The whole lexical index of a knowledge base, read in one snapshot, for
-   * retrieval to hold in memory.
+   * The whole lexical index of a knowledge base (its passages' and its
+   * pages'), read in one snapshot, for retrieval to hold in memory.
    *
-   * @returns undefined when it has more than `maxPostings` postings
+   * @returns undefined when it has more than `maxPostings` postings, passages' and pages' together
    */
-  readIndex(kbId: string, maxPostings: number): Promise<IndexColumns | undefined>;
-  /** The postings of `terms` in a knowledge base, and the lengths of the passages they name. */
-  readTermIndex(kbId: string, terms: readonly string[]): Promise<IndexColumns>;
+  readIndex(kbId: string, maxPostings: number): Promise<KnowledgeBaseIndex | undefined>;
+  /** The postings of `terms` in a knowledge base's passages and pages, and the lengths of the units they name. */
+  readTermIndex(kbId: string, terms: readonly string[]): Promise<KnowledgeBaseIndex>;
   /**
    * Passages by storage id, in any order; ids no longer stored are left out.
    * Carries no reach: callers pass ids retrieval chose inside the reach.
@@ -330,7 +332,13 @@ export interface Store {
    * Throws NotFoundError when the document does not exist, ConflictError
    * when `passages` are not exactly its passages (it changed meanwhile).
    */
-  reindexDocument(kbId: string, docId: string, analysisVersion: string, passages: readonly { chunkId: number; index: IndexedPassage }[]): Promise<void>;
+  reindexDocument(
+    kbId: string,
+    docId: string,
+    analysisVersion: string,
+    passages: readonly { chunkId: number; index: IndexedPassage }[],
+    page: IndexedPage,
+  ): Promise<void>;
   /**
    * The passages of one document inside the reach, in document order,
    * optionally only those whose heading path contains `heading`.

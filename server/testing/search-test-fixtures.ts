@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import type { RetrievalQuery } from '../retrieval/retriever.ts';
-import type { FieldCounts } from '../store/index-data.ts';
+import type { FieldCounts, IndexedPage } from '../store/index-data.ts';
 import { NotFoundError, type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
 
 /**
@@ -46,6 +46,29 @@ export const chunkArbitrary: fc.Arbitrary<ChunkInput> = fc
       index: { terms: new Map(Object.entries(terms)), lengths: lengths as unknown as FieldCounts },
     };
   });
+
+/**
+ * The page index of a fixture document: its passages' frequencies summed
+ * into the page's heading and text fields (title, description and section
+ * heading frequencies count as headings), its lengths likewise, plus a
+ * title and a path word of its own.
+ */
+export function pageOf(docId: string, chunks: readonly ChunkInput[]): IndexedPage {
+  const terms = new Map<string, number[]>();
+  const lengths = [1, 0, 0, 0, 0, 1];
+  for (const chunk of chunks) {
+    for (const [term, [title, description, heading, body]] of chunk.index.terms) {
+      const counts = terms.get(term) ?? [0, 0, 0, 0, 0, 0];
+      counts[3]! += title + description + heading;
+      counts[4]! += body;
+      terms.set(term, counts);
+    }
+    lengths[3]! += chunk.index.lengths[0] + chunk.index.lengths[1] + chunk.index.lengths[2];
+    lengths[4]! += chunk.index.lengths[3];
+  }
+  terms.set(`doc${docId}`, [1, 0, 0, 0, 0, 1]);
+  return { terms: terms as unknown as IndexedPage['terms'], lengths: lengths as unknown as IndexedPage['lengths'] };
+}
 
 /** One step of a history: a write, or a search (`userName` one of {@link READERS} or `nobody`). */
 export type Operation =
@@ -140,6 +163,7 @@ function documentInput(kbId: string, operation: Extract<Operation, { kind: 'put'
     contentHash: `${operation.docId}-${operation.version}-${operation.chunks.length}`,
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks: operation.chunks,
+    page: pageOf(operation.docId, operation.chunks),
   };
 }
 
@@ -155,6 +179,7 @@ export function aboutDocument(kbId: string, docId: string, term: string): Docume
     contentHash: `${docId}-${term}`,
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks: [{ headingPath: [docId], text: term, index: { terms: new Map([[term, [0, 0, 0, 2]]]), lengths: [0, 0, 1, 5] } }],
+    page: { terms: new Map([[term, [0, 0, 0, 0, 2, 0]]]), lengths: [1, 0, 0, 0, 5, 1] },
   };
 }
 
