@@ -83,6 +83,8 @@ function fakeStore(content: FakeStoreContent): Store & { searches: SearchQuery[]
     setDocumentAccess: notUsed,
     removeDocument: notUsed,
     replaceFaq: notUsed,
+    addFeedback: notUsed,
+    listFeedback: notUsed,
     insertToken: notUsed,
     findTokenByHash: notUsed,
     listTokens: notUsed,
