@@ -4,9 +4,7 @@ import './index.ts';
 import type { FeedbackRequest } from '../protocol/query-protocol.ts';
 import type { KbWidget } from './kb-widget.ts';
 import { DEFAULT_STRINGS } from './widget-strings.ts';
-import 'axe-core';
-import type { AxeResults, ElementContext, RunOptions } from 'axe-core';
-import { describeViolations, wcagAuditOptions } from './testing/wcag-audit.ts';
+import { expectNoAxeViolations } from './testing/axe-in-browser.ts';
 
 /**
  * The feedback controls of `<kb-widget>` (issue 15 item 4) in Chromium,
@@ -44,14 +42,6 @@ function button(element: KbWidget, name: string): HTMLButtonElement {
 
 function thanks(element: KbWidget): string[] {
   return [...shadow(element).querySelectorAll('[role="status"].thanks')].map((region) => region.textContent?.trim() ?? '').filter(Boolean);
-}
-
-/** axe-core, which its script registers on `window`. */
-const axe = (window as unknown as { axe: { run: (context: ElementContext, options: RunOptions) => Promise<AxeResults> } }).axe;
-
-async function expectNoAxeViolations(element: Element): Promise<void> {
-  const results = await axe.run(element, wcagAuditOptions(['best-practice']));
-  expect(describeViolations(results.violations)).to.deep.equal([]);
 }
 
 beforeEach(async () => {

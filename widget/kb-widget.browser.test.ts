@@ -5,9 +5,7 @@ import { defineKbWidget } from './define.ts';
 import type { KbWidget } from './kb-widget.ts';
 import type { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent } from './kb-widget-events.ts';
 import { DEFAULT_STRINGS } from './widget-strings.ts';
-import 'axe-core';
-import type { AxeResults, ElementContext, RunOptions } from 'axe-core';
-import { describeViolations, wcagAuditOptions } from './testing/wcag-audit.ts';
+import { expectNoAxeViolations } from './testing/axe-in-browser.ts';
 
 /**
  * `<kb-widget>` in Chromium against the scripted API of
@@ -42,15 +40,6 @@ async function askAndSettle(element: KbWidget, question: string): Promise<void> 
 
 function notice(element: KbWidget): string {
   return shadow(element).querySelector('.notice')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-}
-
-/** axe-core, which its script registers on `window`. */
-const axe = (window as unknown as { axe: { run: (context: ElementContext, options: RunOptions) => Promise<AxeResults> } }).axe;
-
-/** Asserts that axe finds no WCAG 2.2 A/AA violation and no best-practice one in the element, its shadow root included. */
-async function expectNoAxeViolations(element: Element): Promise<void> {
-  const results = await axe.run(element, wcagAuditOptions(['best-practice']));
-  expect(describeViolations(results.violations)).to.deep.equal([]);
 }
 
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { problem } from './problem.ts';
 import { MAX_QUESTION_CHARACTERS, MAX_TOP_K, shownValue } from './query-body.ts';
-import type { ProblemReason, Provenance, RatingReason } from '../../protocol/query-protocol.ts';
+import type { ProblemReason, ProblemReport, Provenance, RatingFeedback, RatingReason } from '../../protocol/query-protocol.ts';
 
 /**
  * Validation of the feedback endpoint's body (protocol/query-protocol.ts
@@ -71,22 +71,16 @@ const feedbackSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-/** A validated rating or problem report; `comment` absent when blank, spans still to be verified. */
-export type ValidFeedback =
-  | {
-      kind: 'rating';
-      question: string;
-      provenance: Provenance;
-      rating: 'up' | 'down';
-      reason?: RatingReason;
-      comment?: string;
-      sourceSpans: unknown[];
-    }
-  | { kind: 'problem'; question: string; provenance: Provenance; reason: ProblemReason; comment?: string; sourceSpans: [unknown] };
+/**
+ * A validated rating or problem report, as on the wire but with its spans
+ * (a problem report's one as `sourceSpans[0]`) still to be verified; question
+ * and comment trimmed, a blank comment absent.
+ */
+export type ValidFeedback = (Omit<RatingFeedback, 'source_spans'> | Omit<ProblemReport, 'source_span'>) & { sourceSpans: unknown[] };
 
 /**
  * @param body the parsed JSON body (any value)
- * @returns the feedback, question and comment trimmed; a problem report's one span as `sourceSpans[0]`
+ * @returns the feedback (see {@link ValidFeedback})
  * @throws a 400 `invalid_request` problem saying which field was wrong and, for a wrong value, what it was
  */
 export function parseFeedbackBody(body: unknown): ValidFeedback {
