@@ -97,7 +97,7 @@ describe('a new user after npm install && npm start', () => {
       }
       expect(text).toBe(json.answer);
       expect(citations).toEqual(json.citations);
-      expect(frames.at(-1)!.frame).toEqual<StreamFrame>({ type: 'done', abstained: json.abstained });
+      expect(frames.at(-1)!.frame).toEqual<StreamFrame>({ type: 'done', abstained: json.abstained, provenance: json.provenance });
     }
   });
 

@@ -294,7 +294,7 @@ for (const width of [1280, 360]) {
       await widget.getByRole('button', { name: 'Copy answer' }).click();
 
       await expect.poll(() => widget.locator('.actions .copy').textContent()).toBe('Copied');
-      expect(await widget.locator('[role="status"]').textContent()).toBe('Copied');
+      expect(await widget.locator('p[role="status"]').textContent()).toBe('Copied');
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       expect(copied).toContain('recursive');
       expect(copied).toMatch(/^\[1\] File system/m);

@@ -86,6 +86,13 @@ export interface SuggestionsFrame {
 export interface DoneFrame {
   type: 'done';
   abstained: boolean;
+  /**
+   * How the answer was produced (as in the JSON response), so a client can
+   * send it back with feedback. Optional and additive (issue 15): the
+   * service always sends it; clients of older services fall back to
+   * `abstained` or `generated`.
+   */
+  provenance?: Provenance;
 }
 /** Codes of a stream `error` frame (DESIGN.md "Wire decisions"). */
 export type StreamErrorCode = 'generation_failed' | 'upstream_unavailable' | 'timeout' | 'internal';
@@ -103,6 +110,57 @@ export type StreamFrame =
   | SuggestionsFrame
   | DoneFrame
   | ErrorFrame;
+
+/**
+ * Why a visitor rated an answer down (issue 15): it is wrong, it answers
+ * another question, it is out of date, or something else.
+ */
+export type RatingReason = 'incorrect' | 'not_what_i_asked' | 'out_of_date' | 'other';
+
+/**
+ * What is wrong with one cited source: its content is wrong or out of date,
+ * its link is broken, it does not back the answer it is cited for, or
+ * something else.
+ */
+export type ProblemReason = 'incorrect' | 'out_of_date' | 'broken_link' | 'unrelated' | 'other';
+
+/**
+ * A visitor's rating of one finished answer (`kind: "rating"`), body of
+ * `POST /kb-api/api/v1/kb/{kbId}/widget/feedback`. The service is
+ * stateless, so the body carries the question and the answer's provenance
+ * and `source_span`s as the answer had them.
+ */
+export interface RatingFeedback {
+  kind: 'rating';
+  /** The question as asked, 1..2000 characters after trimming. */
+  question: string;
+  /** The answer's provenance, as in its response or `done` frame. */
+  provenance: Provenance;
+  rating: 'up' | 'down';
+  /** Only with `rating: "down"`. */
+  reason?: RatingReason;
+  /** The visitor's words, at most 1,000 characters after trimming; blank counts as absent. */
+  comment?: string;
+  /** The `source_span` of each of the answer's citations, unchanged, at most 20 (empty for an abstention). */
+  source_spans: SourceSpan[];
+}
+
+/** A visitor's report of a problem with one cited source (`kind: "problem"`), same endpoint. */
+export interface ProblemReport {
+  kind: 'problem';
+  /** The question the source was cited for, 1..2000 characters after trimming. */
+  question: string;
+  /** The provenance of the answer that cited it. */
+  provenance: Provenance;
+  /** The citation's `source_span`, unchanged. */
+  source_span: SourceSpan;
+  reason: ProblemReason;
+  /** At most 1,000 characters after trimming; blank counts as absent. */
+  comment?: string;
+}
+
+/** Body of the feedback endpoint: one schema, told apart by `kind`. Answered 204. */
+export type FeedbackRequest = RatingFeedback | ProblemReport;
 
 /**
  * Codes of refused requests (DESIGN.md "Wire decisions"). The console API

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { problem, problemHandler } from './api/problem.ts';
 import { announcedBodyLimit, jsonDepthLimit } from './api/body-guards.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
+import { feedbackRoutes } from './api/feedback-routes.ts';
 import { queryRoutes } from './api/query-routes.ts';
 import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter, streamCap } from './api/stream-limits.ts';
 import { widgetAssetRoutes } from './api/widget-asset.ts';
@@ -67,7 +68,8 @@ export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 /**
  * Builds the Express app. Reads top to bottom as a request's path: health,
  * the widget script; widget endpoints: CORS, media type, announced size,
- * body parser with a size limit, nesting depth, per-IP limit, token check, per-token limit, open-stream cap, routes; console:
+ * body parser with a size limit, nesting depth, per-IP limit, token check, per-token limit, open-stream cap (streams only),
+ * the query routes and the feedback route; console:
  * same-origin check, no caching, media type, body parser, session cookie,
  * sign-in routes, console API, the console page; JSON 404, one error handler last.
  */
@@ -117,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
       maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
     }),
   );
+  app.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));
 
   // The console authenticates with a session cookie, never a widget token.
   app.use('/console', sameOriginOnly);

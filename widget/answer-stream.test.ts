@@ -293,6 +293,20 @@ describe('askQuestion', () => {
     expect(outcome).toEqual({ kind: 'done', abstained: false });
   });
 
+  it('done with a provenance: kept when it is one of the three, dropped when unknown or not a string', async () => {
+    for (const [sent, kept] of [
+      ['qa_shortcut', { provenance: 'qa_shortcut' }],
+      ['guessed', {}],
+      [7, {}],
+    ] as const) {
+      const { baseUrl } = await startServer(streamOf(encodeEvent({ type: 'done', abstained: false, provenance: sent })));
+
+      const { frames } = await ask(baseUrl);
+
+      expect(frames).toEqual([{ type: 'done', abstained: false, ...kept }]);
+    }
+  });
+
   it('frames after done while the server keeps the stream open: none delivered, body cancelled', async () => {
     // Arrange
     const clientClosed = deferred<boolean>();
@@ -574,7 +588,7 @@ describe('askQuestion', () => {
       expect(text).toContain('`recursive`');
       const citations = frames.find((frame) => frame.type === 'citations');
       expect(citations?.citations.map((citation) => citation.doc_id)).toContain('guide.md');
-      expect(frames.at(-1)).toEqual({ type: 'done', abstained: false });
+      expect(frames.at(-1)).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
       expect(outcome).toEqual({ kind: 'done', abstained: false });
     } finally {
       await fixture.close();

@@ -9,7 +9,7 @@
  * server code reaches the widget bundle.
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import type { Citation, SourceSpan, StreamErrorCode, StreamFrame } from '../protocol/query-protocol.ts';
+import type { Citation, Provenance, SourceSpan, StreamErrorCode, StreamFrame } from '../protocol/query-protocol.ts';
 
 /**
  * Most characters (UTF-16 code units) the SSE parser holds for one event
@@ -20,14 +20,45 @@ import type { Citation, SourceSpan, StreamErrorCode, StreamFrame } from '../prot
  */
 export const MAX_BUFFER_SIZE = 1024 * 1024;
 
-/** What {@link askQuestion} needs: where to ask, with which token, and what to do with each frame. */
-export interface AskOptions {
+/** Where a widget request goes and with which token. */
+export interface WidgetEndpoint {
   /** Service origin and optional path prefix, e.g. `https://kb.example.com`; trailing slashes are ignored. */
   baseUrl: string;
   /** Knowledge base the token is bound to; percent-encoded into the path. */
   kbId: string;
   /** Widget token, sent as `Authorization: Bearer <token>`. */
   token: string;
+  /** The `fetch` to use (tests, instrumented pages); default the global `fetch`. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * POSTs a JSON body to a widget endpoint, `{baseUrl}/kb-api/api/v1/kb/{kbId}/widget/{path}`,
+ * with `Content-Type: application/json`, `Authorization: Bearer <token>`
+ * and no cookies.
+ *
+ * @param init more headers, and a signal
+ * @returns the response; rejects as `fetch` does (network, CORS, abort)
+ */
+export function postToWidget(
+  endpoint: WidgetEndpoint,
+  path: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  // A local binding, so that a passed `window.fetch` is not called with `endpoint` as `this`.
+  const fetchFunction = endpoint.fetch ?? fetch;
+  return fetchFunction(`${endpoint.baseUrl.replace(/\/+$/, '')}/kb-api/api/v1/kb/${encodeURIComponent(endpoint.kbId)}/widget/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${endpoint.token}`, ...init.headers },
+    body: JSON.stringify(body),
+    credentials: 'omit',
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+}
+
+/** What {@link askQuestion} needs: where to ask, with which token, and what to do with each frame. */
+export interface AskOptions extends WidgetEndpoint {
   /** The question, sent as is (the server trims it and checks 1..2000 characters). */
   question: string;
   /** Passages to retrieve (1..20), sent as `top_k`; omitted when undefined so the service chooses. */
@@ -41,8 +72,6 @@ export interface AskOptions {
    * the promise of {@link askQuestion} with that exception.
    */
   onFrame: (frame: StreamFrame) => void;
-  /** The `fetch` to use (tests, instrumented pages); default the global `fetch`. */
-  fetch?: typeof fetch;
 }
 
 /**
@@ -94,8 +123,6 @@ export type AskOutcome =
  */
 export async function askQuestion(options: AskOptions): Promise<AskOutcome> {
   const { signal, onFrame } = options;
-  // A local binding, so that a passed `window.fetch` is not called with `options` as `this`.
-  const fetchFunction = options.fetch ?? fetch;
   if (signal.aborted) return { kind: 'aborted' };
 
   // The request's own controller: follows the caller's signal, and closes the
@@ -104,26 +131,18 @@ export async function askQuestion(options: AskOptions): Promise<AskOutcome> {
   const forwardAbort = () => connection.abort(signal.reason);
   signal.addEventListener('abort', forwardAbort, { once: true });
   try {
-    const base = options.baseUrl.replace(/\/+$/, '');
     const body: { question: string; top_k?: number } = { question: options.question };
     if (options.topK !== undefined) body.top_k = options.topK;
     let response: Response;
     try {
-      response = await fetchFunction(`${base}/kb-api/api/v1/kb/${encodeURIComponent(options.kbId)}/widget/query/stream`, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          Accept: 'text/event-stream',
-          Authorization: `Bearer ${options.token}`,
-        },
-        body: JSON.stringify(body),
-        credentials: 'omit',
-        signal: connection.signal,
-      });
+      response = await postToWidget(options, 'query/stream', body, { headers: { Accept: 'text/event-stream' }, signal: connection.signal });
     } catch {
       return signal.aborted ? { kind: 'aborted' } : { kind: 'offline' };
     }
-    if (!response.ok) return await readRefusal(response, signal);
+    if (!response.ok) {
+      const refusal = await readRefusal(response);
+      return signal.aborted ? { kind: 'aborted' } : refusal;
+    }
     const contentType = response.headers.get('Content-Type') ?? '';
     if (response.body === null || !/^text\/event-stream\s*(;|$)/i.test(contentType)) {
       return {
@@ -173,13 +192,19 @@ async function readFrames(
   }
 }
 
-/** Turns a refused response (RFC 9457 problem details, or anything else) into a `refused` outcome. */
-async function readRefusal(response: Response, signal: AbortSignal): Promise<AskOutcome> {
+/** A request the service refused (see {@link AskOutcome}). */
+export type Refusal = Extract<AskOutcome, { kind: 'refused' }>;
+
+/**
+ * Turns a refused response (RFC 9457 problem details, or anything else, or
+ * a body that could not be read) into a `refused` outcome.
+ */
+export async function readRefusal(response: Response): Promise<Refusal> {
   let problem: unknown;
   try {
     problem = JSON.parse(await response.text());
   } catch {
-    if (signal.aborted) return { kind: 'aborted' };
+    // Not JSON, or the body broke off: the status says enough.
   }
   const fields = isRecord(problem) ? problem : {};
   const retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After'), Date.now());
@@ -206,6 +231,8 @@ function parseRetryAfter(value: string | null, now: number): number | undefined 
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
+
+const PROVENANCES: readonly Provenance[] = ['generated', 'abstained', 'qa_shortcut'];
 
 /** Whether `value` is a plain JSON object (not `null`, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -243,8 +270,12 @@ function readFrame(event: string | undefined, data: string): StreamFrame | undef
       if (!Array.isArray(questions) || !questions.every((question) => typeof question === 'string')) return undefined;
       return { type: 'suggestions', questions: questions as string[] };
     }
-    case 'done':
-      return typeof value.abstained === 'boolean' ? { type: 'done', abstained: value.abstained } : undefined;
+    case 'done': {
+      if (typeof value.abstained !== 'boolean') return undefined;
+      // `provenance` is additive (issue 15): kept when it is one of the three, dropped otherwise.
+      const provenance = PROVENANCES.find((known) => known === value.provenance);
+      return provenance ? { type: 'done', abstained: value.abstained, provenance } : { type: 'done', abstained: value.abstained };
+    }
     case 'error':
       if (typeof value.code !== 'string' || typeof value.message !== 'string') return undefined;
       // Passed through as sent: a newer server may add codes, and failing loudly beats reading "interrupted".

@@ -31,6 +31,12 @@ describe('conversation storage', () => {
     expect(loadTurns(KEY)).to.deep.equal([{ ...turn(5), id: 1 }, { ...failed, id: 2 }]);
   });
 
+  it('a turn rated and with its provenance: both kept, so a reload neither rates it again nor forgets how it was made', () => {
+    saveTurns(KEY, [turn(3, { provenance: 'qa_shortcut', rated: 'down' })]);
+
+    expect(loadTurns(KEY)).to.deep.equal([{ ...turn(3), id: 1, provenance: 'qa_shortcut', rated: 'down' }]);
+  });
+
   it(`more than ${MAX_STORED_TURNS} turns: the newest ${MAX_STORED_TURNS} kept`, () => {
     saveTurns(KEY, Array.from({ length: MAX_STORED_TURNS + 5 }, (_, index) => turn(index + 1)));
 

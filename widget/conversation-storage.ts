@@ -67,7 +67,7 @@ export function loadTurns(key: string, storage?: Storage): Turn[] {
 
 function readTurn(value: unknown, id: number): Turn | undefined {
   if (!isRecord(value)) return undefined;
-  const { question, status, text, citations, suggestions, failure } = value;
+  const { question, status, text, citations, suggestions, failure, provenance, rated } = value;
   const read = Array.isArray(citations) ? citations.map(readCitation) : [undefined];
   if (
     typeof question !== 'string' ||
@@ -82,5 +82,8 @@ function readTurn(value: unknown, id: number): Turn | undefined {
   }
   const turn: Turn = { id, question, status: status as TurnStatus, text, citations: read as Turn['citations'], suggestions: suggestions as string[] };
   if (failure) turn.failure = failure as Turn['failure'] & object;
+  // Sent back to the service as they are, which checks them.
+  if (typeof provenance === 'string') turn.provenance = provenance as Turn['provenance'] & string;
+  if (rated === 'up' || rated === 'down') turn.rated = rated;
   return turn;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { StreamFrame } from '../protocol/query-protocol.ts';
-import { applyFrame, failTurn, refusalReason, startTurn, stopTurn, type Turn } from './conversation.ts';
+import { applyFrame, failTurn, provenanceOf, refusalReason, startTurn, stopTurn, type Turn } from './conversation.ts';
 
 const citation = { index: 1, doc_id: 'fs.md', kb_id: 'node-docs', source_span: { ref: 'r1' } };
 
@@ -18,6 +18,14 @@ describe('applyFrame', () => {
     ]);
 
     expect(turn).toMatchObject({ status: 'answered', text: 'Use `mkdir` [1].', citations: [citation] });
+  });
+
+  test('done with provenance qa_shortcut: kept on the turn and sent back as is; without one, generated or abstained by the outcome', () => {
+    const curated = play([{ type: 'done', abstained: false, provenance: 'qa_shortcut' }]);
+    const answered = play([{ type: 'done', abstained: false }]);
+    const abstained = play([{ type: 'abstain', answer: 'No.' }, { type: 'done', abstained: true }]);
+
+    expect([curated, answered, abstained].map(provenanceOf)).toEqual(['qa_shortcut', 'generated', 'abstained']);
   });
 
   test('reset mid-answer: what was shown is discarded and later tokens start afresh', () => {

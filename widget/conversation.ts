@@ -1,4 +1,4 @@
-import type { Citation, StreamFrame } from '../protocol/query-protocol.ts';
+import type { Citation, Provenance, StreamFrame } from '../protocol/query-protocol.ts';
 
 /**
  * The state of one question and its answer in the widget, and how stream
@@ -49,6 +49,18 @@ export interface Turn {
    * `retryAt`, the time (epoch milliseconds) from which a retry may succeed.
    */
   failure?: { reason: FailureReason; retryAfterSeconds?: number; retryAt?: number };
+  /** How the answer was produced, from its `done` frame (a service that does not send it: absent). */
+  provenance?: Provenance;
+  /** The visitor's rating of the answer, once it was sent (it is sent once). */
+  rated?: 'up' | 'down';
+}
+
+/**
+ * The provenance to send back with feedback on a finished turn: as its
+ * `done` frame said, else `abstained` or `generated` by its status.
+ */
+export function provenanceOf(turn: Turn): Provenance {
+  return turn.provenance ?? (turn.status === 'abstained' ? 'abstained' : 'generated');
 }
 
 /** @returns a new turn waiting for its first frame */
@@ -75,7 +87,7 @@ export function applyFrame(turn: Turn, frame: StreamFrame): Turn {
     case 'suggestions':
       return { ...turn, suggestions: frame.questions };
     case 'done':
-      return { ...turn, status: frame.abstained ? 'abstained' : 'answered' };
+      return { ...turn, status: frame.abstained ? 'abstained' : 'answered', ...(frame.provenance ? { provenance: frame.provenance } : {}) };
     case 'error':
       return { ...turn, status: 'failed', failure: { reason: 'generation-failed' } };
   }

@@ -1,11 +1,12 @@
 import { LitElement, css, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { Citation } from '../protocol/query-protocol.ts';
+import type { Citation, FeedbackRequest, ProblemReason, RatingReason } from '../protocol/query-protocol.ts';
 import { askQuestion, type AskOutcome } from './answer-stream.ts';
 import { parseAnswerMarkdown } from './answer-markdown.ts';
 import { renderAnswer } from './answer-markdown-render.ts';
 import { followableUrl, groupSources, readableDocumentName } from './citation-sources.ts';
-import { applyFrame, failTurn, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
+import { applyFrame, failTurn, provenanceOf, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
 import { loadTurns, saveTurns } from './conversation-storage.ts';
+import { sendFeedback } from './feedback-client.ts';
 import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
 import { answerSentences, markSentences } from './quote-marks.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
@@ -13,8 +14,38 @@ import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 /** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
 const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
 
-/** A kebab-case name in camel case: failure reason `not-allowed` has its words in string `notAllowed`. */
-type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : Text;
+/**
+ * A kebab- or snake-case name in camel case: failure reason `not-allowed` has
+ * its words in string `notAllowed`, feedback reason `out_of_date` in `outOfDate`.
+ */
+type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : Text extends `${infer Head}_${infer Tail}`
+    ? `${Head}${Capitalize<CamelCase<Tail>>}`
+    : Text;
+
+/** The string that names a failure or feedback reason (the type check fails for a reason without words). */
+function wordsOf<Reason extends FailureReason | RatingReason | ProblemReason>(reason: Reason) {
+  return reason.replace(/[-_](\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<Reason> satisfies keyof WidgetStrings;
+}
+
+/** Reasons offered after 👎 (optional) and in a problem report (one required), in this order. */
+const RATING_REASONS: readonly RatingReason[] = ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'];
+const PROBLEM_REASONS: readonly ProblemReason[] = ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'];
+
+/** Most characters of a feedback comment (the service's limit). */
+const MAX_COMMENT = 1000;
+
+/**
+ * Where one feedback control stands: the rating chosen (answers), the
+ * form `open`, the request `sending`, `sent` or `failed`, and how many
+ * characters the comment holds.
+ */
+interface FeedbackState {
+  rating?: 'up' | 'down';
+  status: 'open' | 'sending' | 'sent' | 'failed';
+  length?: number;
+}
 
 /** How far from the end of the transcript (px) still counts as reading the latest. */
 const NEAR_END_PIXELS = 24;
@@ -54,7 +85,8 @@ function withInlineCode(text: string): unknown[] {
  * @csspart suggestion - A follow-up or starter question button.
  * @csspart input - The question field.
  * @csspart submit - The Ask / Stop button.
- * @csspart actions - The row of controls under a finished answer (copy, contact support).
+ * @csspart actions - The row of controls under a finished answer (copy, contact support, 👍/👎).
+ * @csspart feedback - The reasons and comment form of a 👎 or a problem report.
  *
  * @cssprop --kb-widget-accent - Buttons, links and the launcher.
  * @cssprop --kb-widget-accent-text - Text on the accent colour.
@@ -304,6 +336,7 @@ export class KbWidget extends LitElement {
     .chip,
     .retry,
     .copy,
+    .rate,
     .jump {
       border: 1px solid var(--_accent);
       background: var(--_background);
@@ -312,6 +345,46 @@ export class KbWidget extends LitElement {
       padding: 4px 10px;
       font-size: 0.9em;
       text-align: start;
+    }
+    .rate[aria-pressed='true'] {
+      border-color: var(--_accent);
+      background: color-mix(in srgb, var(--_accent) 22%, var(--_background));
+    }
+    .report {
+      display: block;
+      border: 0;
+      background: none;
+      color: var(--_muted);
+      padding: 4px 0;
+      text-decoration: underline;
+      font-size: 0.9em;
+    }
+    .feedback {
+      display: block;
+      margin: 6px 0;
+      padding: 8px 10px;
+      border: 1px solid color-mix(in srgb, var(--_muted) 40%, transparent);
+      border-radius: 8px;
+      font-size: 0.9em;
+    }
+    fieldset {
+      border: 0;
+      margin: 0 0 6px;
+      padding: 0;
+    }
+    .feedback label {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 6px;
+      min-height: 28px;
+      width: 100%;
+    }
+    [type='radio'] {
+      width: 24px;
+      height: 24px;
+      margin: 0;
+      accent-color: var(--_accent);
     }
     .retry[aria-disabled] {
       border-color: var(--_muted);
@@ -339,7 +412,8 @@ export class KbWidget extends LitElement {
       padding: 10px 14px;
       border-block-start: 1px solid color-mix(in srgb, var(--_muted) 30%, transparent);
     }
-    input {
+    [part='input'],
+    textarea {
       flex: 1;
       min-width: 0;
       font: inherit;
@@ -348,6 +422,10 @@ export class KbWidget extends LitElement {
       border-radius: 8px;
       background: var(--_background);
       color: var(--_text);
+    }
+    textarea {
+      flex-basis: 100%;
+      min-height: 4em;
     }
     .submit {
       border: 0;
@@ -367,7 +445,8 @@ export class KbWidget extends LitElement {
     }
     @media (width < 480px), (pointer: coarse) {
       button,
-      input,
+      [part='input'],
+      .feedback label,
       summary,
       .sources a,
       .actions a {
@@ -409,6 +488,7 @@ export class KbWidget extends LitElement {
     _turns: { state: true },
     _copied: { state: true },
     _behind: { state: true },
+    _feedback: { state: true },
   };
 
   /** Origin (and path prefix) of the kb-widget API, e.g. `https://kb.example.com`. */
@@ -447,6 +527,8 @@ export class KbWidget extends LitElement {
   declare private _copied: string | undefined;
   /** Whether more of the conversation lies below the transcript's view ("Jump to latest" is offered). */
   declare private _behind: boolean;
+  /** Feedback controls by key: `<turn id>` for an answer's rating, `<turn id>-<citation index>` for a problem report. */
+  declare private _feedback: Record<string, FeedbackState | undefined>;
   #controller: AbortController | undefined;
   #nextTurnId = 1;
   /** The `sessionStorage` key the turns were loaded from and are saved to. */
@@ -476,6 +558,7 @@ export class KbWidget extends LitElement {
     this._open = false;
     this._turns = [];
     this._behind = false;
+    this._feedback = {};
   }
 
   override connectedCallback(): void {
@@ -529,7 +612,16 @@ export class KbWidget extends LitElement {
     this._turns = [...this._turns.map(stopTurn), turn];
     this.#follow = 'question';
     this.dispatchEvent(new KbWidgetQuestionEvent(trimmed));
-    const outcome = await this.#stream(turn.id, trimmed, controller, true);
+    const outcome = await this.#withToken((token) =>
+      askQuestion({
+        baseUrl: this.baseUrl,
+        kbId: this.kbId,
+        token,
+        question: trimmed,
+        signal: controller.signal,
+        onFrame: (frame) => this.#updateTurn(turn.id, (current) => applyFrame(current, frame)),
+      }),
+    );
     if (this.#controller === controller) this.#controller = undefined;
     this.#finish(turn.id, outcome);
   }
@@ -548,6 +640,7 @@ export class KbWidget extends LitElement {
     if (key !== this.#storageKey && !this.busy) {
       this.#storageKey = key;
       this._turns = loadTurns(key);
+      this._feedback = {};
       this.#nextTurnId = this._turns.length + 1;
     }
   }
@@ -572,22 +665,18 @@ export class KbWidget extends LitElement {
     }
   }
 
-  /** Streams one answer into turn `turnId`; retries once with a fresh token after `token_expired`. */
-  async #stream(turnId: number, question: string, controller: AbortController, mayRenewToken: boolean): Promise<AskOutcome> {
+  /**
+   * Runs a request with the page's token (asking `tokenProvider` first when
+   * there is none), and once more with a fresh one from `tokenProvider`
+   * when the service refused it as `token_expired`.
+   */
+  async #withToken<Outcome extends AskOutcome | { kind: 'sent' }>(request: (token: string) => Promise<Outcome>, mayRenew = true): Promise<Outcome> {
     let token = this.token;
     if (!token && this.tokenProvider) token = await this.#renewToken();
-    const outcome = await askQuestion({
-      baseUrl: this.baseUrl.replace(/\/+$/, ''),
-      kbId: this.kbId,
-      token: token ?? '',
-      question,
-      signal: controller.signal,
-      onFrame: (frame) => this.#updateTurn(turnId, (turn) => applyFrame(turn, frame)),
-    });
-    const expired = outcome.kind === 'refused' && outcome.status === 401 && outcome.code === 'token_expired';
-    if (expired && mayRenewToken && this.tokenProvider && !controller.signal.aborted) {
+    const outcome = await request(token ?? '');
+    if (mayRenew && outcome.kind === 'refused' && outcome.code === 'token_expired' && this.tokenProvider) {
       const renewed = await this.#renewToken();
-      if (renewed && renewed !== token) return this.#stream(turnId, question, controller, false);
+      if (renewed && renewed !== token) return this.#withToken(request, false);
     }
     return outcome;
   }
@@ -742,6 +831,62 @@ export class KbWidget extends LitElement {
     focusable?.scrollIntoView({ block: 'nearest' });
   }
 
+  #setFeedback(key: string, state: FeedbackState | undefined): void {
+    this._feedback = { ...this._feedback, [key]: state };
+  }
+
+  /** Opens the form of `key` as `state` says, scrolled into view; closes it when it is open already. */
+  async #toggleForm(key: string, state: FeedbackState): Promise<void> {
+    const current = this._feedback[key];
+    if (current?.status === 'sending') return;
+    this.#setFeedback(key, current && current.rating === state.rating ? undefined : state);
+    await this.updateComplete;
+    this.renderRoot.querySelector(`#kb-form-${key}`)?.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** 👍 sends at once; 👎 opens the optional reasons and comment, and pressed again closes them. Nothing after one was sent. */
+  #rate(turn: Turn, rating: 'up' | 'down'): void {
+    const key = String(turn.id);
+    if (turn.rated) return;
+    if (rating === 'up') void this.#sendFeedback(key, turn, { rating });
+    else void this.#toggleForm(key, { rating, status: 'open' });
+  }
+
+  /** Sends the reasons and comment of a 👎 (`citation` absent) or a problem report on `citation`. */
+  #submitFeedback(event: SubmitEvent, turn: Turn, citation?: Citation): void {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const reason = form.get('reason');
+    const comment = String(form.get('comment')).trim();
+    void this.#sendFeedback(citation ? `${turn.id}-${citation.index}` : String(turn.id), turn, {
+      ...(citation ? { citation } : { rating: 'down' }),
+      ...(reason ? { reason: String(reason) } : {}),
+      ...(comment ? { comment } : {}),
+    });
+  }
+
+  /**
+   * Sends a rating of `turn` (with its citations' spans) or a problem report
+   * on one citation (its span), unchanged, then shows thanks (moving focus
+   * there when the form that had it is gone) or a notice to try again.
+   */
+  async #sendFeedback(key: string, turn: Turn, fields: { rating?: 'up' | 'down'; citation?: Citation; reason?: string; comment?: string }): Promise<void> {
+    const { rating, citation, reason, comment } = fields;
+    if (this._feedback[key]?.status === 'sending') return;
+    this.#setFeedback(key, { ...this._feedback[key], ...(rating ? { rating } : {}), status: 'sending' });
+    const common = { question: turn.question, provenance: provenanceOf(turn), ...(comment ? { comment } : {}) };
+    const feedback: FeedbackRequest = citation
+      ? { kind: 'problem', ...common, source_span: citation.source_span, reason: reason as ProblemReason }
+      : { kind: 'rating', ...common, rating: rating!, ...(reason ? { reason: reason as RatingReason } : {}), source_spans: turn.citations.map((cited) => cited.source_span) };
+    const outcome = await this.#withToken((token) => sendFeedback({ baseUrl: this.baseUrl, kbId: this.kbId, token }, feedback));
+    const sent = outcome.kind === 'sent';
+    this.#setFeedback(key, { ...this._feedback[key]!, status: sent ? 'sent' : 'failed' });
+    if (!sent) return;
+    if (rating) this.#updateTurn(turn.id, (current) => ({ ...current, rated: rating }));
+    await this.updateComplete;
+    if (!(this.renderRoot as ShadowRoot).activeElement) this.renderRoot.querySelector<HTMLElement>(`#kb-thanks-${key}`)?.focus();
+  }
+
   #sourceId(turnId: number, index: number): string {
     return `kb-source-${turnId}-${index}`;
   }
@@ -859,15 +1004,86 @@ export class KbWidget extends LitElement {
     `;
   }
 
-  /** Controls under a finished answer: copy it with its sources; after an abstention, the way to support. */
+  /**
+   * Controls under a finished answer: copy it with its sources; after an
+   * abstention, the way to support; 👍 and 👎 (pressed state; once sent,
+   * thanks), the reasons after 👎.
+   */
   #renderActions(turn: Turn): TemplateResult | typeof nothing {
-    const support = turn.status === 'abstained' ? followableUrl(this.supportUrl, location.origin, document.baseURI) : undefined;
-    if (turn.status !== 'answered' && !support) return nothing;
+    const answered = turn.status === 'answered';
+    if (!answered && turn.status !== 'abstained') return nothing;
+    const support = answered ? undefined : followableUrl(this.supportUrl, location.origin, document.baseURI);
     const sources = turn.citations.map((citation) => `[${citation.index}] ${citation.title ?? readableDocumentName(citation.doc_id)} ${citation.url ?? ''}`.trim());
+    const state = this._feedback[turn.id];
+    const chosen = turn.rated ?? state?.rating;
+    const rate = (rating: 'up' | 'down', label: 'helpful' | 'notHelpful', emoji: string) =>
+      html`<button
+        class="rate"
+        aria-label=${this.#text(label)}
+        aria-pressed=${String(chosen === rating)}
+        aria-disabled=${turn.rated || state?.status === 'sending' ? 'true' : nothing}
+        @click=${() => this.#rate(turn, rating)}
+      >
+        ${emoji}
+      </button>`;
     return html`<div class="actions" part="actions">
-      ${turn.status === 'answered' ? this.#renderCopy([turn.text, ...sources].join('\n'), this.#text('copyAnswer')) : nothing}
-      ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing}
-    </div>`;
+        ${answered ? this.#renderCopy([turn.text, ...sources].join('\n'), this.#text('copyAnswer')) : nothing}
+        ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing} ${rate('up', 'helpful', '👍')}${rate('down', 'notHelpful', '👎')}
+        ${this.#renderThanks(String(turn.id), !!turn.rated)}
+      </div>
+      ${chosen === 'down' && !turn.rated ? this.#renderFeedbackForm(turn) : nothing}${this.#renderFeedbackFailure(String(turn.id))}`;
+  }
+
+  /** Where thanks appear, and are announced, once feedback was sent; focused when the form that had focus is gone. */
+  #renderThanks(key: string, sent: boolean): TemplateResult {
+    return html`<span class="thanks" id=${`kb-thanks-${key}`} role="status" tabindex="-1">${sent ? this.#text('thanks') : nothing}</span>`;
+  }
+
+  #renderFeedbackFailure(key: string): TemplateResult | typeof nothing {
+    return this._feedback[key]?.status === 'failed' ? html`<p class="notice" role="alert">${this.#text('feedbackFailed')}</p>` : nothing;
+  }
+
+  /**
+   * The form of a 👎 (`citation` absent: a reason may be chosen) or of a
+   * problem report on `citation` (a reason must be): reasons as a radio
+   * group, an optional comment of at most {@link MAX_COMMENT} characters
+   * with a counter, and Send.
+   */
+  #renderFeedbackForm(turn: Turn, citation?: Citation): TemplateResult {
+    const key = citation ? `${turn.id}-${citation.index}` : String(turn.id);
+    const state = this._feedback[key]!;
+    const counter = `kb-count-${key}`;
+    return html`<form class="feedback" part="feedback" id=${`kb-form-${key}`} @submit=${(event: SubmitEvent) => this.#submitFeedback(event, turn, citation)}>
+      <fieldset>
+        <legend>${this.#text(citation ? 'whatIsWrong' : 'whatWentWrong')}</legend>
+        ${(citation ? PROBLEM_REASONS : RATING_REASONS).map(
+          (reason) => html`<label><input type="radio" name="reason" value=${reason} ?required=${!!citation} />${this.#text(wordsOf(reason))}</label>`,
+        )}
+      </fieldset>
+      <label
+        >${this.#text('comment')}
+        <textarea
+          name="comment"
+          maxlength=${MAX_COMMENT}
+          aria-describedby=${counter}
+          @input=${(event: InputEvent) => this.#setFeedback(key, { ...state, length: (event.target as HTMLTextAreaElement).value.length })}
+        ></textarea>
+      </label>
+      <p class="status" id=${counter}>${this.#text('characters', { n: state.length ?? 0, max: MAX_COMMENT })}</p>
+      <button class="submit" aria-disabled=${state.status === 'sending' ? 'true' : nothing}>${this.#text('send')}</button>
+    </form>`;
+  }
+
+  /** "Report a problem" on one citation (opens its form; once sent, thanks). */
+  #renderReport(turn: Turn, citation: Citation): TemplateResult {
+    const key = `${turn.id}-${citation.index}`;
+    const state = this._feedback[key];
+    const sent = state?.status === 'sent';
+    return html`${sent
+        ? nothing
+        : html`<button class="report" aria-expanded=${String(!!state)} @click=${() => this.#toggleForm(key, { status: 'open' })}>
+            ${this.#text('reportProblem')}<span class="visually-hidden"> [${citation.index}]</span>
+          </button>`}${this.#renderThanks(key, sent)} ${state && !sent ? this.#renderFeedbackForm(turn, citation) : nothing}${this.#renderFeedbackFailure(key)}`;
   }
 
   #renderLink(url: string, label: string, className = ''): TemplateResult {
@@ -880,9 +1096,7 @@ export class KbWidget extends LitElement {
     if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
     if (turn.status !== 'failed' || !turn.failure) return nothing;
     const { reason, retryAfterSeconds, retryAt } = turn.failure;
-    // Each reason's words are the string named like it (the type check fails for a reason without words).
-    const key = reason.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<FailureReason> satisfies keyof WidgetStrings;
-    const words = this.#text(key, { seconds: retryAfterSeconds ?? 30 });
+    const words = this.#text(wordsOf(reason), { seconds: retryAfterSeconds ?? 30 });
     const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
     const wait = Math.ceil(((retryAt ?? 0) - Date.now()) / 1000);
     // The alert is announced once; the countdown lives on the button, outside it, so it is not announced every second.
@@ -913,12 +1127,13 @@ export class KbWidget extends LitElement {
             ${group.citations.map(({ citation, section }) => {
               const id = this.#sourceId(turn.id, citation.index);
               const label = `${citation.text ? this.#text('quote', { n: citation.index }) : `[${citation.index}]`}${section ? ` · ${section}` : ''}`;
-              return citation.text
+              return html`${citation.text
                 ? html`<details id=${id}>
                     <summary>${label}</summary>
                     <blockquote tabindex="0">${renderAnswer(markSentences(parseAnswerMarkdown(citation.text), sentences), NO_CITATION_LINKS)}</blockquote>
                   </details>`
-                : html`<span class="ref" id=${id} tabindex="-1">${label}</span>`;
+                : html`<span class="ref" id=${id} tabindex="-1">${label}</span>`}
+              ${this.#renderReport(turn, citation)}`;
             })}
           </li>`,
         )}

@@ -24,6 +24,29 @@ export interface WidgetStrings {
   copied: string;
   /** Offered with an abstention when the page sets `support-url`. */
   contactSupport: string;
+  /** Accessible names of the 👍 and 👎 buttons under a finished answer. */
+  helpful: string;
+  notHelpful: string;
+  /** Legend of the optional reasons offered after 👎. */
+  whatWentWrong: string;
+  /** Reasons, named like the wire's values (`not_what_i_asked` is `notWhatIAsked`). */
+  incorrect: string;
+  notWhatIAsked: string;
+  outOfDate: string;
+  brokenLink: string;
+  unrelated: string;
+  other: string;
+  /** The optional comment field of a rating or report, and its counter (`{n}` typed of `{max}`). */
+  comment: string;
+  characters: string;
+  /** Sends a rating's reason and comment, or a problem report. */
+  send: string;
+  /** Shown (and announced) once feedback was sent. */
+  thanks: string;
+  feedbackFailed: string;
+  /** The control on each source that opens a problem report, and the report's legend. */
+  reportProblem: string;
+  whatIsWrong: string;
   /** Added, hidden, to the name of links that open a new tab. */
   newTab: string;
   /** Names a quoted passage in the sources; `{n}` is its citation number. */
@@ -72,6 +95,22 @@ export const DEFAULT_STRINGS: WidgetStrings = {
   copyCode: 'Copy code',
   copied: 'Copied',
   contactSupport: 'Contact support',
+  helpful: 'Helpful',
+  notHelpful: 'Not helpful',
+  whatWentWrong: 'What went wrong? (optional)',
+  incorrect: 'Incorrect',
+  notWhatIAsked: 'Not what I asked',
+  outOfDate: 'Out of date',
+  brokenLink: 'Broken link',
+  unrelated: "Doesn't support the answer",
+  other: 'Other',
+  comment: 'Comment (optional)',
+  characters: '{n} of {max} characters',
+  send: 'Send',
+  thanks: 'Thanks for the feedback',
+  feedbackFailed: "Couldn't send your feedback. Try again.",
+  reportProblem: 'Report a problem',
+  whatIsWrong: "What's wrong with this source?",
   newTab: '(opens in a new tab)',
   quote: 'Quote [{n}]',
   sources: 'Sources',

@@ -45,7 +45,7 @@ describe('answers written by a chat model', () => {
     const json = (await (await fixture.post('query', { question: QUESTION }, { token })).json()) as QueryResponse;
 
     expect(types(frames)).toContain('token');
-    expect(frames.at(-1)!.frame).toEqual({ type: 'done', abstained: false });
+    expect(frames.at(-1)!.frame).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
     const text = frames.flatMap(({ frame }) => (frame.type === 'token' ? [frame.text] : [])).join('');
     expect(text).toBe(json.answer);
     expect(json).toMatchObject({ provenance: 'generated', abstained: false });
@@ -64,7 +64,7 @@ describe('answers written by a chat model', () => {
     expect(sequence).not.toContain('citations');
     expect(frames.slice(-2).map(({ frame }) => frame)).toEqual([
       { type: 'abstain', answer: ABSTENTION_MESSAGE },
-      { type: 'done', abstained: true },
+      { type: 'done', abstained: true, provenance: 'abstained' },
     ]);
     expect(json).toEqual({ answer: ABSTENTION_MESSAGE, citations: [], provenance: 'abstained', abstained: true });
   });

@@ -41,20 +41,31 @@ function deeplyNested(depth: number): string {
   return `{"question":"q","top_k":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 
-describe.each(['query', 'query/stream'] as const)('POST /widget/%s with hostile input', (path) => {
+/** The three widget endpoints, each with a valid body and its success status. */
+const ENDPOINTS = [
+  { path: 'query', valid: { question: 'How do I create a directory?' }, accepted: 200 },
+  { path: 'query/stream', valid: { question: 'How do I create a directory?' }, accepted: 200 },
+  {
+    path: 'feedback',
+    valid: { kind: 'rating', question: 'How do I create a directory?', provenance: 'generated', rating: 'up', source_spans: [] },
+    accepted: 204,
+  },
+] as const;
+
+describe.each(ENDPOINTS)('POST /widget/$path with hostile input', ({ path, valid, accepted }) => {
   test('a field nested 5,000 arrays deep (10 KB): 400 invalid_request naming the depth limit, not a stack overflow', async () => {
     const response = await fixture.post(path, deeplyNested(5_000), { token });
 
     expect(await expectProblem(response, 400, 'invalid_request')).toMatch(/deeper than 32 levels/);
   });
 
-  test('an options object nested 33 levels deep: 400; 30 levels deep: answered', async () => {
-    const nested = (depth: number) => `{"question":"How do I create a directory?","options":${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}`;
+  test('an options object nested 33 levels deep: 400; 30 levels deep: accepted', async () => {
+    const nested = (depth: number) => `${JSON.stringify(valid).slice(0, -1)},"options":${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}`;
 
     await expectProblem(await fixture.post(path, nested(33), { token }), 400, 'invalid_request');
-    const accepted = await fixture.post(path, nested(30), { token });
-    await accepted.body?.cancel();
-    expect(accepted.status).toBe(200);
+    const answered = await fixture.post(path, nested(30), { token });
+    await answered.body?.cancel();
+    expect(answered.status).toBe(accepted);
   });
 
   test('Content-Encoding: gzip on a body that is not gzip: 400 invalid_request saying so', async () => {
@@ -63,15 +74,15 @@ describe.each(['query', 'query/stream'] as const)('POST /widget/%s with hostile 
     expect(await expectProblem(response, 400, 'invalid_request')).toMatch(/Content-Encoding/);
   });
 
-  test('Content-Encoding: gzip on a gzip body: answered', async () => {
+  test('Content-Encoding: gzip on a gzip body: accepted', async () => {
     const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/${path}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
-      body: gzipSync('{"question":"How do I create a directory?"}'),
+      body: gzipSync(JSON.stringify(valid)),
     });
     await response.body?.cancel();
 
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(accepted);
   });
 
   test('Content-Encoding: compress (not supported): 415 unsupported_media_type', async () => {
@@ -152,6 +163,14 @@ describe('a body announced larger than the limit', () => {
 
     expect(head).toMatch(/^HTTP\/1\.1 413 /);
     expect(head).not.toContain('text/event-stream');
+  });
+
+  test('16 KiB + 1 announced to the feedback endpoint: 413 at once and the connection closed', async () => {
+    const { head, closed } = await announce('/kb-api/api/v1/kb/docs/widget/feedback', 16 * 1024 + 1);
+
+    expect(head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(head).toContain('"code":"payload_too_large"');
+    expect(closed).toBe(true);
   });
 
   test('6 MiB announced to a console document upload: 413 before the body is read', async () => {

@@ -58,9 +58,19 @@ export function parseQueryBody(body: unknown): ValidQuery {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'body');
-    const value = JSON.stringify((body as Record<string, unknown>)[field]);
-    const shown = value === undefined ? '' : `, got ${value.length > 40 ? `${value.slice(0, 40)}…` : value}`;
-    throw problem(400, 'invalid_request', `${issue?.message ?? 'The request body is invalid'}${field === 'question' ? '' : shown}`);
+    const shown = field === 'question' ? '' : shownValue((body as Record<string, unknown>)[field]);
+    throw problem(400, 'invalid_request', `${issue?.message ?? 'The request body is invalid'}${shown}`);
   }
   return { question: parsed.data.question, topK: parsed.data.top_k };
+}
+
+/**
+ * A wrong value as a refusal's detail ends with it: `, got <JSON>`, cut to
+ * 40 characters; nothing for a missing value. (The visitor's own text, a
+ * question or a comment, is never echoed.)
+ */
+export function shownValue(value: unknown): string {
+  const json = JSON.stringify(value);
+  if (json === undefined) return '';
+  return `, got ${json.length > 40 ? `${json.slice(0, 40)}…` : json}`;
 }

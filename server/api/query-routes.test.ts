@@ -154,7 +154,7 @@ describe('POST /widget/query/stream', () => {
     for (const { event, frame } of frames) expect(frame.type).toBe(event);
     const terminal = frames.filter(({ frame }) => frame.type === 'done' || frame.type === 'error');
     expect(terminal).toHaveLength(1);
-    expect(frames.at(-1)!.frame).toEqual({ type: 'done', abstained: false });
+    expect(frames.at(-1)!.frame).toEqual({ type: 'done', abstained: false, provenance: 'generated' });
   });
 
   test('same question on both endpoints: the same answer text and citations', async () => {
@@ -205,12 +205,27 @@ describe('POST /widget/query/stream', () => {
     expect(suggestions).toEqual({ type: 'suggestions', questions: ['What are Streams?'] });
   });
 
+  test('a curated answer: done carries provenance qa_shortcut, as the JSON response does', async () => {
+    await fixture.store.replaceFaq('docs', [
+      { question: 'How do I make nested directories?', answer: 'Pass `recursive: true` to `mkdir` [1].', sources: [{ docId: 'guide.md' }] },
+    ]);
+    try {
+      const frames = await readFrames(await fixture.post('query/stream', { question: 'How can I make nested directories?' }, { token }));
+      const json = (await (await fixture.post('query', { question: 'How can I make nested directories?' }, { token })).json()) as QueryResponse;
+
+      expect(json.provenance).toBe('qa_shortcut');
+      expect(frames.at(-1)!.frame).toEqual({ type: 'done', abstained: false, provenance: 'qa_shortcut' });
+    } finally {
+      await fixture.store.replaceFaq('docs', []);
+    }
+  });
+
   test('question with no evidence: abstain frame then done with abstained true, no tokens', async () => {
     const frames = await readFrames(await fixture.post('query/stream', { question: 'What is the capital of Australia?' }, { token }));
 
     expect(frames.map(({ frame }) => frame)).toEqual([
       { type: 'abstain', answer: ABSTENTION_MESSAGE },
-      { type: 'done', abstained: true },
+      { type: 'done', abstained: true, provenance: 'abstained' },
     ]);
   });
 

@@ -103,7 +103,7 @@ async function answerAsStream(
   try {
     for await (const event of events) {
       if (event.type === 'done') {
-        await stream.finish({ type: 'done', abstained: event.abstained });
+        await stream.finish({ type: 'done', abstained: event.abstained, provenance: event.provenance });
         return;
       }
       if (!(await stream.send(toFrame(deps, event)))) return;

@@ -5,6 +5,15 @@ import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixtu
 let fixture: WidgetFixture;
 let token: string;
 const QUESTION = { question: 'How do I create a directory with its parents?' };
+/** A valid feedback body: a rating without spans (those are checked in feedback-routes.test.ts). */
+const RATING = { kind: 'rating', question: QUESTION.question, provenance: 'generated', rating: 'up', source_spans: [] };
+
+/** The three widget endpoints: the same refusals before any work, each with its own success. */
+const ENDPOINTS = [
+  { path: 'query', body: QUESTION, accepted: 200 },
+  { path: 'query/stream', body: QUESTION, accepted: 200 },
+  { path: 'feedback', body: RATING, accepted: 204 },
+] as const;
 
 beforeAll(async () => {
   fixture = await createWidgetFixture();
@@ -30,60 +39,62 @@ async function expectProblem(response: Response, status: number, code: string): 
   return body;
 }
 
-describe.each(['query', 'query/stream'] as const)('refusals of POST /widget/%s', (path) => {
+describe.each(ENDPOINTS)('refusals of POST /widget/$path', ({ path, body: valid, accepted }) => {
   test('no token: 401 missing_token with WWW-Authenticate', async () => {
-    const response = await fixture.post(path, QUESTION);
+    const response = await fixture.post(path, valid);
 
     await expectProblem(response, 401, 'missing_token');
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
   test('unknown token: 401 invalid_token with the RFC 6750 error', async () => {
-    const response = await fixture.post(path, QUESTION, { token: 'kbw_not-a-real-token' });
+    const response = await fixture.post(path, valid, { token: 'kbw_not-a-real-token' });
 
     await expectProblem(response, 401, 'invalid_token');
     expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
   test('token without the kbw_ prefix: 401 invalid_token', async () => {
-    await expectProblem(await fixture.post(path, QUESTION, { token: 'abc' }), 401, 'invalid_token');
+    await expectProblem(await fixture.post(path, valid, { token: 'abc' }), 401, 'invalid_token');
   });
 
   test('revoked token: 401 token_revoked on the next request', async () => {
     const issued = await fixture.issue();
-    expect((await fixture.post(path, QUESTION, { token: issued.token })).status).toBe(200);
+    const before = await fixture.post(path, valid, { token: issued.token });
+    await before.body?.cancel();
+    expect(before.status).toBe(accepted);
 
     await fixture.store.revokeToken(issued.id, fixture.now());
 
-    await expectProblem(await fixture.post(path, QUESTION, { token: issued.token }), 401, 'token_revoked');
+    await expectProblem(await fixture.post(path, valid, { token: issued.token }), 401, 'token_revoked');
   });
 
   test('token one millisecond before expiry: accepted; at expiry: 401 token_expired', async () => {
     const issued = await fixture.issue({ ttlMinutes: 5 });
     fixture.advance(issued.expiresAt - fixture.now() - 1);
-    const before = await fixture.post(path, QUESTION, { token: issued.token });
+    const before = await fixture.post(path, valid, { token: issued.token });
     await before.body?.cancel();
-    expect(before.status).toBe(200);
+    expect(before.status).toBe(accepted);
 
     fixture.advance(1);
 
-    await expectProblem(await fixture.post(path, QUESTION, { token: issued.token }), 401, 'token_expired');
+    await expectProblem(await fixture.post(path, valid, { token: issued.token }), 401, 'token_expired');
   });
 
   test('issuer demoted to reader: 401 token_revoked; promoted again: accepted', async () => {
     const issued = await fixture.issue({ issuerId: fixture.users.bob.id });
     await fixture.store.setRole('docs', fixture.users.bob.id, 'reader');
 
-    await expectProblem(await fixture.post(path, QUESTION, { token: issued.token }), 401, 'token_revoked');
+    await expectProblem(await fixture.post(path, valid, { token: issued.token }), 401, 'token_revoked');
 
     await fixture.store.setRole('docs', fixture.users.bob.id, 'editor');
-    const restored = await fixture.post(path, QUESTION, { token: issued.token });
+    const restored = await fixture.post(path, valid, { token: issued.token });
     await restored.body?.cancel();
-    expect(restored.status).toBe(200);
+    expect(restored.status).toBe(accepted);
   });
 
   test('token of another knowledge base: 403 kb_mismatch', async () => {
-    await expectProblem(await fixture.post(path, QUESTION, { token, kbId: 'other' }), 403, 'kb_mismatch');
+    await expectProblem(await fixture.post(path, valid, { token, kbId: 'other' }), 403, 'kb_mismatch');
   });
 
   test.each([
@@ -93,22 +104,22 @@ describe.each(['query', 'query/stream'] as const)('refusals of POST /widget/%s',
     'http://localhost:5173.evil.test',
     'null',
   ])('origin %s not in the token: 403 origin_not_allowed', async (origin) => {
-    const response = await fixture.post(path, QUESTION, { token, headers: { Origin: origin } });
+    const response = await fixture.post(path, valid, { token, headers: { Origin: origin } });
 
     await expectProblem(response, 403, 'origin_not_allowed');
   });
 
   test('allowed origin: accepted, Origin echoed with Vary: Origin', async () => {
-    const response = await fixture.post(path, QUESTION, { token, headers: { Origin: 'http://localhost:5173' } });
+    const response = await fixture.post(path, valid, { token, headers: { Origin: 'http://localhost:5173' } });
     await response.body?.cancel();
 
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(accepted);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(response.headers.get('vary')).toMatch(/Origin/i);
   });
 
   test('refused origin: Origin still echoed so the page can read why', async () => {
-    const response = await fixture.post(path, QUESTION, { token, headers: { Origin: 'https://evil.test' } });
+    const response = await fixture.post(path, valid, { token, headers: { Origin: 'https://evil.test' } });
 
     await expectProblem(response, 403, 'origin_not_allowed');
     expect(response.headers.get('access-control-allow-origin')).toBe('https://evil.test');
@@ -118,6 +129,28 @@ describe.each(['query', 'query/stream'] as const)('refusals of POST /widget/%s',
     ['malformed JSON', '{"question": '],
     ['a JSON array', '[]'],
     ['JSON null', 'null'],
+  ])('%s: 400 invalid_request', async (_case, body) => {
+    await expectProblem(await fixture.post(path, body, { token }), 400, 'invalid_request');
+  });
+
+  test('body over 16 KiB: 413 payload_too_large', async () => {
+    const body = JSON.stringify({ ...valid, padding: 'x'.repeat(17 * 1024) });
+
+    await expectProblem(await fixture.post(path, body, { token }), 413, 'payload_too_large');
+  });
+
+  test('body that is not JSON: 415 unsupported_media_type', async () => {
+    const response = await fixture.post(path, 'question=How', {
+      token,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+
+    await expectProblem(response, 415, 'unsupported_media_type');
+  });
+});
+
+describe.each(['query', 'query/stream'] as const)('refusals of the query body, POST /widget/%s', (path) => {
+  test.each([
     ['query instead of question', { query: 'How?' }],
     ['empty question', { question: '' }],
     ['blank question', { question: '   \n ' }],
@@ -146,21 +179,6 @@ describe.each(['query', 'query/stream'] as const)('refusals of POST /widget/%s',
 
     expect(response.status).toBe(200);
   });
-
-  test('body over 16 KiB: 413 payload_too_large', async () => {
-    const body = JSON.stringify({ question: 'How?', options: { padding: 'x'.repeat(17 * 1024) } });
-
-    await expectProblem(await fixture.post(path, body, { token }), 413, 'payload_too_large');
-  });
-
-  test('body that is not JSON: 415 unsupported_media_type', async () => {
-    const response = await fixture.post(path, 'question=How', {
-      token,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    });
-
-    await expectProblem(response, 415, 'unsupported_media_type');
-  });
 });
 
 describe('other routes', () => {
@@ -170,8 +188,8 @@ describe('other routes', () => {
     await expectProblem(response, 404, 'not_found');
   });
 
-  test('GET on a query endpoint: 404 not_found', async () => {
-    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/query`, {
+  test.each(['query', 'feedback'])('GET on the %s endpoint: 404 not_found', async (path) => {
+    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/${path}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
 
@@ -187,8 +205,8 @@ describe('other routes', () => {
 });
 
 describe('preflight', () => {
-  test('any well-formed origin: 204 allowing the token headers, origin echoed', async () => {
-    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/query/stream`, {
+  test.each(ENDPOINTS)('$path, any well-formed origin: 204 allowing POST and the token headers, origin echoed', async ({ path }) => {
+    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/${path}`, {
       method: 'OPTIONS',
       headers: {
         Origin: 'https://shop.example.com',
@@ -199,13 +217,14 @@ describe('preflight', () => {
 
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-widget-token');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/Origin/i);
   });
 
-  test('origin "null": no CORS permission', async () => {
-    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/query`, {
+  test.each(ENDPOINTS)('$path, origin "null": no CORS permission', async ({ path }) => {
+    const response = await fetch(`${fixture.baseUrl}/kb-api/api/v1/kb/docs/widget/${path}`, {
       method: 'OPTIONS',
       headers: { Origin: 'null', 'Access-Control-Request-Method': 'POST' },
     });
@@ -226,6 +245,25 @@ describe('rate limits', () => {
       const response = await limited.post('query/stream', QUESTION, { token: issued.token });
 
       await expectProblem(response, 429, 'rate_limited');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test.each([
+    ['token', { rateLimitPerToken: 2 }],
+    ['client', { rateLimitPerIp: 2 }],
+  ] as const)('feedback shares the per-%s limit with questions: a question, a rating, then a rating is 429 rate_limited', async (what, limits) => {
+    const limited = await createWidgetFixture(limits);
+    try {
+      const issued = await limited.issue();
+      expect((await limited.post('query', QUESTION, { token: issued.token })).status).toBe(200);
+      expect((await limited.post('feedback', RATING, { token: issued.token })).status).toBe(204);
+
+      const response = await limited.post('feedback', RATING, { token: issued.token });
+
+      expect((await expectProblem(response, 429, 'rate_limited')).detail).toContain(`from this ${what}`);
       expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await limited.close();

@@ -3,11 +3,12 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Problem } from '../../protocol/query-protocol.ts';
+import type { Problem, QueryResponse, SourceSpan } from '../../protocol/query-protocol.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 /**
- * A fuzz test of both widget endpoints (issue 13): 2,000 random requests a
+ * A fuzz test of the widget endpoints (issue 13; the feedback endpoint of
+ * issue 15 too, with spans genuine, altered and forged): 2,000 random requests a
  * run, bodies and headers together - deep nesting, invalid UTF-8, duplicate
  * keys and headers, every content encoding (honest or lying), charsets,
  * sizes around the limit, tokens well- and ill-formed, origins allowed and
@@ -20,11 +21,15 @@ const ALLOWED_ORIGIN = 'http://localhost:5173';
 let fixture: WidgetFixture;
 let token: string;
 let agent: Agent;
+/** The source spans of a real answer, for feedback bodies. */
+let genuineSpans: SourceSpan[];
 
 beforeAll(async () => {
   fixture = await createWidgetFixture({ rateLimitPerIp: 1_000_000, rateLimitPerToken: 1_000_000 });
   ({ token } = await fixture.issue({ allowedOrigins: [ALLOWED_ORIGIN] }));
   agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const answer = (await (await fixture.post('query', { question: 'How do I create a directory with its parents?' }, { token })).json()) as QueryResponse;
+  genuineSpans = answer.citations.map((citation) => citation.source_span);
 });
 afterAll(async () => {
   agent.destroy();
@@ -53,6 +58,9 @@ const questions = fc.constantFrom(
   'x'.repeat(2_001),
 );
 
+/** A valid query body. */
+const VALID_QUERY = '{"question":"How do I create a directory with its parents?"}';
+
 /** Bodies that are valid requests, or nearly. */
 const requestLike = fc
   .record(
@@ -67,12 +75,42 @@ const requestLike = fc
   )
   .map((body) => JSON.stringify(body));
 
-/** Text bodies as bytes, some corrupted into invalid UTF-8, with a byte-order mark, truncated, or near the 16 KiB limit. */
-const bodyBytes = fc
+/** A span as a client may send it back: genuine (of an answer of this run), altered, forged, or not a span at all. */
+const spanLike = (genuine: readonly SourceSpan[]) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...genuine) },
+    fc.constantFrom(...genuine).map((span) => ({ ref: `${span.ref.slice(0, -2)}xx` })),
+    fc.record({ ref: fc.string({ maxLength: 60 }) }),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+
+/** Feedback bodies that are valid, or nearly: every field may be missing, of another kind, or out of bounds. */
+const feedbackLike = (genuine: readonly SourceSpan[]) =>
+  fc
+    .record(
+      {
+        kind: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('rating', 'problem') }, fc.jsonValue({ maxDepth: 1 })),
+        question: fc.oneof({ weight: 3, arbitrary: questions }, fc.jsonValue({ maxDepth: 1 })),
+        provenance: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('generated', 'abstained', 'qa_shortcut') }, fc.string({ maxLength: 12 })),
+        rating: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('up', 'down') }, fc.jsonValue({ maxDepth: 1 })),
+        reason: fc.constantFrom('incorrect', 'not_what_i_asked', 'out_of_date', 'broken_link', 'unrelated', 'other', '', 7),
+        comment: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('c'.repeat(1_001)), fc.jsonValue({ maxDepth: 1 })),
+        source_spans: fc.oneof({ weight: 3, arbitrary: fc.array(spanLike(genuine), { maxLength: 22 }) }, fc.jsonValue({ maxDepth: 2 })),
+        source_span: spanLike(genuine),
+      },
+      { requiredKeys: [] },
+    )
+    .map((body) => JSON.stringify(body));
+
+/**
+ * Text bodies as bytes, shaped for an endpoint (`shaped` nearly valid, `valid` valid) or not at all, some
+ * corrupted into invalid UTF-8, with a byte-order mark, truncated, or near the 16 KiB limit.
+ */
+const bodyBytes = (shaped: fc.Arbitrary<string>, valid: string) => fc
   .tuple(
     fc.oneof(
-      { weight: 3, arbitrary: requestLike },
-      { weight: 2, arbitrary: fc.constant('{"question":"How do I create a directory with its parents?"}') },
+      { weight: 3, arbitrary: shaped },
+      { weight: 2, arbitrary: fc.constant(valid) },
       duplicateKeys,
       deepNesting,
       fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
@@ -213,22 +251,26 @@ function framesOf(text: string): string[] {
   return frames;
 }
 
-test('2,000 random requests to both widget endpoints: never a 5xx, every refusal problem+json, no stream for a refused request, every stream ends in one done', async () => {
+test('2,000 random requests to the three widget endpoints: never a 5xx, every refusal problem+json, no stream for a refused request, every stream ends in one done, feedback accepted only as an empty 204', async () => {
   const seen = new Map<number, number>();
+  const validFeedback = JSON.stringify({ kind: 'rating', question: 'How do I create a directory?', provenance: 'generated', rating: 'down', source_spans: genuineSpans });
   await fc.assert(
     fc.asyncProperty(
-      fc.constantFrom('query', 'query/stream'),
-      bodyBytes,
+      fc
+        .constantFrom('query', 'query/stream', 'feedback')
+        .chain((path) => fc.tuple(fc.constant(path), path === 'feedback' ? bodyBytes(feedbackLike(genuineSpans), validFeedback) : bodyBytes(requestLike, VALID_QUERY))),
       encoding,
       contentType,
       credentials,
       origin,
-      async (path, bytes, encoded, type, credential, originValue) => {
+      async ([path, bytes], encoded, type, credential, originValue) => {
         const received = await send(path, headersFor(credential, type, encoded, originValue), encode(bytes, encoded));
         seen.set(received.status, (seen.get(received.status) ?? 0) + 1);
 
         expect(received.status).toBeLessThan(500);
-        if (received.status !== 200) {
+        if (path === 'feedback' && received.status < 300) {
+          expect({ status: received.status, body: received.body }).toEqual({ status: 204, body: '' });
+        } else if (received.status !== 200) {
           expect(received.contentType).toMatch(/^application\/problem\+json/);
           const problem = JSON.parse(received.body) as Problem;
           expect(problem.status).toBe(received.status);
@@ -245,8 +287,18 @@ test('2,000 random requests to both widget endpoints: never a 5xx, every refusal
         }
       },
     ),
-    { numRuns: 2_000 },
+    {
+      numRuns: 2_000,
+      // Well-formed requests are rare among the random ones (a few in 1,000): one to each endpoint runs first, so each success is seen.
+      examples: (['query', 'query/stream', 'feedback'] as const).map((path) => [
+        [path, Buffer.from(path === 'feedback' ? validFeedback : VALID_QUERY)],
+        'none',
+        'application/json',
+        'bearer',
+        ALLOWED_ORIGIN,
+      ]),
+    },
   );
-  // The generators reach every kind of outcome, accepted answers included.
-  expect([...seen.keys()].sort()).toEqual(expect.arrayContaining([200, 400, 401, 403, 413, 415]));
+  // The generators (and the examples) reach every kind of outcome, accepted answers and feedback included.
+  expect([...seen.keys()].sort()).toEqual(expect.arrayContaining([200, 204, 400, 401, 403, 413, 415]));
 }, 300_000);

@@ -48,6 +48,7 @@ const ROUTES: [string, string, unknown?][] = [
   ['GET', '/knowledge-bases/docs'],
   ['GET', '/knowledge-bases/docs/documents'],
   ['GET', '/knowledge-bases/docs/members'],
+  ['GET', '/knowledge-bases/docs/feedback'],
   ['PUT', '/knowledge-bases/docs/members/x', { role: 'reader' }],
   ['DELETE', '/knowledge-bases/docs/members/x'],
   ['GET', '/knowledge-bases/docs/tokens'],
@@ -410,6 +411,7 @@ test('GET /openapi.json: OpenAPI 3.1 describing the widget endpoints and every c
   const paths = Object.keys(document.paths);
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query');
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query/stream');
+  expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/feedback');
   for (const [method, path] of ROUTES) {
     const template = path.replace('/docs', '/{kbId}').replace(/members\/x$/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}');
     const operations = (document.paths as Record<string, Record<string, unknown>>)[`/console/api${template}`];

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { problem } from '../api/problem.ts';
 import type { ConsoleLocals } from '../auth/console-session.ts';
 import { ownOrigin } from '../auth/same-origin-check.ts';
+import { feedbackCursor, feedbackPage, toConsoleFeedback } from './feedback-page.ts';
 import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { readableVisibilities } from '../engine/reach.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
@@ -17,7 +18,7 @@ import { ROLES, VISIBILITIES, type PutOutcome, type Role, type Store, type Token
  * - any member of a knowledge base sees it, the documents they can read, its
  *   members and its tokens;
  * - `editor` and `owner` (update permission) issue and revoke tokens,
- *   including the Developers tab's preview tokens;
+ *   including the Developers tab's preview tokens, and read visitors' feedback;
  * - `owner` changes roles and removes members.
  *
  * A knowledge base the person is not a member of answers 404, so its
@@ -221,6 +222,25 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       (existing.visibility !== 'restricted' || existing.readers.includes(user.id));
     if (!readable) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
   }
+
+  /**
+   * Visitors' ratings and problem reports, newest first, a page at a time
+   * (feedback-page.ts), for editors and owners. Passages are judged by the
+   * reader's own reach: a document they cannot read is not named.
+   */
+  router.get('/knowledge-bases/:kbId/feedback', async (request, response) => {
+    const { kbId, role } = await membership(request, response);
+    requireUpdatePermission(role, 'Reading feedback');
+    const { user } = response.locals as ConsoleLocals;
+    const { limit, before } = feedbackPage(request.query);
+    const reach = { kbId, userId: user.id, visibilities: readableVisibilities(role) };
+    const records = await store.listFeedback(reach, { limit: limit + 1, ...(before ? { before } : {}) });
+    const page = records.slice(0, limit);
+    response.json({
+      feedback: page.map(toConsoleFeedback),
+      ...(records.length > limit ? { next_cursor: feedbackCursor(page.at(-1)!) } : {}),
+    });
+  });
 
   router.get('/knowledge-bases/:kbId/members', async (request, response) => {
     const { kbId } = await membership(request, response);

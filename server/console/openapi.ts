@@ -1,9 +1,10 @@
 /**
  * The OpenAPI 3.1 description of kb-widget's HTTP API, served at
- * `/openapi.json`: the two widget endpoints (SPEC.md section 4) and the
- * console API behind the Developers tab (session sign-in, knowledge bases,
- * documents, members, tokens). Kept beside the routes it describes; a test
- * checks that every route the app mounts appears here.
+ * `/openapi.json`: the two widget endpoints (SPEC.md section 4), the
+ * feedback endpoint (issue 15) and the console API behind the Developers tab
+ * (session sign-in, knowledge bases, documents, feedback, members, tokens).
+ * Kept beside the routes it describes; a test checks that every route the
+ * app mounts appears here.
  */
 
 const problem = { $ref: '#/components/schemas/Problem' } as const;
@@ -48,6 +49,33 @@ const citation = {
     title: { type: 'string', description: 'Readable place: document title and section headings, e.g. "File system › fs.stat()" (additive; omitted when empty)' },
     url: { type: 'string', format: 'uri', description: "Page URL with the section's anchor, when the knowledge base has a site URL (additive; omitted otherwise)" },
     text: { type: 'string', description: 'Quoted passage: only in streamed citations frames, only when quotable' },
+  },
+};
+const sourceSpan = { type: 'object', description: 'A citation\'s `source_span`, unchanged', properties: { ref: { type: 'string' } } } as const;
+const provenance = { enum: ['generated', 'abstained', 'qa_shortcut'] } as const;
+const feedbackCommon = {
+  question: { type: 'string', minLength: 1, maxLength: 2000, description: 'The question as asked' },
+  provenance: { ...provenance, description: 'The answer\'s provenance, from its response or `done` frame' },
+  comment: { type: 'string', maxLength: 1000, description: 'The visitor\'s words; blank counts as absent' },
+} as const;
+const consoleFeedback = {
+  type: 'object',
+  required: ['id', 'kind', 'created_at', 'question', 'provenance', 'passages', 'unlisted_passages'],
+  properties: {
+    id: { type: 'integer' },
+    kind: { enum: ['rating', 'problem'] },
+    created_at: { type: 'string', format: 'date-time' },
+    question: { type: 'string' },
+    provenance,
+    rating: { enum: ['up', 'down'], description: 'Ratings only' },
+    reason: { type: 'string', description: 'A rating\'s reason (optional, `down` only) or a problem report\'s' },
+    comment: { type: 'string' },
+    passages: {
+      type: 'array',
+      description: 'The cited (rating) or reported (problem) passages whose documents you can read now, in order',
+      items: { type: 'object', required: ['doc_id', 'title'], properties: { doc_id: { type: 'string' }, title: { type: 'string' } } },
+    },
+    unlisted_passages: { type: 'integer', description: 'Passages left out: their document was removed since, or you may not read it' },
   },
 };
 const consoleToken = {
@@ -116,6 +144,35 @@ export const OPENAPI_DOCUMENT = {
           abstained: { type: 'boolean' },
         },
       },
+      FeedbackRequest: {
+        oneOf: [
+          {
+            title: 'Rating of an answer',
+            type: 'object',
+            required: ['kind', 'question', 'provenance', 'rating', 'source_spans'],
+            properties: {
+              kind: { const: 'rating' },
+              ...feedbackCommon,
+              rating: { enum: ['up', 'down'] },
+              reason: { enum: ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'], description: 'Only with `rating: "down"`' },
+              source_spans: { type: 'array', maxItems: 20, items: sourceSpan, description: 'The answer\'s citations\' spans (empty for an abstention)' },
+            },
+          },
+          {
+            title: 'Problem report on one source',
+            type: 'object',
+            required: ['kind', 'question', 'provenance', 'source_span', 'reason'],
+            properties: {
+              kind: { const: 'problem' },
+              ...feedbackCommon,
+              source_span: sourceSpan,
+              reason: { enum: ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'] },
+            },
+          },
+        ],
+        discriminator: { propertyName: 'kind' },
+      },
+      ConsoleFeedback: consoleFeedback,
       ConsoleToken: consoleToken,
     },
   },
@@ -143,13 +200,37 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Answer a question as server-sent events',
         description:
           'Frames `token`, `citations`, `abstain`, `reset`, `suggestions`, then exactly one of `done` or `error`; each is ' +
-          '`event: <type>` plus one `data:` line of JSON whose `type` repeats the event name. Refusals are the same as the JSON endpoint and never open a stream.',
+          '`event: <type>` plus one `data:` line of JSON whose `type` repeats the event name; `done` carries `abstained` and the answer\'s ' +
+          '`provenance` (additive, to send back with feedback). Refusals are the same as the JSON endpoint and never open a stream.',
         security: [{ widgetToken: [] }],
         parameters: [kbId],
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/QueryRequest' } } } },
         responses: {
           '200': { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
           '4XX': problemResponse('As for the JSON endpoint'),
+        },
+      },
+    },
+    '/kb-api/api/v1/kb/{kbId}/widget/feedback': {
+      post: {
+        summary: 'Rate an answer, or report a problem with one of its sources',
+        description:
+          'The service is stateless: the body carries the question, the answer\'s provenance and the `source_span`s as the answer had them. ' +
+          'Every span must be one this service issued for this knowledge base, citing a document the token can reach now; otherwise 400 ' +
+          '`invalid_request` names the span and nothing is stored. Records keep no address, token or user agent; editors read them at ' +
+          '`GET /console/api/knowledge-bases/{kbId}/feedback`. Same token, origin, CORS, size and rate-limit rules as the query endpoints.',
+        security: [{ widgetToken: [] }],
+        parameters: [kbId],
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/FeedbackRequest' } } } },
+        responses: {
+          '204': { description: 'Stored' },
+          '400': problemResponse('`invalid_request`: a field out of bounds, or a span forged, altered, of another knowledge base or out of the token\'s reach'),
+          '401': problemResponse('`missing_token`, `invalid_token`, `token_expired`, `token_revoked`'),
+          '403': problemResponse('`origin_not_allowed`, `kb_mismatch`'),
+          '413': problemResponse('`payload_too_large`'),
+          '415': problemResponse('`unsupported_media_type`'),
+          '429': problemResponse('`rate_limited` (see `Retry-After`): feedback counts against the same limits as questions'),
+          '503': problemResponse('`unavailable` (see `Retry-After`)'),
         },
       },
     },
@@ -299,6 +380,32 @@ export const OPENAPI_DOCUMENT = {
         security: [{ consoleSession: [] }],
         parameters: [kbId, documentId],
         responses: { '204': { description: 'Removed' }, ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/feedback': {
+      get: {
+        summary: 'Visitors\' ratings and problem reports, newest first (editors and owners)',
+        security: [{ consoleSession: [] }],
+        parameters: [
+          kbId,
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'The `next_cursor` of the previous page' },
+        ],
+        responses: {
+          '200': json(
+            {
+              type: 'object',
+              required: ['feedback'],
+              properties: {
+                feedback: { type: 'array', items: { $ref: '#/components/schemas/ConsoleFeedback' } },
+                next_cursor: { type: 'string', description: 'Present when more records follow' },
+              },
+            },
+            'A page of feedback',
+          ),
+          '400': problemResponse('`limit` out of range or a `cursor` this API did not give (`invalid_request`)'),
+          ...consoleErrors,
+        },
       },
     },
     '/console/api/knowledge-bases/{kbId}/members': {

@@ -5,7 +5,7 @@
  * them exactly once.
  *
  * The tables and columns are those of the embedded store
- * (sqlite-schema.ts: migration 1 here is its migrations 1 to 7, migration 2 its 8) so its queries translate one to
+ * (sqlite-schema.ts: migration 1 here is its migrations 1 to 7, migration 2 its 8, migration 3 its 9) so its queries translate one to
  * one, with PostgreSQL's own types where they are the natural choice: `bigint`
  * identity ids and epoch-millisecond times, `boolean` flags, `text[]` for the
  * heading path, allowed origins and scope. Text that lists are sorted by
@@ -152,6 +152,35 @@ ALTER TABLE documents ADD COLUMN url text;
 ALTER TABLE documents ADD COLUMN route_url text;
 ALTER TABLE documents ADD COLUMN route_slug text;
 ALTER TABLE chunks ADD COLUMN anchor text;
+`,
+  },
+  {
+    // Visitors' feedback (issue 15; sqlite-schema.ts migration 9): ratings of
+    // answers and problem reports on sources, with the passages their
+    // source spans located; nothing identifies the visitor.
+    version: 3,
+    sql: `
+CREATE TABLE feedback (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('rating', 'problem')),
+  created_at bigint NOT NULL,
+  question text NOT NULL,
+  provenance text NOT NULL CHECK (provenance IN ('generated', 'abstained', 'qa_shortcut')),
+  rating text CHECK (rating IN ('up', 'down')),
+  reason text,
+  comment text,
+  CHECK ((kind = 'rating') = (rating IS NOT NULL))
+);
+CREATE INDEX feedback_kb_created ON feedback (kb_id, created_at, id);
+CREATE TABLE feedback_passages (
+  feedback_id bigint NOT NULL REFERENCES feedback(id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  doc_id text COLLATE "C" NOT NULL,
+  chunk_id bigint NOT NULL,
+  version text NOT NULL,
+  PRIMARY KEY (feedback_id, ordinal)
+);
 `,
   },
   {

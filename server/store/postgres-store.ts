@@ -18,10 +18,14 @@ import {
 import {
   changedKnowledgeBase,
   documentRecord,
+  FEEDBACK_COLUMNS,
+  feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
   newKnowledgeBase,
   toKnowledgeBase,
   type DocumentRowBase,
+  type FeedbackPassageRow,
+  type FeedbackRow,
   type KnowledgeBaseRow,
 } from './store-records.ts';
 import {
@@ -31,6 +35,9 @@ import {
   type DocumentInput,
   type DocumentRecord,
   type FaqPair,
+  type FeedbackCursor,
+  type FeedbackInput,
+  type FeedbackRecord,
   type KnowledgeBase,
   type KnowledgeBaseChanges,
   type Membership,
@@ -747,6 +754,51 @@ class PostgresStore implements Store {
         [...postgresReachParameters(reach), docId],
       );
       return rows[0]?.count ?? 0;
+    });
+  }
+
+  addFeedback(input: FeedbackInput): Promise<number> {
+    return this.#transaction(async (client) => {
+      await requireKnowledgeBase(client, input.kbId);
+      const { rows } = await client.query<{ id: number }>(
+        `INSERT INTO feedback (kb_id, kind, created_at, question, provenance, rating, reason, comment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+        [input.kbId, input.kind, input.createdAt, input.question, input.provenance, input.rating ?? null, input.reason ?? null, input.comment ?? null],
+      );
+      const id = rows[0]!.id;
+      if (input.passages.length > 0) {
+        await client.query(
+          `INSERT INTO feedback_passages (feedback_id, ordinal, doc_id, chunk_id, version)
+           SELECT $1, p.ordinal - 1, p.doc_id, p.chunk_id, p.version
+           FROM unnest($2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS p(doc_id, chunk_id, version, ordinal)`,
+          [
+            id,
+            input.passages.map((passage) => passage.docId),
+            input.passages.map((passage) => passage.chunkId),
+            input.passages.map((passage) => passage.version),
+          ],
+        );
+      }
+      return id;
+    });
+  }
+
+  listFeedback(reach: Reach, page: { limit: number; before?: FeedbackCursor }): Promise<FeedbackRecord[]> {
+    return this.#call(async (database) => {
+      const { rows } = await database.query<FeedbackRow>(
+        `SELECT ${FEEDBACK_COLUMNS} FROM feedback
+         WHERE kb_id = $1 AND ($2::bigint IS NULL OR (created_at, id) < ($2::bigint, $3::bigint))
+         ORDER BY created_at DESC, id DESC LIMIT $4`,
+        [reach.kbId, page.before?.createdAt ?? null, page.before?.id ?? null, page.limit],
+      );
+      const passages = await database.query<FeedbackPassageRow>(
+        `SELECT p.feedback_id, p.doc_id, p.chunk_id, p.version,
+                (SELECT d.title FROM documents d WHERE d.doc_id = p.doc_id AND ${POSTGRES_REACH_FILTER}) AS title
+         FROM feedback_passages p WHERE p.feedback_id = ANY($4::bigint[])
+         ORDER BY p.feedback_id, p.ordinal`,
+        [...postgresReachParameters(reach), rows.map((row) => row.id)],
+      );
+      return feedbackRecords(reach.kbId, rows, passages.rows);
     });
   }
 

@@ -230,6 +230,37 @@ ALTER TABLE chunks ADD COLUMN anchor TEXT;
 `,
   },
   {
+    // Visitors' feedback (issue 15): ratings of answers and problem reports
+    // on sources, for the knowledge base's editors. The passages are those
+    // the answer's source spans located (document, passage, version); no
+    // foreign key to documents, so a record outlives the document it names.
+    // Nothing identifies the visitor.
+    version: 9,
+    sql: `
+CREATE TABLE feedback (
+  id INTEGER PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('rating', 'problem')),
+  created_at INTEGER NOT NULL,
+  question TEXT NOT NULL,
+  provenance TEXT NOT NULL CHECK (provenance IN ('generated', 'abstained', 'qa_shortcut')),
+  rating TEXT CHECK (rating IN ('up', 'down')),
+  reason TEXT,
+  comment TEXT,
+  CHECK ((kind = 'rating') = (rating IS NOT NULL))
+);
+CREATE INDEX feedback_kb_created ON feedback (kb_id, created_at, id);
+CREATE TABLE feedback_passages (
+  feedback_id INTEGER NOT NULL REFERENCES feedback(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,
+  doc_id TEXT NOT NULL,
+  chunk_id INTEGER NOT NULL,
+  version TEXT NOT NULL,
+  PRIMARY KEY (feedback_id, ordinal)
+) WITHOUT ROWID;
+`,
+  },
+  {
     // Fielded index (issue 14, retrieval/index-fields.ts): a posting keeps
     // the term's frequency in each field of its passage (the document's
     // title and description, the section headings, the text) and a passage

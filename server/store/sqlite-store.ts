@@ -16,10 +16,14 @@ import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics }
 import {
   changedKnowledgeBase,
   documentRecord,
+  FEEDBACK_COLUMNS,
+  feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
   newKnowledgeBase,
   toKnowledgeBase,
   type DocumentRowBase,
+  type FeedbackPassageRow,
+  type FeedbackRow,
   type KnowledgeBaseRow,
 } from './store-records.ts';
 import {
@@ -29,6 +33,9 @@ import {
   type DocumentInput,
   type DocumentRecord,
   type FaqPair,
+  type FeedbackCursor,
+  type FeedbackInput,
+  type FeedbackRecord,
   type KnowledgeBase,
   type KnowledgeBaseChanges,
   type Membership,
@@ -610,6 +617,51 @@ class SqliteStore implements Store {
          WHERE d.doc_id = @docId AND ${REACH_FILTER}`,
       ).get({ docId, ...sqliteReachParameters(reach) });
       return row?.count ?? 0;
+    });
+  }
+
+  addFeedback(input: FeedbackInput): Promise<number> {
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          this.#requireKnowledgeBase(input.kbId);
+          const id = Number(
+            this.#prepare(
+              `INSERT INTO feedback (kb_id, kind, created_at, question, provenance, rating, reason, comment)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+            ).run(
+              input.kbId,
+              input.kind,
+              input.createdAt,
+              input.question,
+              input.provenance,
+              input.rating ?? null,
+              input.reason ?? null,
+              input.comment ?? null,
+            ).lastInsertRowid,
+          );
+          const insertPassage = this.#prepare('INSERT INTO feedback_passages (feedback_id, ordinal, doc_id, chunk_id, version) VALUES (?, ?, ?, ?, ?)');
+          input.passages.forEach((passage, ordinal) => insertPassage.run(id, ordinal, passage.docId, passage.chunkId, passage.version));
+          return id;
+        })
+        .immediate(),
+    );
+  }
+
+  listFeedback(reach: Reach, page: { limit: number; before?: FeedbackCursor }): Promise<FeedbackRecord[]> {
+    return this.#call(() => {
+      const rows = this.#prepare<Record<string, unknown>, FeedbackRow>(
+        `SELECT ${FEEDBACK_COLUMNS} FROM feedback
+         WHERE kb_id = @kbId AND (@beforeAt IS NULL OR created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))
+         ORDER BY created_at DESC, id DESC LIMIT @limit`,
+      ).all({ kbId: reach.kbId, beforeAt: page.before?.createdAt ?? null, beforeId: page.before?.id ?? null, limit: page.limit });
+      const passages = this.#prepare<Record<string, unknown>, FeedbackPassageRow>(
+        `SELECT p.feedback_id, p.doc_id, p.chunk_id, p.version,
+                (SELECT d.title FROM documents d WHERE d.doc_id = p.doc_id AND ${REACH_FILTER}) AS title
+         FROM feedback_passages p WHERE p.feedback_id IN (SELECT value FROM json_each(@ids))
+         ORDER BY p.feedback_id, p.ordinal`,
+      ).all({ ids: JSON.stringify(rows.map((row) => row.id)), ...sqliteReachParameters(reach) });
+      return feedbackRecords(reach.kbId, rows, passages);
     });
   }
 

@@ -43,7 +43,7 @@ export interface WidgetFixture {
   issue(input?: Partial<IssueTokenInput>): Promise<{ token: string; id: string; expiresAt: number }>;
   /** POSTs JSON to a widget endpoint of `kbId` (default `docs`). */
   post(
-    path: 'query' | 'query/stream',
+    path: 'query' | 'query/stream' | 'feedback',
     body: unknown,
     options?: { token?: string; headers?: Record<string, string>; kbId?: string; signal?: AbortSignal },
   ): Promise<Response>;

@@ -45,6 +45,12 @@ export const SCRIPTS = {
     frame('done', { abstained: false }),
   ],
   abstain: [frame('abstain', { answer: 'I could not find that in the docs.' }), frame('done', { abstained: true })],
+  // A curated answer whose done frame names its provenance (issue 15: sent back with feedback).
+  curated: [
+    frame('citations', { citations: [citation(1, 'fs.md', 'Pass recursive: true.'), citation(2, 'path.md')] }),
+    ...tokens('Pass `recursive: true` [1], see also [2].'),
+    frame('done', { abstained: false, provenance: 'qa_shortcut' }),
+  ],
   long: [...tokens(Array.from({ length: 60 }, (_, index) => `Sentence number ${index} of a long answer.`).join(' ')), frame('done', { abstained: false })],
 };
 
@@ -89,6 +95,12 @@ const refusals = {
 
 /** Requests received, for assertions (`GET /scripted/requests`, `POST /scripted/reset`). */
 let received = [];
+/**
+ * Feedback received (`GET /scripted/feedback`): `{token, body}` each. The
+ * endpoint answers 204, refuses by token as the stream does, and answers 503
+ * to feedback on the question `feedback fails`.
+ */
+let feedback = [];
 /** Token `busy-once` is refused (429, `Retry-After: 2`) on its first request after a reset, then answered. */
 let busyOnceRefused = false;
 
@@ -98,16 +110,31 @@ export async function scriptedAnswers(context, next) {
     context.body = received;
     return;
   }
+  if (context.path === '/scripted/feedback') {
+    context.body = feedback;
+    return;
+  }
   if (context.path === '/scripted/reset') {
     received = [];
+    feedback = [];
     busyOnceRefused = false;
     context.body = 'ok';
     return;
   }
-  const match = /^\/kb-api\/api\/v1\/kb\/([^/]+)\/widget\/query\/stream$/.exec(context.path);
+  const match = /^\/kb-api\/api\/v1\/kb\/([^/]+)\/widget\/(query\/stream|feedback)$/.exec(context.path);
   if (!match || context.method !== 'POST') return next();
   const body = JSON.parse(await readBody(context.req));
   const token = (context.get('authorization').match(/^Bearer (.+)$/) ?? [])[1] ?? '';
+  if (match[2] === 'feedback') {
+    const [status, code, detail] = refusals[token] ?? (body.question === 'feedback fails' ? [503, 'unavailable', 'Temporarily unavailable'] : [204]);
+    if (status === 204) feedback.push({ token, body });
+    context.status = status;
+    if (code) {
+      context.type = 'application/problem+json';
+      context.body = JSON.stringify({ type: `urn:kb-widget:problem:${code}`, title: code, status, detail, code });
+    }
+    return;
+  }
   received.push({ question: body.question, token, accept: context.get('accept') });
   const refusal = token === 'busy-once' && !busyOnceRefused ? [429, 'rate_limited', 'Too many requests', '2'] : refusals[token];
   if (token === 'busy-once') busyOnceRefused = true;

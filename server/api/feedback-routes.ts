@@ -1,0 +1,61 @@
+import { Router } from 'express';
+import { parseFeedbackBody, type ValidFeedback } from './feedback-body.ts';
+import { problem } from './problem.ts';
+import type { WidgetLocals } from './widget-auth.ts';
+import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { FeedbackPassage, Reach, Store } from '../store/store.ts';
+
+/**
+ * The feedback endpoint (issue 15; DESIGN.md "Wire decisions"), relative to
+ * `/kb-api/api/v1/kb/:kbId/widget`: `POST /feedback` takes a rating of an
+ * answer or a problem report on one source (protocol/query-protocol.ts
+ * `FeedbackRequest`) and answers 204. It sits behind the same CORS, body,
+ * token and rate-limit checks as the query endpoints (app.ts). The service
+ * stays stateless: everything the record needs comes in the body, and every
+ * `source_span` in it must be one this service issued for the token's
+ * knowledge base, citing a document the token can reach now; otherwise the
+ * request is refused as 400 `invalid_request` naming the span, and nothing
+ * is stored.
+ */
+export interface FeedbackRouteDeps {
+  store: Store;
+  codec: SourceSpanCodec;
+  /** Clock in epoch milliseconds (the record's time). */
+  now: () => number;
+}
+
+export function feedbackRoutes(deps: FeedbackRouteDeps): Router {
+  const router = Router({ mergeParams: true });
+  router.post('/feedback', async (request, response) => {
+    const feedback = parseFeedbackBody(request.body);
+    const { grant } = response.locals as WidgetLocals;
+    const passages = await verifiedPassages(deps, feedback, grant.reach);
+    const { sourceSpans: _spans, ...fields } = feedback;
+    await deps.store.addFeedback({ ...fields, kbId: grant.reach.kbId, createdAt: deps.now(), passages });
+    response.status(204).end();
+  });
+  return router;
+}
+
+/**
+ * The passages the feedback's spans locate, in order.
+ *
+ * @throws a 400 `invalid_request` problem for the first span that this
+ *   service did not issue (forged, altered), that belongs to another
+ *   knowledge base, or whose document the token's reach does not hold now
+ *   (restricted, workspace-only under a public token, removed)
+ */
+async function verifiedPassages(deps: FeedbackRouteDeps, feedback: ValidFeedback, reach: Reach): Promise<FeedbackPassage[]> {
+  const name = (index: number) => (feedback.kind === 'problem' ? 'Field "source_span"' : `"source_spans[${index}]"`);
+  const passages = feedback.sourceSpans.map((span, index) => {
+    const locator = deps.codec.decode(span);
+    if (!locator) throw problem(400, 'invalid_request', `${name(index)} is not a source span this service issued, or it was altered`);
+    if (locator.kbId !== reach.kbId) throw problem(400, 'invalid_request', `${name(index)} cites a passage of another knowledge base`);
+    return { docId: locator.docId, chunkId: locator.chunkId, version: locator.version };
+  });
+  const documents = [...new Set(passages.map((passage) => passage.docId))];
+  const reachable = await Promise.all(documents.map(async (docId) => (await deps.store.countPassages(reach, docId)) > 0));
+  const outside = passages.findIndex((passage) => !reachable[documents.indexOf(passage.docId)]);
+  if (outside >= 0) throw problem(400, 'invalid_request', `${name(outside)} cites a document this token cannot reach now`);
+  return passages;
+}
