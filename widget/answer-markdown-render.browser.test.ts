@@ -42,8 +42,8 @@ describe('renderAnswer', () => {
   it('code block with codeActions: the actions, then the block, inside <div class="code">; without them, the bare block', async () => {
     const element = await renderText('```\nnpm test\n```', { ...OPTIONS, codeActions: (code) => html`<button>Copy ${code}</button>` });
 
-    expect(markup(element)).to.equal('<div class="code"><button>Copy npm test</button><pre><code>npm test</code></pre></div>');
-    expect(markup(await renderText('```\nnpm test\n```'))).to.equal('<pre><code>npm test</code></pre>');
+    expect(markup(element)).to.equal('<div class="code"><button>Copy npm test</button><pre tabindex="0"><code>npm test</code></pre></div>');
+    expect(markup(await renderText('```\nnpm test\n```'))).to.equal('<pre tabindex="0"><code>npm test</code></pre>');
   });
 
   it('mark nodes (added to quotes by quote-marks.ts): <mark> around their children', async () => {

@@ -53,7 +53,7 @@ function renderBlock(block: AnswerBlock, options: RenderAnswerOptions): Template
       return html`<ol start=${block.start === undefined || block.start === 1 ? nothing : block.start}>${items}</ol>`;
     }
     case 'code-block': {
-      const code = html`<pre><code data-language=${block.language ?? nothing}>${block.text}</code></pre>`;
+      const code = html`<pre tabindex="0"><code data-language=${block.language ?? nothing}>${block.text}</code></pre>`;
       return options.codeActions ? html`<div class="code">${options.codeActions(block.text)}${code}</div>` : code;
     }
   }

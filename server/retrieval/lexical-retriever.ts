@@ -1,4 +1,12 @@
-import { MAX_QUERY_TERMS, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_POOL, PASSAGE_RANKING } from './bm25f.ts';
+import {
+  inverseDocumentFrequency,
+  MAX_QUERY_TERMS,
+  maximumTermScore,
+  PAGE_EVIDENCE_WEIGHT,
+  PAGE_RANKING,
+  PASSAGE_POOL,
+  PASSAGE_RANKING,
+} from './bm25f.ts';
 import { IndexCache, type IndexCacheOptions } from './index-cache.ts';
 import { readableChunks, scoreColumns, type QueryTerm, type ScoredColumns } from './index-scorer.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
@@ -58,13 +66,19 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
         statistics.readableDocuments ? readableChunks(index.pages, statistics.readableDocuments) : undefined,
         index.pages.chunkIds.length,
       );
-      const scored = withPageEvidence(index.passages, passageRanking, pageRanking, query.topK);
+      // The most the question's terms could score on a page: each term's weight times its IDF among the pages, times k1 + 1.
+      const pageCount = Math.max(statistics.pageCount, 1);
+      const pageMaximum = queryTerms.reduce((sum, { term, weight }) => {
+        const frequency = pageRanking.documentFrequencies[term] ?? 0;
+        return frequency > 0 ? sum + maximumTermScore(PAGE_RANKING, weight * inverseDocumentFrequency(pageCount, frequency)) : sum;
+      }, 0);
+      const scored = withPageEvidence(index.passages, passageRanking, pageRanking, pageMaximum, query.topK);
       const rows = new Map((await store.passagesById(kbId, scored.chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
       scored.chunkIds.forEach((chunkId, rank) => {
         // A passage removed since the index was read is left out.
         const row = rows.get(chunkId);
-        if (row) passages.push({ ...row, score: scored.scores[rank]! });
+        if (row) passages.push({ ...row, score: scored.scores[rank]!, pageEvidence: scored.pageEvidence[rank]! });
       });
       return { passages, passageCount, documentFrequencies: passageRanking.documentFrequencies };
     },
@@ -76,15 +90,21 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
  * plus {@link PAGE_EVIDENCE_WEIGHT} times the page score, best first (ties
  * by storage id), the first `topK` kept.
  */
-function withPageEvidence(passages: IndexColumns, passageRanking: ScoredColumns, pageRanking: ScoredColumns, topK: number): { chunkIds: number[]; scores: number[] } {
+function withPageEvidence(
+  passages: IndexColumns,
+  passageRanking: ScoredColumns,
+  pageRanking: ScoredColumns,
+  pageMaximum: number,
+  topK: number,
+): { chunkIds: number[]; scores: number[]; pageEvidence: number[] } {
   const pageScores = new Map(pageRanking.chunkIds.map((documentId, rank) => [documentId, pageRanking.scores[rank]!]));
   const documentOf = new Map<number, number>();
   passages.chunkIds.forEach((chunkId, slot) => documentOf.set(chunkId, passages.chunkDocuments[slot]!));
-  const combined = passageRanking.chunkIds.map((chunkId, rank) => ({
-    chunkId,
-    score: passageRanking.scores[rank]! + PAGE_EVIDENCE_WEIGHT * (pageScores.get(documentOf.get(chunkId)!) ?? 0),
-  }));
+  const combined = passageRanking.chunkIds.map((chunkId, rank) => {
+    const page = pageScores.get(documentOf.get(chunkId)!) ?? 0;
+    return { chunkId, score: passageRanking.scores[rank]! + PAGE_EVIDENCE_WEIGHT * page, pageEvidence: pageMaximum > 0 ? page / pageMaximum : 0 };
+  });
   combined.sort((left, right) => right.score - left.score || left.chunkId - right.chunkId);
   const kept = combined.slice(0, Math.max(topK, 0));
-  return { chunkIds: kept.map((entry) => entry.chunkId), scores: kept.map((entry) => entry.score) };
+  return { chunkIds: kept.map((entry) => entry.chunkId), scores: kept.map((entry) => entry.score), pageEvidence: kept.map((entry) => entry.pageEvidence) };
 }

@@ -173,8 +173,14 @@ export interface ScoredPassage {
   quotable: boolean;
   /** Hash of the document version the passage belongs to. */
   contentHash: string;
-  /** BM25 score (unbounded, > 0). */
+  /** Retrieval score (unbounded, > 0): its passage ranking's plus its page's evidence (retrieval/lexical-retriever.ts). */
   score: number;
+  /**
+   * Its page's score under the page ranking as a share (0..1) of the most the
+   * question's terms could score there (retrieval/bm25f.ts `PAGE_RANKING`);
+   * absent when retrieval did not rank pages.
+   */
+  pageEvidence?: number;
 }
 
 /** A passage as stored: a {@link ScoredPassage} before retrieval scored it. */
