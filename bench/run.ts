@@ -49,7 +49,7 @@ const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
 /** Clients abandoning questions at once while a normal client asks. */
 const ABANDONING_CLIENTS = 32;
 const QUESTIONS = [
-  'How do I create a directory together with its missing parent directories?',
+  'How do I create a directory and its parent directories?',
   'How do I read a file line by line?',
   'What does the --inspect flag do?',
   'How can I hash a string with sha256?',

@@ -15,7 +15,7 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
  * the revoked token on the next question.
  */
 const PASSWORD = 'journey password 2026';
-const QUESTION = 'How do I create a directory together with its missing parent directories?';
+const QUESTION = 'How do I create a directory and its parent directories?';
 
 let dataDir: string;
 let server: ChildProcess | undefined;

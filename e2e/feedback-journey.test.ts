@@ -19,7 +19,7 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
  * (WCAG 2.2 AA) finds nothing in any of those states, at 1280 and 360 px.
  */
 const PASSWORD = 'journey password 2026';
-const QUESTION = 'How do I create a directory together with its missing parent directories?';
+const QUESTION = 'How do I create a directory and its parent directories?';
 
 let dataDir: string;
 let server: ChildProcess | undefined;

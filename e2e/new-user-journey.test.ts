@@ -21,7 +21,7 @@ let baseUrl: string;
 let token: string;
 let firstStartOutput: string;
 
-const DIRECTORY_QUESTION = 'How do I create a directory together with its missing parent directories?';
+const DIRECTORY_QUESTION = 'How do I create a directory and its parent directories?';
 const CAPITAL_QUESTION = 'What is the capital of Australia?';
 
 /** Starts `npm start` on the test's data folder (no demo page: only the API matters here). */

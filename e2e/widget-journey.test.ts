@@ -19,7 +19,7 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
  * Each load of the page carries a fresh token, limited here to
  * {@link QUESTIONS_PER_TOKEN} questions a minute, so a page can meet a real 429.
  */
-const QUESTION = 'How do I create a directory together with its missing parent directories?';
+const QUESTION = 'How do I create a directory and its parent directories?';
 const QUESTIONS_PER_TOKEN = 4;
 /** Questions the Node.js docs answer, for journeys that ask several. */
 const QUESTIONS = [

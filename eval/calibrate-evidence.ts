@@ -1,134 +1,195 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion } from './docs-questions.ts';
 import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logistic-regression.ts';
 import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
-import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
-import { DEFAULT_TOP_K, questionTerms } from '../server/engine/answer-engine.ts';
+import { createThrowawayKnowledgeBase, ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
+import { DEFAULT_TOP_K, prepareAnswer, questionTerms } from '../server/engine/answer-engine.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD, EVIDENCE_FEATURES, evidenceScore, type EvidenceFeatures } from '../server/engine/evidence.ts';
-import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
+import { planExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
 import { retrievePassages } from '../server/engine/passage-rerank.ts';
 
 /**
  * `npm run calibrate`: fits the coefficients of the evidence score
- * (server/engine/evidence.ts) on SQuAD 2.0 under the open protocol and
- * reports them on data they were not fitted on.
+ * (server/engine/evidence.ts) and reports them on data they were not fitted
+ * on. Three sources, each weighing the same in the fit, each class-balanced
+ * within itself:
  *
- * Calibration set: answerable questions of the odd-positioned ingested
- * articles (label 1) and of the odd-positioned held-out articles (label 0),
- * class-balanced, so a probability of 0.5 is the point where answering and
- * abstaining are equally likely to be right (the engine's threshold, 2/3, is
- * a cost ratio on top of that: see evidence.ts). Report set: the
- * even-positioned articles of both groups. Prints the fitted coefficients to
- * copy into evidence.ts, and the figures of the current and fitted models at
- * 0.5 and at the engine's threshold.
+ * - the documentation sets (README "Evaluation"): the Node.js dev set's
+ *   `fit` questions and the Kubernetes `q1` rewordings, with the off-topic
+ *   questions of the fit halves; label 1 when the engine's answer (every
+ *   question answered, threshold 0) cites a gold page, 0 when it cites another
+ *   page or the question is off-topic - so the model learns to tell an answer
+ *   from the right page from one citing a page that does not answer;
+ * - SQuAD 2.0 under the open protocol: answerable questions of the
+ *   odd-positioned ingested articles (label 1) and of the odd-positioned
+ *   held-out articles (label 0).
+ *
+ * Report: the documentation sets' report halves (Node.js `report`,
+ * Kubernetes `q2`) and SQuAD's even-positioned articles. Prints the fitted
+ * coefficients to copy into evidence.ts, and the figures of the current
+ * and fitted models at the engine's threshold (2/3, see evidence.ts).
  */
 
+interface Example {
+  source: 'node' | 'k8s' | 'squad';
+  split: 'fit' | 'report';
+  features: EvidenceFeatures;
+  label: 0 | 1;
+  /** The question is off-topic (documentation sets). */
+  offTopic: boolean;
+  /** The engine had something to quote (otherwise it abstains whatever the model). */
+  quotable: boolean;
+}
+
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
-const NO_EVIDENCE: EvidenceFeatures = {
-  passageCoverage: 0,
-  unknownShare: 1,
-  normalizedScore: 0,
-  sentenceCoverage: 0,
-  phraseCoverage: 0,
-  questionLength: 0,
-  documentShare: 0,
-};
+const NO_EVIDENCE = Object.fromEntries(EVIDENCE_FEATURES.map((name) => [name, name === 'unknownShare' ? 1 : 0])) as unknown as EvidenceFeatures;
 
 const { values } = parseArgs({ options: { data: { type: 'string' } } });
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
-const articles = await loadSquad(join(dataDir, 'squad2', 'dev-v2.0.json'));
-const { ingested, heldOut } = splitOpenProtocol(articles);
+const examples: Example[] = [];
+const log = (message: string) => process.stderr.write(`${message}\n`);
 
-const knowledgeBase = await createThrowawayKnowledgeBase(
-  'squad',
-  ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
+log('calibrate: Node.js docs');
+examples.push(
+  ...(await docsExamples(
+    'node',
+    fileURLToPath(new URL('../demo/node-docs/api', import.meta.url)),
+    await loadNodeDocsQuestions(fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url))),
+  )),
 );
-try {
-  const present = calibrationSplit(ingested);
-  const absent = calibrationSplit(heldOut);
-  const calibration = await labelled(knowledgeBase, present.calibration, absent.calibration);
-  const report = await labelled(knowledgeBase, present.report, absent.report);
+log('calibrate: Kubernetes docs');
+examples.push(
+  ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
+);
+log('calibrate: SQuAD 2.0');
+examples.push(...(await squadExamples(join(dataDir, 'squad2', 'dev-v2.0.json'))));
 
-  const positives = calibration.filter((example) => example.label === 1).length;
-  const negatives = calibration.length - positives;
-  const model = fitLogisticRegression(
-    calibration.map((example) => vector(example.features)),
-    calibration.map((example) => example.label),
-    { exampleWeights: calibration.map((example) => (example.label === 1 ? calibration.length / (2 * positives) : calibration.length / (2 * negatives))) },
-  );
-
-  const current = (features: EvidenceFeatures) => evidenceScore(features);
-  const fitted = (features: EvidenceFeatures) => predictProbability(model, vector(features));
-  const lines = [
-    `SQuAD 2.0 open protocol: ${ingested.length} articles ingested, ${heldOut.length} held out`,
-    `calibration: ${positives} answerable, ${negatives} absent; report: ${report.filter((example) => example.label === 1).length} answerable, ${report.filter((example) => example.label === 0).length} absent`,
-    '',
-    `| model (threshold) | set | answers answerable | abstains on absent | AUROC |`,
-    '| --- | --- | ---: | ---: | ---: |',
-    row(`current (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'report', report, current, DEFAULT_ABSTENTION_THRESHOLD),
-    row('fitted (0.500)', 'calibration', calibration, fitted, 0.5),
-    row('fitted (0.500)', 'report', report, fitted, 0.5),
-    row(`fitted (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'calibration', calibration, fitted, DEFAULT_ABSTENTION_THRESHOLD),
-    row(`fitted (${DEFAULT_ABSTENTION_THRESHOLD.toFixed(3)})`, 'report', report, fitted, DEFAULT_ABSTENTION_THRESHOLD),
-    '',
-    'fitted coefficients (server/engine/evidence.ts):',
-    JSON.stringify(
-      Object.fromEntries([['intercept', round(model.intercept)], ...EVIDENCE_FEATURES.map((name, index) => [name, round(model.weights[index]!)])]),
-      null,
-      2,
+const fitting = examples.filter((example) => example.split === 'fit');
+const model = fitLogisticRegression(
+  fitting.map((example) => vector(example.features)),
+  fitting.map((example) => example.label),
+  { exampleWeights: sourceBalancedWeights(fitting) },
+);
+const current = (features: EvidenceFeatures) => evidenceScore(features);
+const fitted = (features: EvidenceFeatures) => predictProbability(model, vector(features));
+const threshold = DEFAULT_ABSTENTION_THRESHOLD;
+const lines = [
+  `threshold ${threshold.toFixed(3)}; documentation sets: answers citing a gold page / citing another page / off-topic abstained; SQuAD: answers answerable / abstains on absent / AUROC`,
+  '',
+  '| model | set | source | figures |',
+  '| --- | --- | --- | --- |',
+  ...(['current', 'fitted'] as const).flatMap((name) =>
+    (['fit', 'report'] as const).flatMap((split) =>
+      (['node', 'k8s', 'squad'] as const).map(
+        (source) =>
+          `| ${name} | ${split} | ${source} | ${figures(
+            examples.filter((example) => example.split === split && example.source === source),
+            name === 'current' ? current : fitted,
+          )} |`,
+      ),
     ),
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-} finally {
-  await knowledgeBase.close();
-}
+  ),
+  '',
+  'fitted coefficients (server/engine/evidence.ts):',
+  JSON.stringify(
+    Object.fromEntries([['intercept', round(model.intercept)], ...EVIDENCE_FEATURES.map((name, index) => [name, round(model.weights[index]!)])]),
+    null,
+    2,
+  ),
+];
+process.stdout.write(`${lines.join('\n')}\n`);
 
-interface Example {
-  features: EvidenceFeatures;
-  label: 0 | 1;
-}
-
-async function labelled(
-  knowledgeBase: ThrowawayKnowledgeBase,
-  present: SquadArticle[],
-  absent: SquadArticle[],
-): Promise<Example[]> {
-  const examples: Example[] = [];
-  for (const [articles, label] of [[present, 1], [absent, 0]] as const) {
-    for (const article of articles) {
-      for (const question of article.questions) {
-        if (question.unanswerable) continue;
-        examples.push({ features: await featuresOf(knowledgeBase, question.question), label });
-      }
+/** The engine's answer to each question of a documentation set (threshold 0), labelled by whether it cites a gold page. */
+async function docsExamples(source: 'node' | 'k8s', corpus: string, questions: readonly DocsQuestion[]): Promise<Example[]> {
+  const knowledgeBase = await ingestThrowawayKnowledgeBase(`calibrate-${source}`, [corpus]);
+  try {
+    const found: Example[] = [];
+    for (const question of questions) {
+      const features = await featuresOf(knowledgeBase, question.question);
+      const prepared = await prepareAnswer(knowledgeBase, { question: question.question, reach: knowledgeBase.reach }, 0);
+      const citations = prepared?.events.find((event) => event.type === 'citations');
+      const cited = citations?.type === 'citations' ? citations.citations.map((citation) => citation.passage.docId) : [];
+      const right = question.expect === 'answer' && cited.some((docId) => question.gold.includes(docId));
+      found.push({
+        source,
+        split: question.split,
+        features: features ?? NO_EVIDENCE,
+        label: right ? 1 : 0,
+        offTopic: question.expect === 'abstain',
+        quotable: features !== undefined,
+      });
     }
+    return found;
+  } finally {
+    await knowledgeBase.close();
   }
-  return examples;
 }
 
-/** The features the engine computes for a question (its default top-k retrieval, BM25 then re-ranked, then the extractive answer). */
-async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures> {
-  const terms = questionTerms(question);
-  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, terms, DEFAULT_TOP_K);
-  return composeExtractiveAnswer(search.terms, search)?.features ?? NO_EVIDENCE;
+/** SQuAD 2.0 open protocol examples: calibration articles as `fit`, the others as `report`. */
+async function squadExamples(path: string): Promise<Example[]> {
+  const { ingested, heldOut } = splitOpenProtocol(await loadSquad(path));
+  const knowledgeBase = await createThrowawayKnowledgeBase(
+    'squad',
+    ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
+  );
+  try {
+    const present = calibrationSplit(ingested);
+    const absent = calibrationSplit(heldOut);
+    const found: Example[] = [];
+    const add = async (articles: readonly SquadArticle[], label: 0 | 1, split: 'fit' | 'report') => {
+      for (const article of articles) {
+        for (const question of article.questions) {
+          if (question.unanswerable) continue;
+          const features = await featuresOf(knowledgeBase, question.question);
+          found.push({ source: 'squad', split, features: features ?? NO_EVIDENCE, label, offTopic: false, quotable: features !== undefined });
+        }
+      }
+    };
+    await add(present.calibration, 1, 'fit');
+    await add(absent.calibration, 0, 'fit');
+    await add(present.report, 1, 'report');
+    await add(absent.report, 0, 'report');
+    return found;
+  } finally {
+    await knowledgeBase.close();
+  }
+}
+
+/** The features the engine computes for a question (its default retrieval, then the extractive plan); undefined when nothing is quotable. */
+async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures | undefined> {
+  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, questionTerms(question), DEFAULT_TOP_K);
+  return planExtractiveAnswer(search.terms, search)?.features;
+}
+
+/** Weights giving each source the same total, and within it each class the same total. */
+function sourceBalancedWeights(fitting: readonly Example[]): number[] {
+  const totals = new Map<string, number>();
+  for (const example of fitting) totals.set(`${example.source}:${example.label}`, (totals.get(`${example.source}:${example.label}`) ?? 0) + 1);
+  const sources = new Set(fitting.map((example) => example.source)).size;
+  return fitting.map((example) => fitting.length / (sources * 2 * totals.get(`${example.source}:${example.label}`)!));
 }
 
 function vector(features: EvidenceFeatures): number[] {
   return EVIDENCE_FEATURES.map((name) => features[name]);
 }
 
-function row(
-  name: string,
-  set: string,
-  examples: Example[],
-  score: (features: EvidenceFeatures) => number,
-  threshold: number,
-): string {
-  const positive = examples.filter((example) => example.label === 1).map((example) => score(example.features));
-  const negative = examples.filter((example) => example.label === 0).map((example) => score(example.features));
-  const answered = positive.filter((value) => value >= threshold).length / positive.length;
-  const abstained = negative.filter((value) => value < threshold).length / negative.length;
-  return `| ${name} | ${set} | ${answered.toFixed(3)} | ${abstained.toFixed(3)} | ${areaUnderRoc(positive, negative).toFixed(3)} |`;
+/** One source's figures at the engine's threshold. */
+function figures(set: readonly Example[], score: (features: EvidenceFeatures) => number): string {
+  const answers = (example: Example) => example.quotable && score(example.features) >= threshold;
+  const share = (part: number, whole: number) => (whole === 0 ? '-' : (part / whole).toFixed(3));
+  if (set[0]?.source === 'squad') {
+    const positive = set.filter((example) => example.label === 1);
+    const negative = set.filter((example) => example.label === 0);
+    const auroc = areaUnderRoc(positive.map((example) => score(example.features)), negative.map((example) => score(example.features)));
+    return `${share(positive.filter(answers).length, positive.length)} / ${share(negative.filter((example) => !answers(example)).length, negative.length)} / ${auroc.toFixed(3)}`;
+  }
+  const answerable = set.filter((example) => !example.offTopic);
+  const offTopic = set.filter((example) => example.offTopic);
+  const right = answerable.filter((example) => example.label === 1 && answers(example)).length;
+  const wrong = answerable.filter((example) => example.label === 0 && answers(example)).length;
+  return `${share(right, answerable.length)} / ${share(wrong, answerable.length)} / ${share(offTopic.filter((example) => !answers(example)).length, offTopic.length)}`;
 }
 
 function round(value: number): number {

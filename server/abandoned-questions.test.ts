@@ -16,11 +16,12 @@ import { createWidgetFixture, type WidgetFixture } from './testing/widget-fixtur
  * where they were, and it keeps answering. On the test run's backend.
  */
 
+/** Questions the Node.js docs answer, and the fixture's own guide does not (a second page answering alike would make the engine abstain). */
 const QUESTIONS = [
-  'How do I create a directory together with its missing parent directories?',
+  'How can I hash a string with sha256?',
   'How do I read a file line by line?',
   'How do I spawn a child process and read its output?',
-  'What does backpressure do to a fast writer stream?',
+  'How do I parse command line arguments?',
 ];
 
 const NODE_DOCS = fileURLToPath(new URL('../demo/node-docs', import.meta.url));
@@ -87,7 +88,7 @@ test('2,000 questions abandoned 1-4 ms after they were sent, by 4 clients at onc
   // Warm up: workers started, store connections opened (as many as 4 clients at once need).
   for (let round = 0; round < 3; round += 1) {
     const answers = await Promise.all(QUESTIONS.map((question) => ask(question)));
-    expect(answers.every((answer) => answer.status === 200 && answer.cited)).toBe(true);
+    expect(answers).toEqual(QUESTIONS.map(() => ({ status: 200, cited: true })));
   }
   await sleep(200);
   const before = await processResources();

@@ -150,7 +150,7 @@ process.stdout.write(
     'Ask a question:',
     `  curl -s ${baseUrl}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget/query \\`,
     '    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
-    `    -d '{"question":"How do I create a directory with its missing parents?"}'`,
+    `    -d '{"question":"How do I create a directory and its parent directories?"}'`,
     '',
   ].join('\n'),
 );

@@ -81,10 +81,36 @@ describe('analyze', () => {
     expect(terms).toEqual(['creat', 'directori']);
   });
 
-  test('sentence about an API call: Porter stems of the content words, API name split', () => {
+  test('sentence about an API call: Porter stems of the content words, API name split, abbreviations followed by their words', () => {
     const terms = analyze("The directories were created by fs.mkdir() in the user's home");
 
-    expect(terms).toEqual(['directori', 'creat', 'fs', 'mkdir', 'user', 'home']);
+    expect(terms).toEqual(['directori', 'creat', 'fs', 'file', 'system', 'mkdir', 'make', 'directori', 'user', 'home']);
+  });
+
+  test('camel-case identifier: kept whole, then its words', () => {
+    expect(tokenize('fs.createReadStream(path)')).toEqual(['fs', 'createreadstream', 'create', 'read', 'stream', 'path']);
+  });
+
+  test('identifier starting with an acronym: the acronym is one word', () => {
+    expect(tokenize('new HTTPServer()')).toEqual(['new', 'httpserver', 'http', 'server']);
+  });
+
+  test('capitalised word or all-capitals acronym: one token, not split', () => {
+    expect(tokenize('Buffer HTTP')).toEqual(['buffer', 'http']);
+  });
+
+  test('a question in plain words meets the abbreviated identifier of the docs', () => {
+    const question = new Set(analyze('How do I read environment variables?'));
+    const heading = analyze('`process.env`');
+
+    expect(heading).toEqual(['process', 'env', 'environ']);
+    expect(heading.filter((term) => question.has(term))).toEqual(['environ']);
+  });
+
+  test('an abbreviation in the question meets the words of the docs', () => {
+    const passage = new Set(analyze('Creates a temporary directory.'));
+
+    expect(analyze('make a tmp dir').filter((term) => passage.has(term))).toEqual(['temporari', 'directori']);
   });
 
   test('inflected forms of one word: same stem', () => {

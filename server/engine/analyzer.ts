@@ -1,15 +1,21 @@
 import { stemmer } from 'stemmer';
+import { ABBREVIATIONS } from './abbreviations.ts';
 import { STOP_WORDS } from './stop-words.ts';
 
 /**
  * The one text analyzer of the engine, used for documents at ingest and for
  * questions at query time, by every storage backend (DESIGN.md "Storage").
  *
- * Steps, after Lucene's `EnglishAnalyzer`: Unicode NFKC, lower case,
- * possessive `'s` removed, split on anything that is not a letter, a digit or a combining mark,
- * stop words dropped ({@link STOP_WORDS}), Porter stemming (M. F. Porter,
- * "An algorithm for suffix stripping", 1980, via the `stemmer` package).
- * Tokens longer than {@link MAX_TOKEN_LENGTH} characters are dropped.
+ * Steps, after Lucene's `EnglishAnalyzer`: Unicode NFKC, possessive `'s`
+ * removed, split on anything that is not a letter, a digit or a combining
+ * mark, lower case; an identifier written in camel case is kept whole and
+ * also split into its words (`createReadStream`: `createreadstream`,
+ * `create`, `read`, `stream`, as Lucene's `WordDelimiterGraphFilter` with
+ * `preserveOriginal`); an abbreviation is kept and followed by the words it
+ * stands for ({@link ABBREVIATIONS}: `env`, `environment`); stop words
+ * dropped ({@link STOP_WORDS}), Porter stemming (M. F. Porter, "An algorithm
+ * for suffix stripping", 1980, via the `stemmer` package). Tokens longer
+ * than {@link MAX_TOKEN_LENGTH} characters are dropped.
  */
 
 /**
@@ -17,7 +23,7 @@ import { STOP_WORDS } from './stop-words.ts';
  * change to tokenizing, stop words or stemming, so that indexes made with
  * another version are re-made (retrieval/index-fields.ts).
  */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 /** Longest token kept, in characters: longer runs are hashes or base64, not words. */
 export const MAX_TOKEN_LENGTH = 40;
@@ -42,26 +48,36 @@ function stem(token: string): string {
   }
   return stemmed;
 }
-const POSSESSIVE = /['\u2019]s\b/gu;
+const POSSESSIVE = /['\u2019][sS]\b/gu;
+/** A change of case inside a word: `aB`, or `ABc` (an acronym followed by a word). */
+const CASE_CHANGE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
+/** The words of a camel-case identifier: `Read`, `read`, an acronym `HTTP`, or digits. */
+const CAMEL_CASE_WORD = /\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+(?![\p{Ll}\p{M}])|\p{N}+/gu;
 
 /**
- * Splits text into lower-cased word tokens, before stop words and stemming.
+ * Splits text into lower-cased word tokens, before stop words and stemming;
+ * a camel-case identifier is followed by its words.
  *
  * @param text any text, markdown or plain
  * @returns tokens in order of appearance, duplicates kept
  */
 export function tokenize(text: string): string[] {
-  const normalized = text.normalize('NFKC').toLowerCase().replace(POSSESSIVE, '');
+  const normalized = text.normalize('NFKC').replace(POSSESSIVE, '');
   const tokens: string[] = [];
   for (const match of normalized.matchAll(WORD)) {
-    const token = match[0];
-    if (token.length <= MAX_TOKEN_LENGTH) tokens.push(token);
+    const word = match[0];
+    if (word.length > MAX_TOKEN_LENGTH) continue;
+    tokens.push(word.toLowerCase());
+    if (!CASE_CHANGE.test(word)) continue;
+    const parts = word.match(CAMEL_CASE_WORD);
+    if (parts && parts.length > 1) for (const part of parts) tokens.push(part.toLowerCase());
   }
   return tokens;
 }
 
 /**
- * Analyzes text into index terms: tokens without stop words, stemmed.
+ * Analyzes text into index terms: tokens without stop words, stemmed, each
+ * abbreviation followed by the terms of the words it stands for.
  *
  * @param text any text
  * @returns terms in order of appearance, duplicates kept (so their count is the term frequency)
@@ -69,11 +85,17 @@ export function tokenize(text: string): string[] {
 export function analyze(text: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(text)) {
-    if (STOP_WORDS.has(token)) continue;
-    terms.push(stem(token));
+    if (!STOP_WORDS.has(token)) terms.push(stem(token));
+    const expansion = EXPANSIONS.get(token);
+    if (expansion) terms.push(...expansion);
   }
   return terms;
 }
+
+/** {@link ABBREVIATIONS} as analyzed terms: stop words dropped, stemmed. */
+const EXPANSIONS: ReadonlyMap<string, readonly string[]> = new Map(
+  [...ABBREVIATIONS].map(([abbreviation, words]) => [abbreviation, tokenize(words).filter((word) => !STOP_WORDS.has(word)).map(stem)]),
+);
 
 /**
  * Counts term frequencies.

@@ -18,6 +18,8 @@ const features = fc.record({
   phraseCoverage: share,
   questionLength: share,
   documentShare: share,
+  documentMargin: fc.double({ min: -1, max: 1, noNaN: true }),
+  headingShare: share,
 });
 
 /** Features with every value given, the others 0. */
@@ -30,6 +32,8 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     phraseCoverage: 0,
     questionLength: 0,
     documentShare: 0,
+    documentMargin: 0,
+    headingShare: 0,
     ...values,
   };
 }
@@ -48,7 +52,16 @@ describe('evidenceScore', () => {
 
   test('question fully covered by a passage scoring the most it could, nothing unknown: sum of the positive weights, answered', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 1, normalizedScore: 1, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 1, documentShare: 1 }),
+      featuresOf({
+        passageCoverage: 1,
+        normalizedScore: 1,
+        sentenceCoverage: 1,
+        phraseCoverage: 1,
+        questionLength: 1,
+        documentShare: 1,
+        documentMargin: 1,
+        headingShare: 1,
+      }),
     );
 
     const { intercept, unknownShare, ...weights } = EVIDENCE_COEFFICIENTS;
@@ -58,9 +71,9 @@ describe('evidenceScore', () => {
     expect(score).toBeGreaterThan(0.99);
   });
 
-  test('short question fully covered by one sentence of a well-scored passage: answered', () => {
+  test('short question fully covered by one sentence of a well-scored passage of a page well ahead of the others: answered', () => {
     const score = evidenceScore(
-      featuresOf({ passageCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, questionLength: 0.3, documentShare: 0.5 }),
+      featuresOf({ passageCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 0.3, documentShare: 0.7, documentMargin: 0.5 }),
     );
 
     expect(score).toBeGreaterThan(DEFAULT_ABSTENTION_THRESHOLD);
@@ -70,6 +83,13 @@ describe('evidenceScore', () => {
     const score = evidenceScore(featuresOf({ unknownShare: 1 }));
 
     expect(score).toBeLessThan(0.001);
+  });
+
+  test('the same question when several pages score level with the first: abstained', () => {
+    const ahead = featuresOf({ passageCoverage: 1, normalizedScore: 0.6, sentenceCoverage: 1, phraseCoverage: 1, questionLength: 0.3, documentShare: 0.7, documentMargin: 0.5 });
+    const level = { ...ahead, documentShare: 0.2, documentMargin: 0 };
+
+    expect(evidenceScore(level)).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
   test('fully covered passage but half the question unknown to the knowledge base: below the threshold', () => {
@@ -89,7 +109,16 @@ describe('evidenceScore', () => {
     );
   });
 
-  test.each(['passageCoverage', 'normalizedScore', 'sentenceCoverage', 'phraseCoverage', 'questionLength', 'documentShare'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each([
+    'passageCoverage',
+    'normalizedScore',
+    'sentenceCoverage',
+    'phraseCoverage',
+    'questionLength',
+    'documentShare',
+    'documentMargin',
+    'headingShare',
+  ] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, share, (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -109,13 +138,15 @@ describe('evidenceScore', () => {
 
   test('feature list: names every feature of the model once', () => {
     expect([...EVIDENCE_FEATURES].sort()).toEqual([
+      'documentMargin',
       'documentShare',
+      'headingShare',
       'normalizedScore',
       'passageCoverage',
       'phraseCoverage',
       'questionLength',
       'sentenceCoverage',
-      'unknownShare',
+        'unknownShare',
     ]);
   });
 });

@@ -3,8 +3,8 @@
  * question, as a probability in 0..1, and the abstention threshold on it.
  *
  * A logistic model (Platt scaling: J. Platt, "Probabilistic outputs for
- * support vector machines", 1999) over seven features of the question's terms,
- * each in 0..1:
+ * support vector machines", 1999) over nine features of the question's
+ * terms and the retrieved passages, each in 0..1 unless said:
  * - `passageCoverage`: IDF-weighted share of the question terms found in the
  *   best-covering passage (text or heading path);
  * - `unknownShare`: IDF-weighted share of question terms that no passage of
@@ -21,14 +21,24 @@
  * - `documentShare`: the share of the best passages' relevance held by the
  *   first passage's document (engine/passage-rerank.ts): the terms of a
  *   question the knowledge base answers meet in one document, its topic;
- *   those of one it does not are scattered over several.
+ *   those of one it does not are scattered over several;
+ * - `documentMargin`: how far the answering passage's retrieval score stands
+ *   above the best passage of any other page, as a share of it (1 when no
+ *   other page was retrieved; negative when re-ranking put a lower-scored
+ *   passage first): one page clearly ahead is what a right answer looks
+ *   like in documentation, several pages level is what a guess looks like;
+ * - `headingShare`: IDF-weighted share of the question's terms in the
+ *   answering passage's heading path.
  *
  * Coefficients fitted by `npm run calibrate` (eval/calibrate-evidence.ts) on
- * SQuAD 2.0 under the open protocol, class-balanced, on the odd-positioned
- * articles; README "Calibration" gives the method and the report-set figures.
+ * the fit halves of three sources weighing the same, each class-balanced:
+ * the Node.js dev set and the Kubernetes `q1` questions (label: the answer
+ * cites a gold page; off-topic questions negative) and SQuAD 2.0 under the
+ * open protocol (odd-positioned articles). README "Calibration" gives the
+ * method and the report-half figures.
  */
 
-/** Features of one candidate answer, each in 0..1. */
+/** Features of one candidate answer, each in 0..1 (`documentMargin` may be negative). */
 export interface EvidenceFeatures {
   passageCoverage: number;
   unknownShare: number;
@@ -37,6 +47,8 @@ export interface EvidenceFeatures {
   phraseCoverage: number;
   questionLength: number;
   documentShare: number;
+  documentMargin: number;
+  headingShare: number;
 }
 
 /** Order in which the features enter the model. */
@@ -48,18 +60,22 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'phraseCoverage',
   'questionLength',
   'documentShare',
+  'documentMargin',
+  'headingShare',
 ];
 
 /** Logistic coefficients: intercept and one weight per feature. */
 export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
-  intercept: -8.633,
-  passageCoverage: 4.708,
-  unknownShare: -5.326,
-  normalizedScore: 5.482,
-  sentenceCoverage: 2.389,
-  phraseCoverage: 4.839,
-  questionLength: 1.382,
-  documentShare: 5.022,
+  intercept: -4.702,
+  passageCoverage: 0.029,
+  unknownShare: -3.656,
+  normalizedScore: 0.686,
+  sentenceCoverage: 2.499,
+  phraseCoverage: 0.794,
+  questionLength: 2.139,
+  documentShare: 1.932,
+  documentMargin: 1.782,
+  headingShare: 0.913,
 };
 
 /**

@@ -108,8 +108,23 @@ describe('composeExtractiveAnswer', () => {
       phraseCoverage: 0,
       questionLength: 2 / QUESTION_LENGTH_SATURATION,
       documentShare: 1,
+      // No other page retrieved.
+      documentMargin: 1,
+      // "Guide › Overview" names neither term.
+      headingShare: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
+  });
+
+  test('two pages: the margin is the first passage\'s score over the other page\'s best, as a share of the first; a heading naming a term counts in the heading share', () => {
+    const first = passageOf(1, 'Creates a new directory at the given path.', 4, ['Guide', 'Directories']);
+    const other = passageOf(2, 'Creates a file.', 3);
+
+    const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([first, other], { creat: 2, directori: 2 }));
+
+    expect(answer?.features.documentMargin).toBeCloseTo((4 - 3) / 4, 12);
+    // Both terms weigh the same (same df): "Directories" names one of two.
+    expect(answer?.features.headingShare).toBeCloseTo(0.5, 12);
   });
 
   test('quoted sentence ending in a question mark: marker placed before it', () => {

@@ -3,6 +3,7 @@ import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
+import { analyze } from './analyzer.ts';
 import { asksHow } from './question-intent.ts';
 import { namesApi, readHeading, sameHeadingPath } from './section-heading.ts';
 import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
@@ -205,6 +206,8 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     phraseCoverage: pairs.coverage(bestAnalysis.terms),
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
     documentShare: search.documentShare,
+    documentMargin: documentMargin(best, search.passages),
+    headingShare: termsWeight(new Set(analyze(best.headingPath.join('\n'))), weights) / totalWeight,
   };
   return {
     selected: selected.map(({ sentence, passage, rank }) => ({ sentence, passage, rank })),
@@ -359,4 +362,15 @@ function mayJoin(first: Candidate, candidate: Candidate): boolean {
 
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
+}
+
+/**
+ * How far the first passage's retrieval score stands above the best passage
+ * of any other document, as a share of it (1 when no other document was
+ * retrieved; negative when re-ranking put a lower-scored passage first).
+ */
+function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[]): number {
+  const other = passages.find((passage) => passage.docId !== best.docId);
+  if (!other || best.score <= 0) return 1;
+  return (best.score - other.score) / best.score;
 }

@@ -149,10 +149,10 @@ describe('checkGrounding', () => {
   });
 
   test('paraphrase sharing half the sentence terms with the passage: accepted; less than half: rejected', () => {
-    // Terms: creat, nest, folder, mkdir -> creat and mkdir in the passage: 2 of 4.
-    expect(checkGrounding('Create nested folders with `mkdir` [1].', PASSAGES)).toMatchObject({ accepted: true });
-    // Terms: build, nest, folder, mkdir -> only mkdir: 1 of 4.
-    expect(checkGrounding('Build nested folders with `mkdir` [1].', PASSAGES)).toMatchObject({
+    // Terms: creat, nest, folder, recurs -> creat and recurs in the passage: 2 of 4.
+    expect(checkGrounding('Create nested folders with `recursive` [1].', PASSAGES)).toMatchObject({ accepted: true });
+    // Terms: build, nest, folder, recurs -> only recurs: 1 of 4.
+    expect(checkGrounding('Build nested folders with `recursive` [1].', PASSAGES)).toMatchObject({
       accepted: false,
       reason: 'unsupported_sentence',
     });

@@ -8,7 +8,7 @@ describe('analyzePassage', () => {
       text: 'Creates a directory. Parents are created too.\n\n```js\nfs.mkdir(path)\n```',
     });
 
-    expect(analysis.terms).toEqual(['creat', 'directori', 'parent', 'creat', 'js', 'fs', 'mkdir', 'path']);
+    expect(analysis.terms).toEqual(['creat', 'directori', 'parent', 'creat', 'js', 'fs', 'file', 'system', 'mkdir', 'make', 'directori', 'path']);
     expect([...analysis.headingTerms]).toEqual(['file', 'system', 'creat', 'directori']);
     expect(analysis.sentences.map(({ sentence, terms }) => [sentence.text, terms])).toEqual([
       ['Creates a directory.', ['creat', 'directori']],
@@ -62,8 +62,8 @@ describe('analyzePassage: structure', () => {
 });
 
 describe('identifierTerms', () => {
-  test('camel case, an acronym before a word and digits: split, the whole name kept too', () => {
-    expect(identifierTerms('readFileSync')).toEqual(['readfilesync', 'read', 'file', 'sync']);
+  test('camel case and an acronym before a word: split, the whole name kept too, an abbreviation followed by its word', () => {
+    expect(identifierTerms('readFileSync')).toEqual(['readfilesync', 'read', 'file', 'sync', 'synchron']);
     expect(identifierTerms('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
   });
 

@@ -96,13 +96,13 @@ function subjectTermsOf(heading: string): string[] {
 }
 
 /**
- * Analyzed terms of a name as documentation writes it, each identifier
- * also split at its case changes, so that a question's words meet it:
+ * Analyzed terms of a name as documentation writes it, without repeats: the
+ * analyzer also splits each identifier at its case changes and expands its
+ * abbreviations (engine/analyzer.ts), so that a question's words meet it:
  * `http.createServer` gives `http`, `createserv`, `creat`, `server`.
  *
  * @param name an API name, option name or heading subject
  */
 export function identifierTerms(name: string): string[] {
-  const split = name.replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
-  return [...new Set([...analyze(name), ...(split === name ? [] : analyze(split))])];
+  return [...new Set(analyze(name))];
 }

@@ -67,7 +67,19 @@ describe('rerankPassages', () => {
 
   test('section heading naming the question\'s term: its subject share adds HEADING_WEIGHT x that share', () => {
     // Question: renam, file. Both passages hold both terms in one sentence, side by side, equal BM25:
-    // 1 + 0.5 + 0.5 + 1 each; the one headed `fs.rename(...)` adds 0.5 x 0.5 (its subject holds renam).
+    // 1 + 0.5 + 0.5 + 1 each; the one headed `path.rename(...)` adds 0.5 x 0.5 (its subject holds renam, not file).
+    const plain = passageOf(1, 'Rename file quickly.', 5, ['File system', 'Notes']);
+    const headed = passageOf(2, 'Rename file quickly.', 5, ['File system', '`path.rename(oldPath, newPath)`']);
+    const terms = ['renam', 'file'];
+
+    const ranked = rerankPassages(terms, searchOf([plain, headed], terms));
+
+    expect(ranked.passages).toEqual([headed, plain]);
+    expect(ranked.relevance[1]).toBeCloseTo(3 / (3 + HEADING_WEIGHT * 0.5), 10);
+  });
+
+  test('section heading naming an abbreviation of the question\'s other term: both count', () => {
+    // `fs` stands for "file system": the subject `fs.rename` holds renam and file, share 1.
     const plain = passageOf(1, 'Rename file quickly.', 5, ['File system', 'Notes']);
     const headed = passageOf(2, 'Rename file quickly.', 5, ['File system', '`fs.rename(oldPath, newPath)`']);
     const terms = ['renam', 'file'];
@@ -75,7 +87,7 @@ describe('rerankPassages', () => {
     const ranked = rerankPassages(terms, searchOf([plain, headed], terms));
 
     expect(ranked.passages).toEqual([headed, plain]);
-    expect(ranked.relevance[1]).toBeCloseTo(3 / (3 + HEADING_WEIGHT * 0.5), 10);
+    expect(ranked.relevance[1]).toBeCloseTo(3 / (3 + HEADING_WEIGHT * 1), 10);
   });
 
   test('passage directly under the document title: its title is no section heading, adds nothing', () => {
