@@ -1,10 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-server.ts';
+import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
  * Issue 4's journey in Debian's Chromium: sign in at `/console`, open the
@@ -17,28 +13,20 @@ import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-serv
 const PASSWORD = 'journey password 2026';
 const QUESTION = 'How do I create a directory and its parent directories?';
 
-let dataDir: string;
-let server: ChildProcess | undefined;
+let demo: StartedDemo | undefined;
 let browser: Browser;
 let apiUrl: string;
 let demoPort: number;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-console-'));
-  demoPort = await freePort();
-  const started = await startServer(
-    { PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, KB_OWNER_PASSWORD: PASSWORD },
-    (output) => output.includes('demo page: http://localhost:'),
-  );
-  server = started.process;
-  apiUrl = started.apiUrl;
+  demo = await startDemo('kb-e2e-console-', { KB_OWNER_PASSWORD: PASSWORD });
+  ({ apiUrl, demoPort } = demo);
   browser = await chromium.launch(CHROMIUM_LAUNCH);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await stopServer(server);
-  await rm(dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 test('sign in, issue a token on the Developers tab, preview it, embed it, ask, revoke: the next question reports the revoked token', async () => {

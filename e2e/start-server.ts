@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -52,6 +55,39 @@ export async function stopServer(child: ChildProcess | undefined): Promise<void>
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid, 'SIGTERM');
   await exited;
+}
+
+/** `npm start` on a fresh data folder with its demo page, as {@link startDemo} returns it. */
+export interface StartedDemo extends StartedServer {
+  dataDir: string;
+  /** The demo page's port (`http://localhost:<demoPort>/`). */
+  demoPort: number;
+  /** Stops the server and removes its data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `npm start` on an empty data folder of its own, with the demo page on
+ * a free port, and waits until the demo page is served.
+ *
+ * @param prefix the data folder's name prefix (`kb-e2e-feedback-`)
+ * @param env variables added besides PORT, KB_DEMO_PORT and KB_DATA_DIR
+ */
+export async function startDemo(prefix: string, env: Record<string, string> = {}): Promise<StartedDemo> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const demoPort = await freePort();
+  const started = await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, ...env }, (output) =>
+    output.includes('demo page: http://localhost:'),
+  );
+  return {
+    ...started,
+    dataDir,
+    demoPort,
+    async stop() {
+      await stopServer(started.process);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A port free right now on 127.0.0.1 (for the demo page, which the server binds next). */

@@ -1,14 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_KB_ID } from '../server/seed.ts';
 import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
 import { axeViolations } from './axe-audit.ts';
-import { CHROMIUM_LAUNCH, freePort, startServer, stopServer } from './start-server.ts';
+import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
  * The widget and the server together, as a visitor meets them: `npm start`
@@ -33,7 +29,7 @@ const UNANSWERABLE = 'What is the capital of Australia?';
 const SUPPORT_URL = 'https://riverbank-functions.example/support';
 
 let dataDir: string;
-let server: ChildProcess | undefined;
+let demo: StartedDemo | undefined;
 let browser: Browser;
 let demoPort: number;
 
@@ -75,20 +71,14 @@ function isStreamRequest(response: Response): boolean {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'kb-e2e-widget-'));
-  demoPort = await freePort();
-  server = (
-    await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, KB_RATE_LIMIT_PER_TOKEN: String(QUESTIONS_PER_TOKEN) }, (output) =>
-      output.includes('demo page: http://localhost:'),
-    )
-  ).process;
+  demo = await startDemo('kb-e2e-widget-', { KB_RATE_LIMIT_PER_TOKEN: String(QUESTIONS_PER_TOKEN) });
+  ({ dataDir, demoPort } = demo);
   browser = await chromium.launch(CHROMIUM_LAUNCH);
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await stopServer(server);
-  await rm(dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 describe('the demo page on an allowed origin', () => {
