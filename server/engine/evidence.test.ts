@@ -146,7 +146,7 @@ describe('evidenceScore', () => {
       'phraseCoverage',
       'questionLength',
       'sentenceCoverage',
-        'unknownShare',
+      'unknownShare',
     ]);
   });
 });

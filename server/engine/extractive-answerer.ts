@@ -3,7 +3,6 @@ import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
-import { analyze } from './analyzer.ts';
 import { asksHow } from './question-intent.ts';
 import { namesApi, readHeading, sameHeadingPath } from './section-heading.ts';
 import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
@@ -207,7 +206,7 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     questionLength: Math.min(questionTerms.length, QUESTION_LENGTH_SATURATION) / QUESTION_LENGTH_SATURATION,
     documentShare: search.documentShare,
     documentMargin: documentMargin(best, search.passages),
-    headingShare: termsWeight(new Set(analyze(best.headingPath.join('\n'))), weights) / totalWeight,
+    headingShare: termsWeight(bestAnalysis.headingTerms, weights) / totalWeight,
   };
   return {
     selected: selected.map(({ sentence, passage, rank }) => ({ sentence, passage, rank })),
