@@ -49,6 +49,7 @@ function stem(token: string): string {
   return stemmed;
 }
 const POSSESSIVE = /['\u2019][sS]\b/gu;
+const NON_ASCII = /[^\x00-\x7f]/;
 /** A change of case inside a word: `aB`, or `ABc` (an acronym followed by a word). */
 const CASE_CHANGE = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 /** The words of a camel-case identifier: `Read`, `read`, an acronym `HTTP`, or digits. */
@@ -62,13 +63,16 @@ const CAMEL_CASE_WORD = /\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+(?![\p{Ll}\p{M}])|\p{N}+/g
  * @returns tokens in order of appearance, duplicates kept
  */
 export function tokenize(text: string): string[] {
-  const normalized = text.normalize('NFKC').replace(POSSESSIVE, '');
+  // NFKC leaves ASCII as it is: only other text pays for normalizing.
+  const normalized = (NON_ASCII.test(text) ? text.normalize('NFKC') : text).replace(POSSESSIVE, '');
   const tokens: string[] = [];
   for (const match of normalized.matchAll(WORD)) {
     const word = match[0];
     if (word.length > MAX_TOKEN_LENGTH) continue;
-    tokens.push(word.toLowerCase());
-    if (!CASE_CHANGE.test(word)) continue;
+    const lower = word.toLowerCase();
+    tokens.push(lower);
+    // A word without capitals has no case change to split at.
+    if (lower === word || !CASE_CHANGE.test(word)) continue;
     const parts = word.match(CAMEL_CASE_WORD);
     if (parts && parts.length > 1) for (const part of parts) tokens.push(part.toLowerCase());
   }

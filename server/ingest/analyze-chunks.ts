@@ -1,4 +1,4 @@
-import { indexPassage, type DocumentFields } from '../retrieval/index-fields.ts';
+import { indexPassages, type DocumentFields } from '../retrieval/index-fields.ts';
 import type { ChunkInput } from '../store/store.ts';
 import type { Chunk } from './parsed-document.ts';
 
@@ -10,10 +10,11 @@ import type { Chunk } from './parsed-document.ts';
  * @param document the document's title and description, indexed with every passage
  */
 export function analyzeChunks(document: DocumentFields, chunks: readonly Chunk[]): ChunkInput[] {
-  return chunks.map((chunk) => ({
+  const indexes = indexPassages(document, chunks);
+  return chunks.map((chunk, position) => ({
     headingPath: chunk.headingPath,
     ...(chunk.anchor === undefined ? {} : { anchor: chunk.anchor }),
     text: chunk.text,
-    index: indexPassage(document, chunk),
+    index: indexes[position]!,
   }));
 }

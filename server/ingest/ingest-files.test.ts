@@ -6,7 +6,8 @@ import { analyze } from '../engine/analyzer.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach, Store, Visibility } from '../store/store.ts';
-import { ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
+import { INGEST_BATCH_DOCUMENTS, ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
+import { PARALLEL_PREPARE_MIN_DOCUMENTS } from './prepare-pool.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 const KB_ID = 'kb';
@@ -449,6 +450,36 @@ describe('ingestPaths', () => {
     expect(document?.title).toBe('Setup');
     expect(document?.sourceRoot).toBeUndefined();
     expect(await workspace.searchDocIds('wombat')).toEqual(['setup-guide.md']);
+  });
+
+  test(`a folder of more pages than ${PARALLEL_PREPARE_MIN_DOCUMENTS} (prepared on worker threads, written in batches of ${INGEST_BATCH_DOCUMENTS}): each page reported, in order, failures and skips included, and searchable`, async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    const pages = PARALLEL_PREPARE_MIN_DOCUMENTS + INGEST_BATCH_DOCUMENTS / 2;
+    const names = Array.from({ length: pages }, (_, index) => `page-${String(index).padStart(3, '0')}.md`);
+    for (const [index, name] of names.entries()) {
+      await workspace.write(name, `---\ntitle: Bird ${index}\n---\nThe ${index}th bird is called zz${index}bird.\n`);
+    }
+    const broken = await workspace.write(names[10]!, '---\ntitle: [Broken\n---\nText.\n');
+    await workspace.write(names[20]!, '---\ntitle: Draft\ndraft: true\n---\nDraft text.\n');
+    const invalid = await workspace.write(names[pages - 1]!, INVALID_UTF8);
+    const progress: number[] = [];
+
+    // Act
+    const report = await workspace.ingest({ onProgress: ({ done }) => progress.push(done) });
+
+    // Assert
+    const written = names.filter((_, index) => ![10, 20, pages - 1].includes(index));
+    expect(report.created).toEqual(written);
+    expect(report.failed).toEqual([
+      { docId: names[10], path: broken, reason: expect.stringMatching(/front matter does not parse/) },
+      { docId: names[pages - 1], path: invalid, reason: 'The file is not valid UTF-8 text' },
+    ]);
+    expect(report.skipped.map((skip) => skip.docId)).toEqual([names[20]]);
+    expect(progress).toEqual(names.map((_, index) => index + 1));
+    expect(await workspace.searchDocIds(`zz${pages - 2}bird`)).toEqual([names[pages - 2]]);
+    expect((await workspace.store.getDocument(KB_ID, names[0]!))?.title).toBe('Bird 0');
+    expect((await workspace.ingest()).unchanged).toEqual(written);
   });
 
   test('progress callback: called once per file, failed ones included, with done counting up to total', async () => {

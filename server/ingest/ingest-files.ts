@@ -1,14 +1,19 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, extname, relative, resolve, sep } from 'node:path';
-import { ingestSource, SourceRejectedError, SourceSkippedError, type SourceDocument } from './ingest-source.ts';
+import { sourceContentHash, type SourceDocument } from './ingest-source.ts';
+import { createDocumentPreparer, type DocumentPreparer } from './prepare-pool.ts';
 import { parserFor } from './source-formats.ts';
-import { NotFoundError, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
+import { NotFoundError, type DocumentInput, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
 
 /**
  * Ingests files and folders of markdown, HTML and plain text into a knowledge
- * base: parse, cut into heading-aware chunks, analyze, and store each
- * document in its own transaction (a failed or interrupted ingest leaves every
- * document either at its previous or at its new version, never half-written).
+ * base: parse, cut into heading-aware chunks and analyze (on worker threads
+ * when there are many files: ingest/prepare-pool.ts), and store the documents
+ * in batches of {@link INGEST_BATCH_DOCUMENTS}, one transaction a batch and
+ * each document in its own savepoint (Store.putDocuments): a failed or
+ * interrupted ingest leaves every document either at its previous or at its
+ * new version, never half-written. Files are reported in their order.
  *
  * Re-ingest is idempotent: a file whose bytes and access options hash to the
  * stored content hash is neither parsed nor written. Ingesting a folder also
@@ -31,6 +36,8 @@ export interface IngestOptions {
   /** User ids allowed to read `restricted` documents. */
   readers: string[];
   quotable: boolean;
+  /** Worker threads preparing documents when there are many (default: one per core); see ingest/prepare-pool.ts. */
+  threads?: number;
   /** Called after each file, for progress display. */
   onProgress?: (progress: { done: number; total: number; docId: string }) => void;
 }
@@ -75,48 +82,126 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
       reason: `Another file given in this ingest has the same document id "${duplicate.docId}"`,
     });
   }
+  const storedHashes = new Map((await store.listDocuments(options.kbId)).map((document) => [document.docId, document.contentHash]));
+  const preparer = createDocumentPreparer(files.length, options.threads ?? availableParallelism());
   let done = 0;
-  for (const file of files) {
-    try {
-      const outcome = await ingestFile(store, file, options, knowledgeBase, report);
-      if (outcome) report[outcome].push(file.docId);
-    } catch (error) {
-      report.failed.push({ docId: file.docId, path: file.path, reason: (error as Error).message });
+  // Files in order since the last write: those to write, and those before or between them with nothing to write.
+  let pending: FileOutcome[] = [];
+  let pendingWrites = 0;
+  let pendingBytes = 0;
+  const flush = async () => {
+    const writing = pending.filter((outcome) => outcome.kind === 'write');
+    const written = writing.length === 0 ? [] : await writeBatch(store, writing);
+    for (const outcome of pending) {
+      recordOutcome(report, outcome.kind === 'write' ? written[writing.indexOf(outcome)]! : outcome);
+      done += 1;
+      options.onProgress?.({ done, total: files.length, docId: outcome.file.docId });
     }
-    done += 1;
-    options.onProgress?.({ done, total: files.length, docId: file.docId });
+    pending = [];
+    pendingWrites = 0;
+    pendingBytes = 0;
+  };
+  const consume = async (outcome: FileOutcome) => {
+    pending.push(outcome);
+    if (outcome.kind === 'write') {
+      pendingWrites += 1;
+      pendingBytes += outcome.bytes;
+    }
+    if (pendingWrites >= INGEST_BATCH_DOCUMENTS || pendingBytes >= INGEST_BATCH_BYTES || pendingWrites === 0) await flush();
+  };
+  try {
+    // Files are prepared ahead (up to PREPARE_AHEAD at once) while batches are written, and reported in their order.
+    const inFlight: Promise<FileOutcome>[] = [];
+    for (const file of files) {
+      inFlight.push(prepareFile(store, preparer, file, options, knowledgeBase, storedHashes));
+      if (inFlight.length >= PREPARE_AHEAD) await consume(await inFlight.shift()!);
+    }
+    for (const outcome of inFlight) await consume(await outcome);
+    await flush();
+  } finally {
+    await preparer.close();
   }
   await pruneRemoved(store, options.kbId, folders, files, report);
   return report;
 }
 
-async function ingestFile(
+/**
+ * Most documents written in one transaction (Store.putDocuments): one commit
+ * per batch instead of one per document, each document still all or nothing.
+ */
+export const INGEST_BATCH_DOCUMENTS = 64;
+/** Most source bytes in one batch, so that a batch of large pages stays small in memory. */
+export const INGEST_BATCH_BYTES = 4 * 1024 * 1024;
+/** Files being read and prepared at once, ahead of the batch being written: two batches' worth keeps the workers busy during a write. */
+const PREPARE_AHEAD = 2 * INGEST_BATCH_DOCUMENTS;
+
+/** What became of one file, or what remains to do with it (`write`). */
+type FileOutcome = { file: SourceFile } & (
+  | { kind: 'write'; input: DocumentInput; bytes: number }
+  | { kind: 'created' | 'updated' | 'unchanged' }
+  | { kind: 'skipped'; reason: string; removed: boolean }
+  | { kind: 'failed'; reason: string }
+);
+
+/** Adds a file's outcome to the report. */
+function recordOutcome(report: IngestReport, outcome: FileOutcome): void {
+  const { file } = outcome;
+  switch (outcome.kind) {
+    case 'write':
+      throw new Error(`"${file.docId}" was never written`);
+    case 'skipped':
+      report.skipped.push({ docId: file.docId, path: file.path, reason: outcome.reason });
+      if (outcome.removed) report.removed.push(file.docId);
+      return;
+    case 'failed':
+      report.failed.push({ docId: file.docId, path: file.path, reason: outcome.reason });
+      return;
+    default:
+      report[outcome.kind].push(file.docId);
+  }
+}
+
+/**
+ * Reads and prepares one file: what to write, or why nothing is - unchanged
+ * (same content hash as stored), skipped (a draft or a page without text: a
+ * stored version is removed now) or failed (unreadable, rejected).
+ */
+async function prepareFile(
   store: Store,
+  preparer: DocumentPreparer,
   file: SourceFile,
   options: IngestOptions,
   knowledgeBase: KnowledgeBase,
-  report: IngestReport,
-): Promise<'created' | 'updated' | 'unchanged' | undefined> {
-  const source: SourceDocument = {
-    kbId: options.kbId,
-    docId: file.docId,
-    bytes: await readFile(file.path),
-    visibility: options.visibility,
-    readers: options.readers,
-    quotable: options.quotable,
-  };
+  storedHashes: ReadonlyMap<string, string>,
+): Promise<FileOutcome> {
   try {
-    return await ingestSource(store, file.root === undefined ? source : { ...source, sourceRoot: file.root }, knowledgeBase);
+    const bytes = await readFile(file.path);
+    const source: SourceDocument = {
+      kbId: options.kbId,
+      docId: file.docId,
+      bytes,
+      visibility: options.visibility,
+      readers: options.readers,
+      quotable: options.quotable,
+      ...(file.root === undefined ? {} : { sourceRoot: file.root }),
+    };
+    if (storedHashes.get(file.docId) === sourceContentHash(source, knowledgeBase.anchorStyle)) return { file, kind: 'unchanged' };
+    const result = await preparer.prepare({ source, site: knowledgeBase });
+    if (result.kind === 'prepared') return { file, kind: 'write', input: result.input, bytes: bytes.length };
+    if (result.kind === 'rejected') return { file, kind: 'failed', reason: result.reason };
+    return { file, kind: 'skipped', reason: result.reason, removed: await store.removeDocument(options.kbId, file.docId) };
   } catch (error) {
-    if (error instanceof SourceSkippedError) {
-      report.skipped.push({ docId: file.docId, path: file.path, reason: error.message });
-      if (await store.removeDocument(options.kbId, file.docId)) report.removed.push(file.docId);
-      return undefined;
-    }
-    if (!(error instanceof SourceRejectedError)) throw error;
-    report.failed.push({ docId: file.docId, path: file.path, reason: error.message });
-    return undefined;
+    return { file, kind: 'failed', reason: (error as Error).message };
   }
+}
+
+/** Writes a batch in one transaction: each file's outcome, in order; a batch that fails as a whole fails each of its files. */
+async function writeBatch(store: Store, batch: readonly (FileOutcome & { kind: 'write' })[]): Promise<FileOutcome[]> {
+  const outcomes = await store.putDocuments(batch.map((entry) => entry.input)).catch((error: Error) => batch.map(() => ({ error })));
+  return batch.map(({ file }, position): FileOutcome => {
+    const outcome = outcomes[position]!;
+    return 'outcome' in outcome ? { file, kind: outcome.outcome } : { file, kind: 'failed', reason: outcome.error.message };
+  });
 }
 
 async function pruneRemoved(

@@ -84,11 +84,6 @@ export function sourceContentHash(
  * (Store.putDocument): the knowledge base holds either its previous or its
  * new version, never half of it. Does nothing when the content hash is unchanged.
  *
- * The document gets its title (front matter, first heading, else a
- * readable form of its path: document-path.ts), its description, its page
- * URL on the knowledge base's site (page-url.ts) and its passages' section
- * anchors in the site's anchor style.
- *
  * @param knowledgeBase the knowledge base's record when the caller has it
  *   (saves a read per document); read from the store otherwise
  * @throws SourceSkippedError when the page is a draft or has no text to
@@ -98,16 +93,39 @@ export function sourceContentHash(
  * @throws NotFoundError for an unknown knowledge base, and the store's errors (StoreUnavailableError)
  */
 export async function ingestSource(store: Store, source: SourceDocument, knowledgeBase?: KnowledgeBase): Promise<PutOutcome> {
-  const parse = parserFor(source.docId);
-  if (!parse) {
-    throw new SourceRejectedError(`"${source.docId}" has no supported extension (.md, .markdown, .html, .htm, .txt, .text)`);
-  }
+  if (!parserFor(source.docId)) throw unsupported(source.docId);
   const site = knowledgeBase ?? (await store.getKnowledgeBase(source.kbId));
   if (site === undefined) throw new NotFoundError(`Knowledge base "${source.kbId}" does not exist`);
-  const contentHash = sourceContentHash(source, site.anchorStyle);
   const existing = await store.getDocument(source.kbId, source.docId);
-  if (existing?.contentHash === contentHash) return 'unchanged';
+  if (existing?.contentHash === sourceContentHash(source, site.anchorStyle)) return 'unchanged';
+  const input = prepareDocument(source, site);
+  try {
+    return await store.putDocument(input);
+  } catch (error) {
+    // Another process (a replica ingesting the same folder) created it first:
+    // replace its version, or find it unchanged.
+    if (!(error instanceof ConflictError)) throw error;
+    return store.putDocument(input);
+  }
+}
 
+/**
+ * Parses, chunks and analyzes one document into what the store keeps
+ * (Store.putDocument, Store.putDocuments); reads and writes nothing.
+ *
+ * The document gets its title (front matter, first heading, else a
+ * readable form of its path: document-path.ts), its description, its page
+ * URL on the knowledge base's site (page-url.ts) and its passages' section
+ * anchors in the site's anchor style.
+ *
+ * @param site the knowledge base's site settings (base URL, URL and anchor styles)
+ * @throws SourceSkippedError when the page is a draft or has no text to index
+ * @throws SourceRejectedError when the format is not supported, the bytes are
+ *   not UTF-8, or the front matter cannot be read
+ */
+export function prepareDocument(source: SourceDocument, site: KnowledgeBase): DocumentInput {
+  const parse = parserFor(source.docId);
+  if (!parse) throw unsupported(source.docId);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(source.bytes);
@@ -130,7 +148,7 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     ...(parsed.frontMatter?.slug === undefined ? {} : { slug: parsed.frontMatter.slug }),
   };
   const url = pageUrl(site, source.docId, route);
-  const input: DocumentInput = {
+  return {
     kbId: source.kbId,
     docId: source.docId,
     title: parsed.title,
@@ -140,18 +158,14 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     visibility: source.visibility,
     readers: [...source.readers],
     quotable: source.quotable,
-    contentHash,
+    contentHash: sourceContentHash(source, site.anchorStyle),
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks,
     page: indexPage(source.docId, fields, chunks),
+    ...(source.sourceRoot === undefined ? {} : { sourceRoot: source.sourceRoot }),
   };
-  const stored = source.sourceRoot === undefined ? input : { ...input, sourceRoot: source.sourceRoot };
-  try {
-    return await store.putDocument(stored);
-  } catch (error) {
-    // Another process (a replica ingesting the same folder) created it first:
-    // replace its version, or find it unchanged.
-    if (!(error instanceof ConflictError)) throw error;
-    return store.putDocument(stored);
-  }
+}
+
+function unsupported(docId: string): SourceRejectedError {
+  return new SourceRejectedError(`"${docId}" has no supported extension (.md, .markdown, .html, .htm, .txt, .text)`);
 }

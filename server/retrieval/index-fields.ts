@@ -58,13 +58,28 @@ export function sectionHeadings(title: string, headingPath: readonly string[]): 
  * @param passage its heading path (from the page title down) and text
  */
 export function indexPassage(document: DocumentFields, passage: { headingPath: readonly string[]; text: string }): IndexedPassage {
-  const fields = [
-    analyze(document.title),
-    analyze(document.description ?? ''),
-    analyze(sectionHeadings(document.title, passage.headingPath).join('\n')),
-    analyze(passage.text),
-  ];
-  return fieldTerms(fields) as unknown as IndexedPassage;
+  return indexPassages(document, [passage])[0]!;
+}
+
+/**
+ * Analyzes the passages of one document for the index ({@link indexPassage}
+ * for each, the document's title and description analyzed once).
+ *
+ * @param document their document's title and description
+ * @param passages each one's heading path (from the page title down) and text
+ */
+export function indexPassages(document: DocumentFields, passages: readonly { headingPath: readonly string[]; text: string }[]): IndexedPassage[] {
+  const title = analyze(document.title);
+  const description = analyze(document.description ?? '');
+  return passages.map(
+    (passage) =>
+      fieldTerms([
+        title,
+        description,
+        analyze(sectionHeadings(document.title, passage.headingPath).join('\n')),
+        analyze(passage.text),
+      ]) as unknown as IndexedPassage,
+  );
 }
 
 /**
@@ -86,7 +101,11 @@ export function indexPassage(document: DocumentFields, passage: { headingPath: r
  *
  * @param docId the document id (its path)
  */
-export function indexPage(docId: string, document: DocumentFields, passages: readonly { headingPath: readonly string[]; text: string }[]): IndexedPage {
+export function indexPage(
+  docId: string,
+  document: DocumentFields,
+  passages: readonly { headingPath: readonly string[]; text: string; index?: IndexedPassage }[],
+): IndexedPage {
   const headings = new Map<string, string>();
   for (const passage of passages) {
     const sections = sectionHeadings(document.title, passage.headingPath);
@@ -97,10 +116,34 @@ export function indexPage(docId: string, document: DocumentFields, passages: rea
     analyze(document.description ?? ''),
     document.description === undefined ? analyze(leadParagraph(passages[0]?.text ?? '')) : [],
     analyze([...headings.values()].join('\n')),
-    passages.flatMap((passage) => analyze(passage.text)),
+    // The body is counted from the passages' own indexes when they come with them (ingest, re-index): analyzed once, not twice.
+    passages.every((passage) => passage.index) ? [] : passages.flatMap((passage) => analyze(passage.text)),
     analyze(docId.replace(/\.[a-z]+$/i, '').replace(/(^|\/)_?index$/, '')),
   ];
-  return fieldTerms(fields) as unknown as IndexedPage;
+  const page = fieldTerms(fields);
+  if (passages.length > 0 && passages.every((passage) => passage.index)) addPassageBodies(page, passages.map((passage) => passage.index!));
+  return page as unknown as IndexedPage;
+}
+
+/** Position of the body in a page's fields (`indexPage`). */
+const PAGE_BODY = 4;
+
+/** Adds the body fields of a page's passage indexes to the page's body field. */
+function addPassageBodies(page: { terms: Map<string, number[]>; lengths: number[] }, passages: readonly IndexedPassage[]): void {
+  const fieldCount = page.lengths.length;
+  for (const passage of passages) {
+    for (const [term, frequencies] of passage.terms) {
+      const frequency = frequencies[BODY]!;
+      if (frequency === 0) continue;
+      let counts = page.terms.get(term);
+      if (!counts) {
+        counts = new Array<number>(fieldCount).fill(0);
+        page.terms.set(term, counts);
+      }
+      counts[PAGE_BODY] = counts[PAGE_BODY]! + frequency;
+    }
+    page.lengths[PAGE_BODY] = page.lengths[PAGE_BODY]! + passage.lengths[BODY]!;
+  }
 }
 
 /** The first paragraph of a passage's text that is prose (not code, not a list). */

@@ -1,4 +1,4 @@
-import { indexPage, indexPassage, INDEX_ANALYSIS_VERSION } from './index-fields.ts';
+import { indexPage, indexPassages, INDEX_ANALYSIS_VERSION } from './index-fields.ts';
 import { ConflictError, NotFoundError, type Store } from '../store/store.ts';
 
 /**
@@ -34,9 +34,15 @@ export async function reindexStaleDocuments(
     const document = await store.readIndexableDocument(kbId, docId);
     if (document) {
       const fields = { title: document.title, ...(document.description === undefined ? {} : { description: document.description }) };
-      const passages = document.passages.map((passage) => ({ chunkId: passage.chunkId, index: indexPassage(fields, passage) }));
+      const indexes = indexPassages(fields, document.passages);
+      const passages = document.passages.map((passage, position) => ({ chunkId: passage.chunkId, index: indexes[position]! }));
       try {
-        await store.reindexDocument(kbId, docId, INDEX_ANALYSIS_VERSION, passages, indexPage(docId, fields, document.passages));
+        const page = indexPage(
+          docId,
+          fields,
+          document.passages.map((passage, position) => ({ ...passage, index: passages[position]!.index })),
+        );
+        await store.reindexDocument(kbId, docId, INDEX_ANALYSIS_VERSION, passages, page);
         report.reindexed += 1;
       } catch (error) {
         if (!(error instanceof ConflictError || error instanceof NotFoundError)) throw error;

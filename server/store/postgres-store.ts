@@ -32,6 +32,7 @@ import {
   ConflictError,
   NotFoundError,
   StoreUnavailableError,
+  type BatchPutOutcome,
   type DocumentInput,
   type DocumentRecord,
   type FaqPair,
@@ -438,17 +439,44 @@ class PostgresStore implements Store {
       // The knowledge base's statistics row, locked: writers of one knowledge base take turns
       // (as SQLite's one writer does), so its counts stay exact and re-ingests never interleave.
       await lockKnowledgeBase(client, input.kbId);
-      const existing = (
-        await client.query<{ id: number; content_hash: string }>(
-          'SELECT id, content_hash FROM documents WHERE kb_id = $1 AND doc_id = $2',
-          [input.kbId, input.docId],
-        )
-      ).rows[0];
-      if (existing?.content_hash === input.contentHash) return 'unchanged';
-      if (existing) await this.#deleteDocument(client, input.kbId, existing.id);
-      await this.#insertDocument(client, input);
-      return existing ? 'updated' : 'created';
+      return this.#putDocument(client, input);
     });
+  }
+
+  putDocuments(inputs: readonly DocumentInput[]): Promise<BatchPutOutcome[]> {
+    return this.#transaction(async (client) => {
+      // Locked in a fixed order, so that two batches over the same knowledge bases cannot deadlock.
+      for (const kbId of [...new Set(inputs.map((input) => input.kbId))].sort()) await lockKnowledgeBase(client, kbId);
+      const outcomes: BatchPutOutcome[] = [];
+      for (const input of inputs) {
+        await client.query('SAVEPOINT put_document');
+        try {
+          outcomes.push({ outcome: await this.#putDocument(client, input) });
+          await client.query('RELEASE SAVEPOINT put_document');
+        } catch (error) {
+          const translated = translatePostgresError(error);
+          // The database itself failing ends the batch: nothing of it is committed.
+          if (translated instanceof StoreUnavailableError) throw error;
+          await client.query('ROLLBACK TO SAVEPOINT put_document');
+          outcomes.push({ error: translated });
+        }
+      }
+      return outcomes;
+    });
+  }
+
+  /** Creates or replaces one document, in the caller's transaction, its knowledge base locked. */
+  async #putDocument(client: PoolClient, input: DocumentInput): Promise<PutOutcome> {
+    const existing = (
+      await client.query<{ id: number; content_hash: string }>(
+        'SELECT id, content_hash FROM documents WHERE kb_id = $1 AND doc_id = $2',
+        [input.kbId, input.docId],
+      )
+    ).rows[0];
+    if (existing?.content_hash === input.contentHash) return 'unchanged';
+    if (existing) await this.#deleteDocument(client, input.kbId, existing.id);
+    await this.#insertDocument(client, input);
+    return existing ? 'updated' : 'created';
   }
 
   async #insertDocument(client: PoolClient, input: DocumentInput): Promise<void> {

@@ -30,6 +30,7 @@ import {
   ConflictError,
   NotFoundError,
   StoreUnavailableError,
+  type BatchPutOutcome,
   type DocumentInput,
   type DocumentRecord,
   type FaqPair,
@@ -332,27 +333,46 @@ class SqliteStore implements Store {
   }
 
   putDocument(input: DocumentInput): Promise<PutOutcome> {
+    return this.#call(() => this.#database.transaction(() => this.#putDocument(input)).immediate());
+  }
+
+  putDocuments(inputs: readonly DocumentInput[]): Promise<BatchPutOutcome[]> {
+    // A transaction function called inside another runs as a savepoint
+    // (better-sqlite3): a document that throws is rolled back alone.
+    const putOne = this.#database.transaction((input: DocumentInput) => this.#putDocument(input));
     return this.#call(() =>
       this.#database
-        .transaction((): PutOutcome => {
-          this.#requireKnowledgeBase(input.kbId);
-          const existing = this.#prepare<[string, string], { id: number; content_hash: string }>(
-              'SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?',
-            )
-            .get(input.kbId, input.docId);
-          if (existing?.content_hash === input.contentHash) return 'unchanged';
-          if (existing) this.#deleteDocument(input.kbId, existing.id);
-          this.#insertDocument(input);
-          return existing ? 'updated' : 'created';
+        .transaction(() => {
+          for (const kbId of new Set(inputs.map((input) => input.kbId))) this.#requireKnowledgeBase(kbId);
+          return inputs.map((input): BatchPutOutcome => {
+            try {
+              return { outcome: putOne(input) };
+            } catch (error) {
+              const translated = translateError(error);
+              // The database itself failing ends the batch: nothing of it is committed.
+              if (translated instanceof StoreUnavailableError) throw translated;
+              return { error: translated };
+            }
+          });
         })
         .immediate(),
     );
   }
 
+  /** Creates or replaces one document, in the caller's transaction. */
+  #putDocument(input: DocumentInput): PutOutcome {
+    this.#requireKnowledgeBase(input.kbId);
+    const existing = this.#prepare<[string, string], { id: number; content_hash: string }>(
+      'SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?',
+    ).get(input.kbId, input.docId);
+    if (existing?.content_hash === input.contentHash) return 'unchanged';
+    if (existing) this.#deleteDocument(input.kbId, existing.id);
+    this.#insertDocument(input);
+    return existing ? 'updated' : 'created';
+  }
+
   #insertDocument(input: DocumentInput): void {
-    const database = this.#database;
-    const documentId = database
-      .prepare(
+    const documentId = this.#prepare(
         `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
                                 source_root, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -372,7 +392,7 @@ class SqliteStore implements Store {
         this.#now(),
       ).lastInsertRowid;
     this.#insertReaders(Number(documentId), input.readers);
-    const insertChunk = database.prepare(
+    const insertChunk = this.#prepare(
       `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, title_length, description_length, heading_length, body_length)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -400,9 +420,10 @@ class SqliteStore implements Store {
   }
 
   /**
-   * Writes the postings of a document's passages and their field lengths,
-   * its sums and analysis version, and the knowledge base's statistics, in
-   * the caller's transaction; the document has no postings yet.
+   * Writes the postings of a document's passages, its field-length sums
+   * and analysis version, and the knowledge base's statistics, in the
+   * caller's transaction; the document has no postings yet, and its passages
+   * hold their field lengths.
    */
   #writeIndex(
     kbId: string,
@@ -424,11 +445,9 @@ class SqliteStore implements Store {
       `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const updateLengths = this.#prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
     const sums = [0, 0, 0, 0];
     for (const { chunkId, index } of passages) {
       for (const [term, frequencies] of index.terms) insertPosting.run(kbId, term, chunkId, documentId, ...frequencies);
-      updateLengths.run(...index.lengths, chunkId);
       index.lengths.forEach((length, field) => (sums[field] = sums[field]! + length));
     }
     const previous = this.#prepare<[number], number>('SELECT chunk_count FROM documents WHERE id = ?').pluck().get(documentId) ?? 0;
@@ -590,6 +609,8 @@ class SqliteStore implements Store {
           }
           this.#prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(document.id);
           this.#prepare('DELETE FROM page_postings WHERE document_id = ?').run(document.id);
+          const updateLengths = this.#prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
+          for (const { chunkId, index } of passages) updateLengths.run(...index.lengths, chunkId);
           this.#writeIndex(kbId, document.id, analysisVersion, passages, page);
         })
         .immediate(),

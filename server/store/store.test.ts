@@ -454,6 +454,63 @@ describe('Store documents', () => {
     });
   });
 
+  test('putDocuments: a batch of new, replaced and unchanged documents, each outcome in its slot, all searchable', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('kept.md', [[['Kept'], 'The kestrel hovers.']], { contentHash: 'k1' }));
+    await store.putDocument(documentInput('changed.md', [[['Changed'], 'The crow caws.']], { contentHash: 'c1' }));
+
+    // Act
+    const outcomes = await store.putDocuments([
+      documentInput('new.md', [[['New'], 'The heron fishes.']]),
+      documentInput('kept.md', [[['Kept'], 'The kestrel hovers.']], { contentHash: 'k1' }),
+      documentInput('changed.md', [[['Changed'], 'The raven croaks.']], { contentHash: 'c2' }),
+    ]);
+
+    // Assert
+    expect(outcomes).toEqual([{ outcome: 'created' }, { outcome: 'unchanged' }, { outcome: 'updated' }]);
+    expect(await searchDocIds(store, 'heron')).toEqual(['new.md']);
+    expect(await searchDocIds(store, 'raven')).toEqual(['changed.md']);
+    expect(await searchDocIds(store, 'crow')).toEqual([]);
+    expect((await searchIn(store, { reach: PUBLIC_REACH, terms: ['kestrel'], topK: 5 })).passageCount).toBe(3);
+  });
+
+  test('putDocuments with one failing document (unknown reader): it alone is rolled back, its previous version kept; the others written', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    await store.putDocument(documentInput('a.md', [[['Herons'], 'The heron fishes.']], { contentHash: 'v1' }));
+    const before = await store.getDocument(KB_ID, 'a.md');
+
+    // Act
+    const outcomes = await store.putDocuments([
+      documentInput('b.md', [[['Egrets'], 'The egret wades.']]),
+      documentInput('a.md', [[['Storks'], 'The stork nests.']], { contentHash: 'v2', visibility: 'restricted', readers: ['usr_does_not_exist'] }),
+      documentInput('c.md', [[['Ibises'], 'The ibis probes.']]),
+    ]);
+
+    // Assert
+    expect(outcomes[0]).toEqual({ outcome: 'created' });
+    expect(outcomes[1]).toEqual({ error: expect.objectContaining({ message: expect.stringMatching(/FOREIGN KEY|foreign key/) }) });
+    expect(outcomes[2]).toEqual({ outcome: 'created' });
+    expect(await store.getDocument(KB_ID, 'a.md')).toEqual(before);
+    expect(await searchDocIds(store, 'heron')).toEqual(['a.md']);
+    expect(await searchDocIds(store, 'stork')).toEqual([]);
+    expect(await searchDocIds(store, 'egret ibis')).toEqual(expect.arrayContaining(['b.md', 'c.md']));
+    expect((await searchIn(store, { reach: PUBLIC_REACH, terms: ['heron'], topK: 5 })).passageCount).toBe(3);
+  });
+
+  test('putDocuments into an unknown knowledge base: rejected with NotFoundError, nothing of the batch written', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+
+    // Act
+    const putting = store.putDocuments([documentInput('a.md', [[['A'], 'Alpha text.']]), { ...documentInput('b.md', [[['B'], 'Beta text.']]), kbId: 'missing' }]);
+
+    // Assert
+    await expect(putting).rejects.toBeInstanceOf(NotFoundError);
+    expect(await store.getDocument(KB_ID, 'a.md')).toBeUndefined();
+  });
+
   test('putDocument into an unknown knowledge base: rejected with NotFoundError', async () => {
     // Arrange
     const { store } = await openTestStore();

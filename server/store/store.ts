@@ -137,6 +137,12 @@ export interface DocumentInput {
 export type PutOutcome = 'created' | 'updated' | 'unchanged';
 
 /**
+ * Outcome of one document of {@link Store.putDocuments}: what was done, or
+ * why this document was not written (its previous version, if any, is kept).
+ */
+export type BatchPutOutcome = { outcome: PutOutcome } | { error: Error };
+
+/**
  * What one question may reach: documents of one knowledge base whose
  * visibility is listed, and, for `restricted` ones, only those that list
  * `userId` among their readers. Callers compute `visibilities` from the
@@ -336,6 +342,17 @@ export interface Store {
    * does nothing when a document with the same id and content hash exists.
    */
   putDocument(input: DocumentInput): Promise<PutOutcome>;
+  /**
+   * {@link putDocument} for many documents in one transaction (bulk ingest:
+   * one commit instead of one per document), each document inside its own
+   * savepoint: a document that fails is rolled back alone and reported in
+   * its slot, the others are written. Every document ends at its previous or
+   * its new version, never half of either.
+   *
+   * @returns one outcome per input, in input order
+   * @throws StoreUnavailableError when the batch cannot be committed (then none of it is written)
+   */
+  putDocuments(inputs: readonly DocumentInput[]): Promise<BatchPutOutcome[]>;
   getDocument(kbId: string, docId: string): Promise<DocumentRecord | undefined>;
   listDocuments(kbId: string): Promise<DocumentRecord[]>;
   /** Changes who may read a document. Throws NotFoundError. */

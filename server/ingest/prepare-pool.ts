@@ -1,0 +1,51 @@
+import { Piscina } from 'piscina';
+import prepare, { type PrepareResult, type PrepareTask } from './prepare-worker.ts';
+
+/**
+ * Where bulk ingest prepares documents (parse, chunk, analyze: CPU only):
+ * on worker threads when there are enough documents to repay starting them,
+ * else on the calling thread. Either way the same results.
+ */
+export interface DocumentPreparer {
+  /**
+   * @returns the prepared document, or why it was skipped or rejected
+   * @throws Error for a failure that is not the source's (a bug), with its message
+   */
+  prepare(task: PrepareTask): Promise<PrepareResult>;
+  /** Stops the worker threads, if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * Documents from which an ingest prepares them on worker threads: starting a
+ * thread (loading the parser and analyzer modules) costs about as much as
+ * preparing this many typical pages on the calling thread.
+ */
+export const PARALLEL_PREPARE_MIN_DOCUMENTS = 64;
+
+/** Tasks handed to a worker before it finishes the first (it runs them one at a time). */
+const QUEUED_PER_WORKER = 32;
+
+const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './prepare-worker.ts' : './prepare-worker.js', import.meta.url);
+
+/**
+ * @param documents how many documents the ingest will prepare
+ * @param threads worker threads when it uses them (>= 1)
+ */
+export function createDocumentPreparer(documents: number, threads: number): DocumentPreparer {
+  if (documents < PARALLEL_PREPARE_MIN_DOCUMENTS) {
+    return { prepare: (task) => Promise.resolve().then(() => prepare(task)), close: () => Promise.resolve() };
+  }
+  const pool = new Piscina<PrepareTask, PrepareResult>({
+    filename: WORKER_URL.href,
+    minThreads: threads,
+    maxThreads: threads,
+    // Each worker holds a queue of its own: the thread that writes batches
+    // blocks while it writes, and could not hand out tasks meanwhile.
+    concurrentTasksPerWorker: QUEUED_PER_WORKER,
+    recordTiming: false,
+    // Workers of a TypeScript checkout load their modules through tsx, like the main thread.
+    execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+  });
+  return { prepare: (task) => pool.run(task), close: () => pool.destroy() };
+}

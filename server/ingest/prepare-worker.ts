@@ -1,0 +1,33 @@
+import { prepareDocument, SourceRejectedError, SourceSkippedError, type SourceDocument } from './ingest-source.ts';
+import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
+
+/**
+ * Worker-thread entry of bulk ingest (ingest/prepare-pool.ts): parses,
+ * chunks and analyzes one document (`prepareDocument`) off the thread that
+ * writes to the store, so that preparing the next documents and writing the
+ * previous batch run at the same time.
+ */
+
+/** One document to prepare. */
+export interface PrepareTask {
+  source: SourceDocument;
+  site: KnowledgeBase;
+}
+
+/**
+ * What became of it. Errors cross the thread boundary as their kind and
+ * message (a structured clone keeps neither class nor prototype).
+ */
+export type PrepareResult =
+  | { kind: 'prepared'; input: DocumentInput }
+  | { kind: 'skipped' | 'rejected'; reason: string };
+
+export default function prepare(task: PrepareTask): PrepareResult {
+  try {
+    return { kind: 'prepared', input: prepareDocument(task.source, task.site) };
+  } catch (error) {
+    if (error instanceof SourceSkippedError) return { kind: 'skipped', reason: error.message };
+    if (error instanceof SourceRejectedError) return { kind: 'rejected', reason: error.message };
+    throw error;
+  }
+}
