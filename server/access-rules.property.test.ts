@@ -13,7 +13,7 @@ import { checkWidgetRequest } from './auth/token-check.ts';
 import { createAnswerEngine, questionTerms, type AnswerEngine } from './engine/answer-engine.ts';
 import { collectAnswer, type CollectedAnswer } from './engine/answer-events.ts';
 import { createPooledAnswerEngine, type PooledAnswerEngine } from './engine/answer-pool.ts';
-import { tokenReach } from './engine/reach.ts';
+import { tokenReach } from './access/access-rules.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from './engine/source-span.ts';
 import { openStore } from './store/open-store.ts';
 import type { Reach, Store } from './store/store.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { tokenReach } from '../engine/reach.ts';
+import { tokenReach } from '../access/access-rules.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Store, User } from '../store/store.ts';

@@ -1,6 +1,6 @@
 import { isOriginAllowed } from './origins.ts';
 import { hashToken, TOKEN_PREFIX } from './widget-tokens.ts';
-import { tokenReach } from '../engine/reach.ts';
+import { hasUpdatePermission, tokenReach } from '../access/access-rules.ts';
 import type { Reach, Store, TokenRecord } from '../store/store.ts';
 import type { ProblemCode } from '../../protocol/query-protocol.ts';
 
@@ -73,7 +73,7 @@ export async function checkWidgetRequest(store: Store, credentials: WidgetCreden
     };
   }
   const role = await store.getRole(token.kbId, token.issuerId);
-  if (role !== 'editor' && role !== 'owner') {
+  if (!hasUpdatePermission(role)) {
     return {
       ok: false,
       code: 'token_revoked',

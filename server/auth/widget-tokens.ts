@@ -1,3 +1,4 @@
+import { hasUpdatePermission } from '../access/access-rules.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { formatAllowedOrigin, parseAllowedOrigin } from './origins.ts';
 import type { Store, TokenPurpose, TokenRecord, Visibility } from '../store/store.ts';
@@ -67,7 +68,7 @@ export async function issueToken(
   settings: IssueTokenSettings,
 ): Promise<{ token: string; record: TokenRecord }> {
   const role = await store.getRole(input.kbId, input.issuerId);
-  if (role !== 'editor' && role !== 'owner') {
+  if (!hasUpdatePermission(role)) {
     throw new TokenIssueError(
       'forbidden',
       `Issuing a token needs update permission (editor or owner) on knowledge base "${input.kbId}"`,

@@ -172,6 +172,46 @@ describe('kb ingest and faq import', () => {
     expect(process.exitCode).toBe(1);
   });
 
+  test('ingest restricted to a reader who is a user but not a member: refused naming them, nothing ingested (as the console refuses)', async () => {
+    // Arrange
+    await run('user', 'add', 'stranger@example.com');
+    await writeFile(join(folder, 'plan.md'), '# Plan\n\nThe plan for next quarter.\n');
+
+    // Act
+    const ingesting = run('ingest', join(folder, 'plan.md'), '--kb', 'help', '--visibility', 'restricted', '--reader', 'reader@example.com', 'stranger@example.com');
+
+    // Assert
+    await expect(ingesting).rejects.toThrow(new CliError('Readers must be members of "help" (kb member set <email> --kb help --role reader): not members: stranger@example.com'));
+    expect(await withStore((store) => store.listDocuments('help'))).toEqual([]);
+  });
+
+  test('ingest restricted to a member: their document, readable by them only', async () => {
+    // Arrange
+    await writeFile(join(folder, 'plan.md'), '# Plan\n\nThe plan for next quarter.\n');
+
+    // Act
+    await run('ingest', join(folder, 'plan.md'), '--kb', 'help', '--visibility', 'restricted', '--reader', 'reader@example.com');
+
+    // Assert
+    const [document] = await withStore((store) => store.listDocuments('help'));
+    const reader = await withStore((store) => store.findUserByEmail('reader@example.com'));
+    expect(document).toMatchObject({ docId: 'plan.md', visibility: 'restricted', readers: [reader!.id] });
+  });
+
+  test('doc set restricted to a non-member: refused, the document keeps its access', async () => {
+    // Arrange
+    await run('user', 'add', 'stranger@example.com');
+    await writeFile(join(folder, 'plan.md'), '# Plan\n\nThe plan for next quarter.\n');
+    await run('ingest', join(folder, 'plan.md'), '--kb', 'help');
+
+    // Act
+    const setting = run('doc', 'set', 'plan.md', '--kb', 'help', '--visibility', 'restricted', '--reader', 'stranger@example.com');
+
+    // Assert
+    await expect(setting).rejects.toThrow(/not members: stranger@example\.com/);
+    expect(await withStore((store) => store.getDocument('help', 'plan.md'))).toMatchObject({ visibility: 'public', readers: [] });
+  });
+
   test('faq import from YAML: pairs answer as qa_shortcut through ask', async () => {
     await writeFile(join(folder, 'page.md'), '# Page\n\n## Setup\n\nInstall the package with npm and run the setup command.\n');
     await run('ingest', join(folder, 'page.md'), '--kb', 'help');

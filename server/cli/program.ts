@@ -4,7 +4,7 @@ import { collectAnswer } from '../engine/answer-events.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 import { createAnswerEngine } from '../engine/answer-engine.ts';
-import { readableVisibilities } from '../engine/reach.ts';
+import { memberReach, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import { parseFaqFile } from '../ingest/faq-file.ts';
@@ -110,7 +110,7 @@ export function createCli(deps: CliDeps): Command {
     .action(
       withStore(async (store, paths: string[], options: { kb: string; visibility: Visibility; reader: string[]; notQuotable?: boolean }) => {
         await requireKnowledgeBase(store, options.kb);
-        const readers = await Promise.all(options.reader.map((email) => requireUser(store, email)));
+        const readers = await requireReaders(store, options.kb, options.reader);
         const progress = createProgressBar(`Ingesting into ${options.kb}`);
         const report = await ingestPaths(store, {
           kbId: options.kb,
@@ -432,7 +432,7 @@ export function createCli(deps: CliDeps): Command {
     .option('--not-quotable', 'never quote it in citations')
     .action(
       withStore(async (store, docId: string, options: { kb: string; visibility: Visibility; reader: string[]; notQuotable?: boolean }) => {
-        const readers = await Promise.all(options.reader.map((email) => requireUser(store, email)));
+        const readers = await requireReaders(store, options.kb, options.reader);
         if (!(await store.getDocument(options.kb, docId))) throw new CliError(`No document "${docId}" in "${options.kb}"`);
         await store.setDocumentAccess(options.kb, docId, {
           visibility: options.visibility,
@@ -467,7 +467,7 @@ export function createCli(deps: CliDeps): Command {
         const role = await store.getRole(options.kb, asker.id);
         const engine = createAnswerEngine({ store, retriever: createLexicalRetriever(store), abstentionThreshold: deps.abstentionThreshold });
         const answer = await collectAnswer(
-          engine.answer({ question, reach: { kbId: options.kb, userId: asker.id, visibilities: readableVisibilities(role) } }),
+          engine.answer({ question, reach: memberReach(options.kb, asker.id, role) }),
         );
         if (options.json) {
           const citations = answer.citations.map((citation) => ({
@@ -505,4 +505,23 @@ async function requireUser(store: Store, email: string): Promise<User> {
   const found = await store.findUserByEmail(email);
   if (!found) throw new CliError(`No user with email "${email}"`);
   return found;
+}
+
+/**
+ * The users given as a document's readers, by email: each must exist and be
+ * a member of the knowledge base, as the console requires
+ * (access/access-rules.ts `requireReadersAreMembers`).
+ */
+async function requireReaders(store: Store, kbId: string, emails: readonly string[]): Promise<User[]> {
+  const readers = await Promise.all(emails.map((email) => requireUser(store, email)));
+  const emailOf = new Map(readers.map((reader) => [reader.id, reader.email]));
+  try {
+    await requireReadersAreMembers(store, kbId, readers.map((reader) => reader.id), (userId) => emailOf.get(userId) ?? userId);
+  } catch (error) {
+    if (error instanceof ReadersNotMembersError) {
+      throw new CliError(`Readers must be members of "${kbId}" (kb member set <email> --kb ${kbId} --role reader): not members: ${error.strangers.join(', ')}`);
+    }
+    throw error;
+  }
+  return readers;
 }

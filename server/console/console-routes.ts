@@ -1,11 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { canManageMembers, canReadDocument, hasUpdatePermission, memberReach, ReadersNotMembersError, removesLastOwner, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../api/problem.ts';
 import type { ConsoleLocals } from '../auth/console-session.ts';
 import { ownOrigin } from '../auth/same-origin-check.ts';
 import { feedbackCursor, feedbackPage, toConsoleFeedback } from './feedback-page.ts';
 import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
-import { readableVisibilities } from '../engine/reach.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
 import { ROLES, VISIBILITIES, type PutOutcome, type Role, type Store, type TokenPurpose, type TokenRecord, type Visibility } from '../store/store.ts';
 
@@ -91,7 +91,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   }
 
   function requireUpdatePermission(role: Role, action: string): void {
-    if (role !== 'editor' && role !== 'owner') {
+    if (!hasUpdatePermission(role)) {
       throw problem(403, 'forbidden', `${action} needs update permission (editor or owner); your role is ${role}`);
     }
   }
@@ -122,8 +122,8 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       id: knowledgeBase.id,
       name: knowledgeBase.name,
       role,
-      can_issue_tokens: role === 'editor' || role === 'owner',
-      can_manage_members: role === 'owner',
+      can_issue_tokens: hasUpdatePermission(role),
+      can_manage_members: canManageMembers(role),
       token_ttl_cap_minutes: deps.tokenTtlCapMinutes,
       token_ttl_default_minutes: Math.min(60, deps.tokenTtlCapMinutes),
     });
@@ -132,11 +132,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   router.get('/knowledge-bases/:kbId/documents', async (request, response) => {
     const { kbId, role } = await membership(request, response);
     const { user } = response.locals as ConsoleLocals;
-    const readable = new Set(readableVisibilities(role));
-    const documents = (await store.listDocuments(kbId)).filter(
-      (document) =>
-        readable.has(document.visibility) && (document.visibility !== 'restricted' || document.readers.includes(user.id)),
-    );
+    const documents = (await store.listDocuments(kbId)).filter((document) => canReadDocument(user.id, role, document));
     response.json({
       documents: documents.map((document) => ({
         doc_id: document.docId,
@@ -162,10 +158,11 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     const docId = documentIdOf(request);
     const body = parse(documentBody, request.body);
     const readers = body.readers ?? [];
-    if (body.visibility === 'restricted' || readers.length > 0) {
-      const members = new Set((await store.listMembers(kbId)).map((member) => member.userId));
-      const strangers = readers.filter((reader) => !members.has(reader));
-      if (strangers.length > 0) throw problem(400, 'invalid_request', `readers: not members of "${kbId}": ${strangers.join(', ')}`);
+    try {
+      await requireReadersAreMembers(store, kbId, readers);
+    } catch (error) {
+      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
+      throw error;
     }
     await requireReadableIfExists(response, kbId, role, docId, 'replace');
     let outcome: PutOutcome;
@@ -217,10 +214,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     const existing = await store.getDocument(kbId, docId);
     if (!existing) return;
     const { user } = response.locals as ConsoleLocals;
-    const readable =
-      readableVisibilities(role).includes(existing.visibility) &&
-      (existing.visibility !== 'restricted' || existing.readers.includes(user.id));
-    if (!readable) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
+    if (!canReadDocument(user.id, role, existing)) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
   }
 
   /**
@@ -233,7 +227,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     requireUpdatePermission(role, 'Reading feedback');
     const { user } = response.locals as ConsoleLocals;
     const { limit, before } = feedbackPage(request.query);
-    const reach = { kbId, userId: user.id, visibilities: readableVisibilities(role) };
+    const reach = memberReach(kbId, user.id, role);
     const records = await store.listFeedback(reach, { limit: limit + 1, ...(before ? { before } : {}) });
     const page = records.slice(0, limit);
     response.json({
@@ -250,7 +244,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
 
   router.put('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
     const { kbId, role } = await membership(request, response);
-    if (role !== 'owner') throw problem(403, 'forbidden', `Changing roles needs the owner role; your role is ${role}`);
+    if (!canManageMembers(role)) throw problem(403, 'forbidden', `Changing roles needs the owner role; your role is ${role}`);
     const { role: newRole } = parse(roleBody, request.body);
     const userId = String(request.params.userId);
     if (!(await store.getUser(userId))) throw problem(404, 'not_found', `No user "${userId}"`);
@@ -261,7 +255,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
 
   router.delete('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
     const { kbId, role } = await membership(request, response);
-    if (role !== 'owner') throw problem(403, 'forbidden', `Removing members needs the owner role; your role is ${role}`);
+    if (!canManageMembers(role)) throw problem(403, 'forbidden', `Removing members needs the owner role; your role is ${role}`);
     const userId = String(request.params.userId);
     await guardLastOwner(store, kbId, userId, undefined);
     await store.removeRole(kbId, userId);
@@ -350,9 +344,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
 
 /** Refuses a change that would leave a knowledge base without an owner. */
 async function guardLastOwner(store: Store, kbId: string, userId: string, newRole: Role | undefined): Promise<void> {
-  if (newRole === 'owner') return;
-  const owners = (await store.listMembers(kbId)).filter((member) => member.role === 'owner');
-  if (owners.length === 1 && owners[0]!.userId === userId) {
+  if (removesLastOwner(await store.listMembers(kbId), userId, newRole)) {
     throw problem(400, 'invalid_request', `Knowledge base "${kbId}" needs at least one owner; make someone else owner first`);
   }
 }

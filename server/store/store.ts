@@ -146,7 +146,7 @@ export type BatchPutOutcome = { outcome: PutOutcome } | { error: Error };
  * What one question may reach: documents of one knowledge base whose
  * visibility is listed, and, for `restricted` ones, only those that list
  * `userId` among their readers. Callers compute `visibilities` from the
- * user's role and the token's scope (engine/reach.ts).
+ * user's role and the token's scope (access/access-rules.ts).
  */
 export interface Reach {
   kbId: string;

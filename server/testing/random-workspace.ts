@@ -16,7 +16,7 @@ import { VISIBILITIES } from '../store/store.ts';
  * - a **builder** that makes a model real in a store, through the normal
  *   ingestion path (`ingestPaths`) and the normal token issuance (`issueToken`);
  * - the **oracle**: the reach rule written again from DESIGN.md, on the model,
- *   independently of `engine/reach.ts` and of the store's SQL filter.
+ *   independently of `access/access-rules.ts` and of the store's SQL filter.
  *
  * Every document is written around one marker word of its own (a nonsense
  * word such as `zorblatr3k0d2`, see {@link BuiltWorkspace.marker}) in its
