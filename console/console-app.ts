@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { ConsoleClient, type ConsoleUser, type KnowledgeBaseSummary } from './console-client.ts';
+import { ConsoleClient } from './console-client.ts';
+import type { ConsoleUser, KnowledgeBaseSummary } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
 import { KB_TABS, type KbTab } from './kb-view.ts';
 

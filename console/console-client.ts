@@ -1,4 +1,16 @@
 import { parseAllowedOrigin } from '../server/auth/origins.ts';
+import type {
+  ConsoleDocument,
+  ConsoleMember,
+  ConsoleToken,
+  ConsoleUser,
+  IssuedToken,
+  IssueTokenRequest,
+  KnowledgeBaseDetail,
+  KnowledgeBaseSummary,
+  PreviewToken,
+} from '../protocol/console-protocol.ts';
+import type { Role, Visibility } from '../protocol/workspace-terms.ts';
 
 /**
  * The console's calls to its JSON API (`/console/api`, described in
@@ -8,98 +20,6 @@ import { parseAllowedOrigin } from '../server/auth/origins.ts';
  * carrying the problem's `detail` (RFC 9457), the sentence the server wrote
  * for a person.
  */
-
-/** A person's role on a knowledge base (DESIGN.md "Access rules"). */
-export type Role = 'reader' | 'editor' | 'owner';
-
-/** Visibility of a document, and the values of a token's scope. */
-export type Visibility = 'public' | 'workspace' | 'restricted';
-
-/** Every visibility, in order from widest to narrowest audience. */
-export const VISIBILITIES: readonly Visibility[] = ['public', 'workspace', 'restricted'];
-
-/** Every role, from least to most permission. */
-export const ROLES: readonly Role[] = ['reader', 'editor', 'owner'];
-
-/** The signed-in person (`GET /console/api/session`). */
-export interface ConsoleUser {
-  id: string;
-  email: string;
-  name?: string;
-}
-
-/** One entry of `GET /console/api/knowledge-bases`. */
-export interface KnowledgeBaseSummary {
-  id: string;
-  name: string;
-  role: Role;
-}
-
-/** `GET /console/api/knowledge-bases/{kbId}`: the knowledge base and what the person may do there. */
-export interface KnowledgeBaseDetail extends KnowledgeBaseSummary {
-  can_issue_tokens: boolean;
-  can_manage_members: boolean;
-  /** Longest token lifetime the server accepts, minutes. */
-  token_ttl_cap_minutes: number;
-  /** Lifetime preselected in the form, minutes. */
-  token_ttl_default_minutes: number;
-}
-
-/** One document the person can read. */
-export interface ConsoleDocument {
-  doc_id: string;
-  title: string;
-  visibility: Visibility;
-  quotable?: boolean;
-  passages?: number;
-  updated_at?: string;
-}
-
-/** One member of a knowledge base. */
-export interface ConsoleMember {
-  user_id: string;
-  email: string;
-  role: Role;
-}
-
-/** Why a token was issued: for customers' pages, or for the Developers tab's live preview. */
-export type TokenPurpose = 'embed' | 'preview';
-
-/** A widget token as listed: never the secret. Times are ISO 8601. */
-export interface ConsoleToken {
-  id: string;
-  status: 'active' | 'expired' | 'revoked';
-  issuer: string;
-  allowed_origins: string[];
-  scope: Visibility[];
-  purpose: TokenPurpose;
-  created_at: string;
-  expires_at: string;
-  revoked_at?: string;
-  last_used_at?: string;
-}
-
-/** A token just issued: the secret (shown once) and the ready-to-paste snippet. */
-export interface IssuedToken extends ConsoleToken {
-  token: string;
-  snippet: string;
-}
-
-/**
- * A preview token (`purpose: 'preview'`): allowed only on the console's own
- * origin, for 10 minutes, for the Developers tab's live preview.
- */
-export interface PreviewToken extends ConsoleToken {
-  token: string;
-}
-
-/** What the Developers tab sends to issue a token. */
-export interface IssueTokenRequest {
-  allowed_origins: string[];
-  /** Lifetime in minutes, at most the knowledge base's `token_ttl_cap_minutes`. */
-  ttl_minutes: number;
-  scope: Visibility[];
-}
 
 /** A refused or failed console call: the HTTP status, the problem code and a sentence for a person. */
 export class ConsoleApiError extends Error {

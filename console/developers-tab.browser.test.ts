@@ -1,7 +1,8 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { defineKbWidget } from '../widget/define.ts';
 import type { KbWidget } from '../widget/kb-widget.ts';
-import { ConsoleClient, type ConsoleToken, type FetchFunction, type KnowledgeBaseDetail } from './console-client.ts';
+import { ConsoleClient, type FetchFunction } from './console-client.ts';
+import type { ConsoleToken, KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbDevelopersTab } from './developers-tab.ts';
 import type { KbWidgetPreview } from './widget-preview.ts';

@@ -1,13 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
-import {
-  ConsoleClient,
-  VISIBILITIES,
-  parseOriginLines,
-  type ConsoleToken,
-  type IssuedToken,
-  type KnowledgeBaseDetail,
-  type Visibility,
-} from './console-client.ts';
+import { ConsoleClient, parseOriginLines } from './console-client.ts';
+import type { ConsoleToken, IssuedToken, KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
+import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**

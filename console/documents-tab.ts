@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
-import { ConsoleClient, type ConsoleDocument } from './console-client.ts';
+import { ConsoleClient } from './console-client.ts';
+import type { ConsoleDocument } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**

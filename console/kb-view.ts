@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { ConsoleClient, type KnowledgeBaseDetail } from './console-client.ts';
+import { ConsoleClient } from './console-client.ts';
+import type { KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /** The tabs of a knowledge base, as they appear in the URL (`#/kb/{id}/{tab}`). */

@@ -1,5 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { ConsoleClient, type ConsoleMember, type FetchFunction } from './console-client.ts';
+import { ConsoleClient, type FetchFunction } from './console-client.ts';
+import type { ConsoleMember } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbMembersTab } from './members-tab.ts';
 

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { ConsoleClient, ROLES, type ConsoleMember, type Role } from './console-client.ts';
+import { ConsoleClient } from './console-client.ts';
+import type { ConsoleMember } from '../protocol/console-protocol.ts';
+import { ROLES, type Role } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**

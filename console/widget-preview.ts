@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import { ConsoleClient, type Visibility } from './console-client.ts';
+import { ConsoleClient } from './console-client.ts';
+import type { Visibility } from '../protocol/workspace-terms.ts';
 import { ConsolePreviewTokenIssuedEvent } from './console-events.ts';
 import { consoleStyles } from './console-styles.ts';
 

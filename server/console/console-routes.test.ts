@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { z } from 'zod';
+import { CONSOLE_SCHEMAS, type MemberList } from '../../protocol/console-protocol.ts';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { OPENAPI_DOCUMENT } from './openapi.ts';
@@ -417,4 +419,41 @@ test('GET /openapi.json: OpenAPI 3.1 describing the widget endpoints and every c
     const operations = (document.paths as Record<string, Record<string, unknown>>)[`/console/api${template}`];
     expect(operations?.[method.toLowerCase()], `${method} ${template}`).toBeDefined();
   }
+});
+
+test('every console answer with a JSON body: exactly the schema the OpenAPI document names for it, as the console app reads it (protocol/console-protocol.ts)', async () => {
+  // Arrange
+  const document = OPENAPI_DOCUMENT as unknown as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>> };
+  const schemas = new Map(CONSOLE_SCHEMAS.map((schema) => [(schema.meta() as { id: string }).id, schema as z.ZodType]));
+  const members = (await (await call('GET', '/knowledge-bases/docs/members', { cookie: cookies.owner })).json()) as MemberList;
+  const readerId = members.members.find((member) => member.email === 'reader@example.com')!.user_id;
+  const calls: [method: string, path: string, template: string, body?: unknown][] = [
+    ['GET', '/session', '/session'],
+    ['GET', '/knowledge-bases', '/knowledge-bases'],
+    ['GET', '/knowledge-bases/docs', '/knowledge-bases/{kbId}'],
+    ['GET', '/knowledge-bases/docs/documents', '/knowledge-bases/{kbId}/documents'],
+    ['PUT', '/knowledge-bases/docs/documents/shape/x.md', '/knowledge-bases/{kbId}/documents/{docId}', { content: '# X\n\nText of x.', visibility: 'public' }],
+    ['GET', '/knowledge-bases/docs/members', '/knowledge-bases/{kbId}/members'],
+    ['PUT', `/knowledge-bases/docs/members/${readerId}`, '/knowledge-bases/{kbId}/members/{userId}', { role: 'reader' }],
+    ['GET', '/knowledge-bases/docs/feedback', '/knowledge-bases/{kbId}/feedback'],
+    ['POST', '/knowledge-bases/docs/tokens', '/knowledge-bases/{kbId}/tokens', { allowed_origins: ['https://shop.example.com'] }],
+    ['POST', '/knowledge-bases/docs/tokens/preview', '/knowledge-bases/{kbId}/tokens/preview', {}],
+    ['GET', '/knowledge-bases/docs/tokens', '/knowledge-bases/{kbId}/tokens'],
+  ];
+
+  for (const [method, path, template, body] of calls) {
+    // Act
+    const response = await call(method, path, { cookie: cookies.owner, body });
+    const json = (await response.json()) as unknown;
+
+    // Assert
+    const documented = document.paths[`/console/api${template}`]?.[method.toLowerCase()]?.responses[String(response.status)];
+    const id = documented?.content?.['application/json']?.schema.$ref?.replace('#/components/schemas/', '');
+    expect(id, `${method} ${template} ${response.status}`).toBeDefined();
+    const schema = schemas.get(id!)!;
+    // Parsing drops what the schema does not name: an undocumented field would make the two differ.
+    expect(schema.parse(json), `${method} ${template} as ${id}`).toEqual(json);
+    expect((OPENAPI_DOCUMENT.components.schemas as Record<string, unknown>)[id!]).toBeDefined();
+  }
+  await call('DELETE', '/knowledge-bases/docs/documents/shape/x.md', { cookie: cookies.owner });
 });

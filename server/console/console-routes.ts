@@ -1,5 +1,23 @@
 import { Router, type Request, type Response } from 'express';
-import { z } from 'zod';
+import type { z } from 'zod';
+import {
+  DocumentRequestSchema,
+  IssueTokenRequestSchema,
+  MAX_DOCUMENT_BODY_BYTES,
+  PreviewTokenRequestSchema,
+  RoleRequestSchema,
+  type ConsoleToken,
+  type DocumentList,
+  type FeedbackPage,
+  type IssuedToken,
+  type KnowledgeBaseDetail,
+  type KnowledgeBaseList,
+  type MemberList,
+  type MemberRole,
+  type PreviewToken,
+  type StoredDocument,
+  type TokenList,
+} from '../../protocol/console-protocol.ts';
 import { canManageMembers, canReadDocument, hasUpdatePermission, memberReach, ReadersNotMembersError, removesLastOwner, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../api/problem.ts';
 import type { ConsoleLocals } from '../auth/console-session.ts';
@@ -7,7 +25,7 @@ import { ownOrigin } from '../auth/same-origin-check.ts';
 import { feedbackCursor, feedbackPage, toConsoleFeedback } from './feedback-page.ts';
 import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
-import { ROLES, VISIBILITIES, type PutOutcome, type Role, type Store, type TokenPurpose, type TokenRecord, type Visibility } from '../store/store.ts';
+import type { PutOutcome, Role, Store, TokenRecord } from '../store/store.ts';
 
 /**
  * The console's JSON API behind the Developers tab (issue 4), relative to
@@ -33,16 +51,6 @@ export interface ConsoleRouteDeps {
   publicBaseUrl: (request: Request) => string;
 }
 
-const scopeField = z.array(z.enum(VISIBILITIES as [string, ...string[]])).min(1).optional();
-
-const issueBody = z.object({
-  allowed_origins: z.array(z.string().max(300)).max(50, { error: 'At most 50 allowed origins' }),
-  ttl_minutes: z.number().int().min(1).optional(),
-  scope: scopeField,
-});
-
-const previewBody = z.object({ scope: scopeField });
-
 /**
  * Lifetime of a preview token, minutes: long enough to try a few questions,
  * short enough that a forgotten tab holds no working token for long. Capped
@@ -50,32 +58,7 @@ const previewBody = z.object({ scope: scopeField });
  */
 export const PREVIEW_TOKEN_TTL_MINUTES = 10;
 
-const roleBody = z.object({ role: z.enum(ROLES as [Role, ...Role[]]) });
-
-/** Largest document source the console API takes, in bytes of JSON body. */
-export const MAX_DOCUMENT_BODY_BYTES = 5 * 1024 * 1024;
-
-const documentBody = z.object({
-  content: z.string().min(1, { error: 'content: the document source is empty' }),
-  visibility: z.enum(VISIBILITIES as [Visibility, ...Visibility[]]),
-  readers: z.array(z.string().min(1)).max(1000).optional(),
-  quotable: z.boolean().optional(),
-});
-
-/** A token as the console lists it: never the secret, never the hash. */
-export interface ConsoleToken {
-  id: string;
-  status: 'active' | 'expired' | 'revoked';
-  issuer: string;
-  allowed_origins: string[];
-  scope: string[];
-  /** `embed` for a customer's page, `preview` for the Developers tab's live preview. */
-  purpose: TokenPurpose;
-  created_at: string;
-  expires_at: string;
-  revoked_at?: string;
-  last_used_at?: string;
-}
+export { MAX_DOCUMENT_BODY_BYTES };
 
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   const { store } = deps;
@@ -112,7 +95,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       const role = await store.getRole(knowledgeBase.id, user.id);
       if (role) result.push({ id: knowledgeBase.id, name: knowledgeBase.name, role });
     }
-    response.json({ knowledge_bases: result });
+    response.json({ knowledge_bases: result } satisfies KnowledgeBaseList);
   });
 
   router.get('/knowledge-bases/:kbId', async (request, response) => {
@@ -126,7 +109,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       can_manage_members: canManageMembers(role),
       token_ttl_cap_minutes: deps.tokenTtlCapMinutes,
       token_ttl_default_minutes: Math.min(60, deps.tokenTtlCapMinutes),
-    });
+    } satisfies KnowledgeBaseDetail);
   });
 
   router.get('/knowledge-bases/:kbId/documents', async (request, response) => {
@@ -142,7 +125,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
         passages: document.chunkCount,
         updated_at: new Date(document.updatedAt).toISOString(),
       })),
-    });
+    } satisfies DocumentList);
   });
 
   /**
@@ -156,7 +139,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId, role } = await membership(request, response);
     requireUpdatePermission(role, 'Adding a document');
     const docId = documentIdOf(request);
-    const body = parse(documentBody, request.body);
+    const body = parse(DocumentRequestSchema, request.body);
     const readers = body.readers ?? [];
     try {
       await requireReadersAreMembers(store, kbId, readers);
@@ -188,7 +171,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       quotable: stored.quotable,
       passages: stored.chunkCount,
       updated_at: new Date(stored.updatedAt).toISOString(),
-    });
+    } satisfies StoredDocument);
   });
 
   router.delete('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
@@ -233,24 +216,24 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     response.json({
       feedback: page.map(toConsoleFeedback),
       ...(records.length > limit ? { next_cursor: feedbackCursor(page.at(-1)!) } : {}),
-    });
+    } satisfies FeedbackPage);
   });
 
   router.get('/knowledge-bases/:kbId/members', async (request, response) => {
     const { kbId } = await membership(request, response);
     const members = await store.listMembers(kbId);
-    response.json({ members: members.map((member) => ({ user_id: member.userId, email: member.email, role: member.role })) });
+    response.json({ members: members.map((member) => ({ user_id: member.userId, email: member.email, role: member.role })) } satisfies MemberList);
   });
 
   router.put('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
     const { kbId, role } = await membership(request, response);
     if (!canManageMembers(role)) throw problem(403, 'forbidden', `Changing roles needs the owner role; your role is ${role}`);
-    const { role: newRole } = parse(roleBody, request.body);
+    const { role: newRole } = parse(RoleRequestSchema, request.body);
     const userId = String(request.params.userId);
     if (!(await store.getUser(userId))) throw problem(404, 'not_found', `No user "${userId}"`);
     await guardLastOwner(store, kbId, userId, newRole);
     await store.setRole(kbId, userId, newRole);
-    response.json({ user_id: userId, role: newRole });
+    response.json({ user_id: userId, role: newRole } satisfies MemberRole);
   });
 
   router.delete('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
@@ -266,7 +249,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId } = await membership(request, response);
     const emails = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
     const now = deps.now();
-    response.json({ tokens: (await store.listTokens(kbId)).map((token) => toConsoleToken(token, emails, now)) });
+    response.json({ tokens: (await store.listTokens(kbId)).map((token) => toConsoleToken(token, emails, now)) } satisfies TokenList);
   });
 
   /** Issues a token for the signed-in person through `issueToken`, its refusals turned into problems. */
@@ -286,7 +269,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   router.post('/knowledge-bases/:kbId/tokens', async (request, response) => {
     const { kbId, role } = await membership(request, response);
     requireUpdatePermission(role, 'Issuing a token');
-    const body = parse(issueBody, request.body);
+    const body = parse(IssueTokenRequestSchema, request.body);
     const issued = await issueAsSignedIn(response, {
       kbId,
       allowedOrigins: body.allowed_origins,
@@ -298,7 +281,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       ...issued.listed,
       token: issued.token,
       snippet: `<script src="${baseUrl}/widget/kb-widget.js"></script>\n<kb-widget base-url="${baseUrl}" kb-id="${kbId}" token="${issued.token}"></kb-widget>`,
-    });
+    } satisfies IssuedToken);
   });
 
   /**
@@ -314,7 +297,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   router.post('/knowledge-bases/:kbId/tokens/preview', async (request, response) => {
     const { kbId, role } = await membership(request, response);
     requireUpdatePermission(role, 'Issuing a preview token');
-    const body = parse(previewBody, request.body);
+    const body = parse(PreviewTokenRequestSchema, request.body);
     const consoleOrigin = ownOrigin(request);
     if (consoleOrigin === undefined) {
       throw problem(400, 'invalid_request', `The console's own origin could not be read from the Host header "${request.get('host') ?? ''}"`);
@@ -326,7 +309,7 @@ export function consoleRoutes(deps: ConsoleRouteDeps): Router {
       purpose: 'preview',
       ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
     });
-    response.status(201).json({ ...issued.listed, token: issued.token });
+    response.status(201).json({ ...issued.listed, token: issued.token } satisfies PreviewToken);
   });
 
   router.delete('/knowledge-bases/:kbId/tokens/:tokenId', async (request, response) => {

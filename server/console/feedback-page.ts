@@ -1,3 +1,4 @@
+import type { ConsoleFeedback } from '../../protocol/console-protocol.ts';
 import { problem } from '../api/problem.ts';
 import type { FeedbackCursor, FeedbackRecord } from '../store/store.ts';
 
@@ -12,23 +13,7 @@ import type { FeedbackCursor, FeedbackRecord } from '../store/store.ts';
 export const DEFAULT_FEEDBACK_LIMIT = 50;
 export const MAX_FEEDBACK_LIMIT = 100;
 
-/** One record as the console API lists it. */
-export interface ConsoleFeedback {
-  id: number;
-  kind: 'rating' | 'problem';
-  created_at: string;
-  question: string;
-  provenance: FeedbackRecord['provenance'];
-  /** Ratings only. */
-  rating?: 'up' | 'down';
-  /** A rating's reason (`down` only, optional) or a problem report's (always). */
-  reason?: string;
-  comment?: string;
-  /** The cited (rating) or reported (problem) passages whose documents the reader can read now, in order. */
-  passages: { doc_id: string; title: string }[];
-  /** Passages left out: their document was removed since, or is not one the reader may read. */
-  unlisted_passages: number;
-}
+export type { ConsoleFeedback };
 
 /**
  * @param query the request's query string (`limit`, `cursor`)

@@ -5,8 +5,21 @@
  * (session sign-in, knowledge bases, documents, feedback, members, tokens).
  * Kept beside the routes it describes; a test checks that every route the
  * app mounts appears here.
+ *
+ * The console's request and response schemas are not written here: they are
+ * generated from their one definition (protocol/console-protocol.ts, zod's
+ * JSON Schema output), and a test checks every console answer against the
+ * schema named here for it. The widget endpoints' schemas are still written
+ * here (their types: protocol/query-protocol.ts).
  */
 
+import { consoleJsonSchemas } from '../../protocol/console-protocol.ts';
+
+/** A reference to one of the document's `components.schemas`. */
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+/** A required JSON request body of one of the document's `components.schemas`. */
+const jsonBody = (id: string) => ({ required: true, content: { 'application/json': { schema: ref(id) } } });
+const userId = { name: 'userId', in: 'path', required: true, schema: { type: 'string' } } as const;
 const problem = { $ref: '#/components/schemas/Problem' } as const;
 const problemResponse = (description: string) => ({
   description,
@@ -20,18 +33,6 @@ const documentId = {
   required: true,
   description: 'Relative path such as `guides/setup.md`; its `/` are not escaped',
   schema: { type: 'string' },
-} as const;
-const storedDocument = {
-  type: 'object',
-  properties: {
-    doc_id: { type: 'string' },
-    outcome: { enum: ['created', 'updated', 'unchanged'] },
-    title: { type: 'string' },
-    visibility: { enum: ['public', 'workspace', 'restricted'] },
-    quotable: { type: 'boolean' },
-    passages: { type: 'integer' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
 } as const;
 const consoleErrors = {
   '401': problemResponse('Not signed in (`unauthenticated`); widget tokens are never accepted here'),
@@ -58,45 +59,6 @@ const feedbackCommon = {
   provenance: { ...provenance, description: 'The answer\'s provenance, from its response or `done` frame' },
   comment: { type: 'string', maxLength: 1000, description: 'The visitor\'s words; blank counts as absent' },
 } as const;
-const consoleFeedback = {
-  type: 'object',
-  required: ['id', 'kind', 'created_at', 'question', 'provenance', 'passages', 'unlisted_passages'],
-  properties: {
-    id: { type: 'integer' },
-    kind: { enum: ['rating', 'problem'] },
-    created_at: { type: 'string', format: 'date-time' },
-    question: { type: 'string' },
-    provenance,
-    rating: { enum: ['up', 'down'], description: 'Ratings only' },
-    reason: { type: 'string', description: 'A rating\'s reason (optional, `down` only) or a problem report\'s' },
-    comment: { type: 'string' },
-    passages: {
-      type: 'array',
-      description: 'The cited (rating) or reported (problem) passages whose documents you can read now, in order',
-      items: { type: 'object', required: ['doc_id', 'title'], properties: { doc_id: { type: 'string' }, title: { type: 'string' } } },
-    },
-    unlisted_passages: { type: 'integer', description: 'Passages left out: their document was removed since, or you may not read it' },
-  },
-};
-const consoleToken = {
-  type: 'object',
-  required: ['id', 'status', 'issuer', 'allowed_origins', 'scope', 'purpose', 'created_at', 'expires_at'],
-  properties: {
-    id: { type: 'string' },
-    status: { enum: ['active', 'expired', 'revoked'] },
-    issuer: { type: 'string', description: 'Email of the issuer' },
-    allowed_origins: { type: 'array', items: { type: 'string' } },
-    scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] } },
-    purpose: {
-      enum: ['embed', 'preview'],
-      description: '`embed`: for customers\' pages; `preview`: the Developers tab\'s live preview (console origin only, 10 minutes)',
-    },
-    created_at: { type: 'string', format: 'date-time' },
-    expires_at: { type: 'string', format: 'date-time' },
-    revoked_at: { type: 'string', format: 'date-time' },
-    last_used_at: { type: 'string', format: 'date-time' },
-  },
-};
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -172,8 +134,8 @@ export const OPENAPI_DOCUMENT = {
         ],
         discriminator: { propertyName: 'kind' },
       },
-      ConsoleFeedback: consoleFeedback,
-      ConsoleToken: consoleToken,
+      // The console's schemas, generated from their one definition (protocol/console-protocol.ts).
+      ...consoleJsonSchemas(),
     },
   },
   paths: {
@@ -238,24 +200,11 @@ export const OPENAPI_DOCUMENT = {
       get: {
         summary: 'Who is signed in',
         security: [{ consoleSession: [] }],
-        responses: {
-          '200': json(
-            { type: 'object', properties: { user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } } } } },
-            'The signed-in person',
-          ),
-          '401': consoleErrors['401'],
-        },
+        responses: { '200': json(ref('Session'), 'The signed-in person'), '401': consoleErrors['401'] },
       },
       post: {
         summary: 'Sign in',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: { type: 'object', required: ['email', 'password'], properties: { email: { type: 'string' }, password: { type: 'string' } } },
-            },
-          },
-        },
+        requestBody: jsonBody('SignInRequest'),
         responses: {
           '204': { description: 'Signed in; the `kbw_session` cookie is set (HttpOnly, SameSite=Lax)' },
           '401': problemResponse('Wrong email or password (one message for both)'),
@@ -269,21 +218,7 @@ export const OPENAPI_DOCUMENT = {
       get: {
         summary: 'Knowledge bases the person is a member of',
         security: [{ consoleSession: [] }],
-        responses: {
-          '200': json(
-            {
-              type: 'object',
-              properties: {
-                knowledge_bases: {
-                  type: 'array',
-                  items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['reader', 'editor', 'owner'] } } },
-                },
-              },
-            },
-            'Knowledge bases with the person\'s role',
-          ),
-          '401': consoleErrors['401'],
-        },
+        responses: { '200': json(ref('KnowledgeBaseList'), "Knowledge bases with the person's role"), '401': consoleErrors['401'] },
       },
     },
     '/console/api/knowledge-bases/{kbId}': {
@@ -291,24 +226,7 @@ export const OPENAPI_DOCUMENT = {
         summary: 'One knowledge base, with what the person may do and the token lifetime limits',
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        responses: {
-          '200': json(
-            {
-              type: 'object',
-              properties: {
-                id: { type: 'string' },
-                name: { type: 'string' },
-                role: { enum: ['reader', 'editor', 'owner'] },
-                can_issue_tokens: { type: 'boolean' },
-                can_manage_members: { type: 'boolean' },
-                token_ttl_cap_minutes: { type: 'integer' },
-                token_ttl_default_minutes: { type: 'integer' },
-              },
-            },
-            'The knowledge base',
-          ),
-          ...consoleErrors,
-        },
+        responses: { '200': json(ref('KnowledgeBaseDetail'), 'The knowledge base'), ...consoleErrors },
       },
     },
     '/console/api/knowledge-bases/{kbId}/documents': {
@@ -316,60 +234,19 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Documents of the knowledge base the person can read, with their visibility',
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        responses: {
-          '200': json(
-            {
-              type: 'object',
-              properties: {
-                documents: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      doc_id: { type: 'string' },
-                      title: { type: 'string' },
-                      visibility: { enum: ['public', 'workspace', 'restricted'] },
-                      quotable: { type: 'boolean' },
-                      passages: { type: 'integer' },
-                      updated_at: { type: 'string', format: 'date-time' },
-                    },
-                  },
-                },
-              },
-            },
-            'Documents',
-          ),
-          ...consoleErrors,
-        },
+        responses: { '200': json(ref('DocumentList'), 'Documents'), ...consoleErrors },
       },
     },
     '/console/api/knowledge-bases/{kbId}/documents/{docId}': {
       put: {
         summary:
-          'Add or replace one document from its source (editors and owners), indexed like `kb ingest` in one transaction; the id\'s extension picks the format (.md, .markdown, .html, .htm, .txt, .text)',
+          "Add or replace one document from its source (editors and owners), indexed like `kb ingest` in one transaction; the id's extension picks the format (.md, .markdown, .html, .htm, .txt, .text)",
         security: [{ consoleSession: [] }],
         parameters: [kbId, documentId],
-        requestBody: {
-          required: true,
-          description: 'At most 5 MiB of JSON',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['content', 'visibility'],
-                properties: {
-                  content: { type: 'string', minLength: 1, description: 'The source text (UTF-8)' },
-                  visibility: { enum: ['public', 'workspace', 'restricted'] },
-                  readers: { type: 'array', items: { type: 'string' }, description: 'User ids (members) who may read a restricted document' },
-                  quotable: { type: 'boolean', default: true },
-                },
-              },
-            },
-          },
-        },
+        requestBody: { ...jsonBody('DocumentRequest'), description: 'At most 5 MiB of JSON' },
         responses: {
-          '200': json(storedDocument, 'Replaced (`outcome: updated`) or already identical (`outcome: unchanged`)'),
-          '201': json(storedDocument, 'Added (`outcome: created`)'),
+          '200': json(ref('StoredDocument'), 'Replaced (`outcome: updated`) or already identical (`outcome: unchanged`)'),
+          '201': json(ref('StoredDocument'), 'Added (`outcome: created`)'),
           '400': problemResponse('Unsupported extension, empty or non-UTF-8 source, readers who are not members, a malformed id (`invalid_request`)'),
           '413': problemResponse('Body over 5 MiB (`payload_too_large`)'),
           ...consoleErrors,
@@ -384,7 +261,7 @@ export const OPENAPI_DOCUMENT = {
     },
     '/console/api/knowledge-bases/{kbId}/feedback': {
       get: {
-        summary: 'Visitors\' ratings and problem reports, newest first (editors and owners)',
+        summary: "Visitors' ratings and problem reports, newest first (editors and owners)",
         security: [{ consoleSession: [] }],
         parameters: [
           kbId,
@@ -392,17 +269,7 @@ export const OPENAPI_DOCUMENT = {
           { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'The `next_cursor` of the previous page' },
         ],
         responses: {
-          '200': json(
-            {
-              type: 'object',
-              required: ['feedback'],
-              properties: {
-                feedback: { type: 'array', items: { $ref: '#/components/schemas/ConsoleFeedback' } },
-                next_cursor: { type: 'string', description: 'Present when more records follow' },
-              },
-            },
-            'A page of feedback',
-          ),
+          '200': json(ref('FeedbackPage'), 'A page of feedback'),
           '400': problemResponse('`limit` out of range or a `cursor` this API did not give (`invalid_request`)'),
           ...consoleErrors,
         },
@@ -413,38 +280,21 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Members and roles',
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        responses: {
-          '200': json(
-            {
-              type: 'object',
-              properties: {
-                members: {
-                  type: 'array',
-                  items: { type: 'object', properties: { user_id: { type: 'string' }, email: { type: 'string' }, role: { enum: ['reader', 'editor', 'owner'] } } },
-                },
-              },
-            },
-            'Members',
-          ),
-          ...consoleErrors,
-        },
+        responses: { '200': json(ref('MemberList'), 'Members'), ...consoleErrors },
       },
     },
     '/console/api/knowledge-bases/{kbId}/members/{userId}': {
       put: {
-        summary: 'Set a member\'s role (owners only)',
+        summary: "Set a member's role (owners only)",
         security: [{ consoleSession: [] }],
-        parameters: [kbId, { name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
-        requestBody: {
-          required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['role'], properties: { role: { enum: ['reader', 'editor', 'owner'] } } } } },
-        },
-        responses: { '200': json({ type: 'object' }, 'The new role'), '400': problemResponse('Would leave no owner'), ...consoleErrors },
+        parameters: [kbId, userId],
+        requestBody: jsonBody('RoleRequest'),
+        responses: { '200': json(ref('MemberRole'), 'The new role'), '400': problemResponse('Would leave no owner'), ...consoleErrors },
       },
       delete: {
         summary: 'Remove a member (owners only); their tokens stop working',
         security: [{ consoleSession: [] }],
-        parameters: [kbId, { name: 'userId', in: 'path', required: true, schema: { type: 'string' } }],
+        parameters: [kbId, userId],
         responses: { '204': { description: 'Removed' }, '400': problemResponse('Would leave no owner'), ...consoleErrors },
       },
     },
@@ -453,41 +303,15 @@ export const OPENAPI_DOCUMENT = {
         summary: 'Widget tokens of the knowledge base (never the secret)',
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        responses: {
-          '200': json({ type: 'object', properties: { tokens: { type: 'array', items: { $ref: '#/components/schemas/ConsoleToken' } } } }, 'Tokens'),
-          ...consoleErrors,
-        },
+        responses: { '200': json(ref('TokenList'), 'Tokens'), ...consoleErrors },
       },
       post: {
         summary: 'Issue a widget token (editors and owners)',
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['allowed_origins'],
-                properties: {
-                  allowed_origins: { type: 'array', items: { type: 'string' }, description: 'Exact origins or `https://*.example.com` patterns' },
-                  ttl_minutes: { type: 'integer', minimum: 1, description: 'Default 60; above the platform cap is refused' },
-                  scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] }, description: 'Default `["public"]`' },
-                },
-              },
-            },
-          },
-        },
+        requestBody: jsonBody('IssueTokenRequest'),
         responses: {
-          '201': json(
-            {
-              allOf: [
-                { $ref: '#/components/schemas/ConsoleToken' },
-                { type: 'object', properties: { token: { type: 'string', description: 'Shown once' }, snippet: { type: 'string' } } },
-              ],
-            },
-            'The token, shown once, with the ready-to-paste snippet',
-          ),
+          '201': json(ref('IssuedToken'), 'The token, shown once, with the ready-to-paste snippet'),
           '400': problemResponse('Malformed origin, lifetime above the cap, unknown scope (`invalid_request`)'),
           ...consoleErrors,
         },
@@ -495,36 +319,16 @@ export const OPENAPI_DOCUMENT = {
     },
     '/console/api/knowledge-bases/{kbId}/tokens/preview': {
       post: {
-        summary: 'Issue a preview token for the Developers tab\'s live preview (editors and owners)',
+        summary: "Issue a preview token for the Developers tab's live preview (editors and owners)",
         description:
-          'An ordinary widget token of the signed-in person with `purpose: preview`, whose only allowed origin is the console\'s own ' +
+          "An ordinary widget token of the signed-in person with `purpose: preview`, whose only allowed origin is the console's own " +
           '(the origin the request was addressed to), living 10 minutes (less if the platform cap is lower). It obeys the same access rules ' +
-          'as any token: the issuer\'s reach now, intersected with the scope. It is listed and can be revoked like the others.',
+          "as any token: the issuer's reach now, intersected with the scope. It is listed and can be revoked like the others.",
         security: [{ consoleSession: [] }],
         parameters: [kbId],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: {
-                  scope: { type: 'array', items: { enum: ['public', 'workspace', 'restricted'] }, description: 'Default `["public"]`' },
-                },
-              },
-            },
-          },
-        },
+        requestBody: jsonBody('PreviewTokenRequest'),
         responses: {
-          '201': json(
-            {
-              allOf: [
-                { $ref: '#/components/schemas/ConsoleToken' },
-                { type: 'object', properties: { token: { type: 'string', description: 'The preview token, for the console page\'s widget' } } },
-              ],
-            },
-            'The preview token',
-          ),
+          '201': json(ref('PreviewToken'), 'The preview token'),
           '400': problemResponse('Unknown scope (`invalid_request`)'),
           ...consoleErrors,
         },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
-import { z } from 'zod';
+import { SignInRequestSchema, type SignInRequest } from '../../protocol/console-protocol.ts';
 import { problem } from '../api/problem.ts';
 import { SharedRateLimitStore } from '../api/shared-rate-limit-store.ts';
 import {
@@ -54,11 +54,8 @@ export interface SignInDeps {
   sharedRateLimits?: boolean;
 }
 
-const credentialsSchema = z.object({
-  email: z.string().trim().min(1).max(320),
-  password: z.string().min(1),
-});
-type Credentials = z.infer<typeof credentialsSchema>;
+const credentialsSchema = SignInRequestSchema;
+type Credentials = SignInRequest;
 type SignInLocals = { credentials: Credentials };
 
 /** The one answer to every failed sign-in. */

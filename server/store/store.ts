@@ -13,13 +13,9 @@
 
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 
-/** Per-knowledge-base role. `editor` and `owner` have update permission. */
-export type Role = 'reader' | 'editor' | 'owner';
-export const ROLES: readonly Role[] = ['reader', 'editor', 'owner'];
-
-/** Who may read a document (DESIGN.md "Access rules"). */
-export type Visibility = 'public' | 'workspace' | 'restricted';
-export const VISIBILITIES: readonly Visibility[] = ['public', 'workspace', 'restricted'];
+// Roles (`editor` and `owner` have update permission), visibilities and token purposes: one definition, shared with the console.
+export { ROLES, TOKEN_PURPOSES, VISIBILITIES, type Role, type TokenPurpose, type Visibility } from '../../protocol/workspace-terms.ts';
+import type { Role, TokenPurpose, Visibility } from '../../protocol/workspace-terms.ts';
 
 export interface User {
   id: string;
@@ -207,9 +203,6 @@ export interface FaqPair {
   sources: { docId: string; heading?: string }[];
 }
 
-/** Why a widget token was issued (see {@link TokenRecord.purpose}). */
-export type TokenPurpose = 'embed' | 'preview';
-export const TOKEN_PURPOSES: readonly TokenPurpose[] = ['embed', 'preview'];
 
 export interface TokenRecord {
   /** Public identifier, e.g. `tok_...`, used to list and revoke. */

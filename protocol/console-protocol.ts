@@ -1,0 +1,250 @@
+import { z } from 'zod';
+import { ROLES, TOKEN_PURPOSES, VISIBILITIES } from './workspace-terms.ts';
+
+/**
+ * The console API's wire types (`/console/api`, issue 4), defined once as zod
+ * schemas: the server validates requests with them and types its responses
+ * by them, the console app imports their types (`import type`, so no zod in
+ * its bundle), and the OpenAPI document's schemas are generated from them
+ * (server/console/openapi.ts). A schema's `id` names it among the OpenAPI
+ * document's `components.schemas`.
+ *
+ * Times are ISO 8601 strings; optional fields are omitted, never `null`.
+ */
+
+/** A person's role on a knowledge base. */
+export const RoleSchema = z.enum(ROLES).meta({ description: 'reader, editor (update permission) or owner (update permission, manages members)' });
+
+/** Who may read a document, and a value of a token's scope. */
+export const VisibilitySchema = z.enum(VISIBILITIES).meta({ description: 'public (anyone), workspace (members), restricted (listed readers)' });
+
+/** An ISO 8601 time, as the server writes it (`Date.prototype.toISOString`). */
+const timestamp = () => z.string().meta({ format: 'date-time' });
+
+/** The signed-in person (`GET /console/api/session`). */
+export const ConsoleUserSchema = z
+  .object({ id: z.string(), email: z.string(), name: z.string().optional() })
+  .meta({ id: 'ConsoleUser', description: 'The signed-in person' });
+export type ConsoleUser = z.infer<typeof ConsoleUserSchema>;
+
+/** One entry of `GET /console/api/knowledge-bases`. */
+export const KnowledgeBaseSummarySchema = z
+  .object({ id: z.string(), name: z.string(), role: RoleSchema })
+  .meta({ id: 'KnowledgeBaseSummary', description: 'A knowledge base the person is a member of, with their role' });
+export type KnowledgeBaseSummary = z.infer<typeof KnowledgeBaseSummarySchema>;
+
+/** `GET /console/api/knowledge-bases/{kbId}`: the knowledge base and what the person may do there. */
+export const KnowledgeBaseDetailSchema = KnowledgeBaseSummarySchema.extend({
+  can_issue_tokens: z.boolean(),
+  can_manage_members: z.boolean(),
+  token_ttl_cap_minutes: z.number().int().meta({ description: 'Longest token lifetime the server accepts, minutes' }),
+  token_ttl_default_minutes: z.number().int().meta({ description: 'Lifetime preselected in the form, minutes' }),
+}).meta({ id: 'KnowledgeBaseDetail', description: 'A knowledge base and what the person may do there' });
+export type KnowledgeBaseDetail = z.infer<typeof KnowledgeBaseDetailSchema>;
+
+/** One document the person can read (`GET …/documents`). */
+export const ConsoleDocumentSchema = z
+  .object({
+    doc_id: z.string(),
+    title: z.string(),
+    visibility: VisibilitySchema,
+    quotable: z.boolean().optional(),
+    passages: z.number().int().optional(),
+    updated_at: timestamp().optional(),
+  })
+  .meta({ id: 'ConsoleDocument', description: 'A document the person can read' });
+export type ConsoleDocument = z.infer<typeof ConsoleDocumentSchema>;
+
+/** Largest document source the console API takes, in bytes of JSON body. */
+export const MAX_DOCUMENT_BODY_BYTES = 5 * 1024 * 1024;
+
+/** `PUT …/documents/{docId}`: a document's source and who may read it. */
+export const DocumentRequestSchema = z
+  .object({
+    content: z.string().min(1, { error: 'content: the document source is empty' }).meta({
+      description: 'The source: markdown (front matter and site-generator markup allowed), HTML or plain text, as the id\'s extension says',
+    }),
+    visibility: VisibilitySchema,
+    readers: z.array(z.string().min(1)).max(1000).optional().meta({ description: 'User ids of the readers of a `restricted` document; each must be a member' }),
+    quotable: z.boolean().optional().meta({ description: 'Whether its passages may be quoted in citations (default true)' }),
+  })
+  .meta({ id: 'DocumentRequest', description: 'A document to add or replace' });
+export type DocumentRequest = z.infer<typeof DocumentRequestSchema>;
+
+/** The answer to `PUT …/documents/{docId}`. */
+export const StoredDocumentSchema = z
+  .object({
+    doc_id: z.string(),
+    outcome: z.enum(['created', 'updated', 'unchanged']),
+    title: z.string(),
+    visibility: VisibilitySchema,
+    quotable: z.boolean(),
+    passages: z.number().int(),
+    updated_at: timestamp(),
+  })
+  .meta({ id: 'StoredDocument', description: 'The document as stored' });
+export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
+
+/** One member of a knowledge base (`GET …/members`). */
+export const ConsoleMemberSchema = z
+  .object({ user_id: z.string(), email: z.string(), role: RoleSchema })
+  .meta({ id: 'ConsoleMember', description: 'A member of the knowledge base' });
+export type ConsoleMember = z.infer<typeof ConsoleMemberSchema>;
+
+/** `PUT …/members/{userId}`: the member's new role. */
+export const RoleRequestSchema = z.object({ role: RoleSchema }).meta({ id: 'RoleRequest', description: 'A member\'s new role' });
+export type RoleRequest = z.infer<typeof RoleRequestSchema>;
+
+/** A widget token as listed: never the secret, never its hash. */
+export const ConsoleTokenSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['active', 'expired', 'revoked']),
+    issuer: z.string().meta({ description: 'Email of the issuer, or "(removed user)"' }),
+    allowed_origins: z.array(z.string()),
+    scope: z.array(VisibilitySchema),
+    purpose: z.enum(TOKEN_PURPOSES).meta({
+      description: "`embed`: for customers' pages; `preview`: the Developers tab's live preview (console origin only, 10 minutes)",
+    }),
+    created_at: timestamp(),
+    expires_at: timestamp(),
+    revoked_at: timestamp().optional(),
+    last_used_at: timestamp().optional(),
+  })
+  .meta({ id: 'ConsoleToken', description: 'A widget token as listed: never the secret' });
+export type ConsoleToken = z.infer<typeof ConsoleTokenSchema>;
+
+/** A token just issued: the secret (shown once) and the ready-to-paste snippet. */
+export const IssuedTokenSchema = ConsoleTokenSchema.extend({
+  token: z.string().meta({ description: 'The secret `kbw_…` token, shown this once' }),
+  snippet: z.string().meta({ description: 'The script tag and element to paste into a page' }),
+}).meta({ id: 'IssuedToken', description: 'A token just issued' });
+export type IssuedToken = z.infer<typeof IssuedTokenSchema>;
+
+/** A preview token: allowed only on the console's own origin, for 10 minutes. */
+export const PreviewTokenSchema = ConsoleTokenSchema.extend({
+  token: z.string().meta({ description: 'The secret `kbw_…` token' }),
+}).meta({ id: 'PreviewToken', description: "A token for the Developers tab's live preview" });
+export type PreviewToken = z.infer<typeof PreviewTokenSchema>;
+
+const scopeField = z
+  .array(VisibilitySchema)
+  .min(1)
+  .optional()
+  .meta({ description: 'Visibilities the token reaches, within what its issuer can read (default: public)' });
+
+/** `POST …/tokens`: what the Developers tab sends to issue a token. */
+export const IssueTokenRequestSchema = z
+  .object({
+    allowed_origins: z.array(z.string().max(300)).max(50, { error: 'At most 50 allowed origins' }).meta({
+      description: 'Exact origins (`https://shop.example.com`) or subdomain patterns (`https://*.example.com`); none: server-only',
+    }),
+    ttl_minutes: z.number().int().min(1).optional().meta({ description: "Lifetime in minutes, at most the knowledge base's `token_ttl_cap_minutes`" }),
+    scope: scopeField,
+  })
+  .meta({ id: 'IssueTokenRequest', description: 'A token to issue' });
+export type IssueTokenRequest = z.infer<typeof IssueTokenRequestSchema>;
+
+/** `POST …/tokens/preview`: the preview token's scope. */
+export const PreviewTokenRequestSchema = z.object({ scope: scopeField }).meta({ id: 'PreviewTokenRequest', description: 'A preview token to issue' });
+export type PreviewTokenRequest = z.infer<typeof PreviewTokenRequestSchema>;
+
+/** `POST /console/api/session`: sign in. */
+export const SignInRequestSchema = z
+  .object({ email: z.string().trim().min(1).max(320), password: z.string().min(1) })
+  .meta({ id: 'SignInRequest', description: 'Email and password' });
+export type SignInRequest = z.infer<typeof SignInRequestSchema>;
+
+/** `GET /console/api/session`. */
+export const SessionSchema = z.object({ user: ConsoleUserSchema }).meta({ id: 'Session', description: 'Who is signed in' });
+export type Session = z.infer<typeof SessionSchema>;
+
+/** `GET /console/api/knowledge-bases`. */
+export const KnowledgeBaseListSchema = z
+  .object({ knowledge_bases: z.array(KnowledgeBaseSummarySchema) })
+  .meta({ id: 'KnowledgeBaseList', description: "Knowledge bases with the person's role" });
+export type KnowledgeBaseList = z.infer<typeof KnowledgeBaseListSchema>;
+
+/** `GET …/documents`. */
+export const DocumentListSchema = z.object({ documents: z.array(ConsoleDocumentSchema) }).meta({ id: 'DocumentList', description: 'Documents the person can read' });
+export type DocumentList = z.infer<typeof DocumentListSchema>;
+
+/** `GET …/members`. */
+export const MemberListSchema = z.object({ members: z.array(ConsoleMemberSchema) }).meta({ id: 'MemberList', description: 'Members and roles' });
+export type MemberList = z.infer<typeof MemberListSchema>;
+
+/** The answer to `PUT …/members/{userId}`. */
+export const MemberRoleSchema = z.object({ user_id: z.string(), role: RoleSchema }).meta({ id: 'MemberRole', description: 'The member\'s new role' });
+export type MemberRole = z.infer<typeof MemberRoleSchema>;
+
+/** `GET …/tokens`. */
+export const TokenListSchema = z.object({ tokens: z.array(ConsoleTokenSchema) }).meta({ id: 'TokenList', description: 'Widget tokens, never their secrets' });
+export type TokenList = z.infer<typeof TokenListSchema>;
+
+/** One visitor's rating or problem report, as an editor reads it (`GET …/feedback`). */
+export const ConsoleFeedbackSchema = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(['rating', 'problem']),
+    created_at: timestamp(),
+    question: z.string(),
+    provenance: z.enum(['generated', 'abstained', 'qa_shortcut']),
+    rating: z.enum(['up', 'down']).optional().meta({ description: 'Ratings only' }),
+    reason: z.string().optional().meta({ description: "A rating's reason (optional, `down` only) or a problem report's" }),
+    comment: z.string().optional(),
+    passages: z
+      .array(z.object({ doc_id: z.string(), title: z.string() }))
+      .meta({ description: 'The cited (rating) or reported (problem) passages whose documents you can read now, in order' }),
+    unlisted_passages: z.number().int().meta({ description: 'Passages left out: their document was removed since, or you may not read it' }),
+  })
+  .meta({ id: 'ConsoleFeedback', description: "A visitor's rating or problem report" });
+export type ConsoleFeedback = z.infer<typeof ConsoleFeedbackSchema>;
+
+/** A page of `GET …/feedback`, newest first. */
+export const FeedbackPageSchema = z
+  .object({
+    feedback: z.array(ConsoleFeedbackSchema),
+    next_cursor: z.string().optional().meta({ description: 'Present when more records follow: pass it as `cursor`' }),
+  })
+  .meta({ id: 'FeedbackPage', description: 'A page of feedback' });
+export type FeedbackPage = z.infer<typeof FeedbackPageSchema>;
+
+/** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
+export const CONSOLE_SCHEMAS = [
+  ConsoleUserSchema,
+  KnowledgeBaseSummarySchema,
+  KnowledgeBaseDetailSchema,
+  ConsoleDocumentSchema,
+  DocumentRequestSchema,
+  StoredDocumentSchema,
+  ConsoleMemberSchema,
+  RoleRequestSchema,
+  ConsoleTokenSchema,
+  IssuedTokenSchema,
+  PreviewTokenSchema,
+  IssueTokenRequestSchema,
+  PreviewTokenRequestSchema,
+  SignInRequestSchema,
+  SessionSchema,
+  KnowledgeBaseListSchema,
+  DocumentListSchema,
+  MemberListSchema,
+  MemberRoleSchema,
+  TokenListSchema,
+  ConsoleFeedbackSchema,
+  FeedbackPageSchema,
+] as const;
+
+/**
+ * The console's schemas as OpenAPI 3.1 `components.schemas` (JSON Schema
+ * 2020-12, zod's `toJSONSchema`), each by its `id`, referring to one another
+ * with `#/components/schemas/<id>`.
+ */
+export function consoleJsonSchemas(): Record<string, Record<string, unknown>> {
+  const registry = z.registry<{ id: string }>();
+  for (const schema of CONSOLE_SCHEMAS) registry.add(schema, { id: (schema.meta() as { id: string }).id });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema as Record<string, unknown>]),
+  );
+}

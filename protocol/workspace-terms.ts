@@ -1,0 +1,24 @@
+/**
+ * The workspace's vocabulary as values (DESIGN.md "Access rules"), shared by
+ * the server, the console's wire schemas (protocol/console-protocol.ts) and
+ * the console app. Values only, no validator: the console imports this
+ * without pulling zod into its bundle.
+ */
+
+/** Every role on a knowledge base, from least to most permission. */
+export const ROLES = ['reader', 'editor', 'owner'] as const;
+
+/** A person's role on a knowledge base. */
+export type Role = (typeof ROLES)[number];
+
+/** Every visibility of a document (and value of a token's scope), from widest to narrowest audience. */
+export const VISIBILITIES = ['public', 'workspace', 'restricted'] as const;
+
+/** Who may read a document: anyone, members, or its listed readers. */
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** Why a token was issued: for customers' pages, or for the console's live preview. */
+export const TOKEN_PURPOSES = ['embed', 'preview'] as const;
+
+/** One of {@link TOKEN_PURPOSES}. */
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
