@@ -1,4 +1,4 @@
-import { parseAllowedOrigin } from '../server/auth/origins.ts';
+import { parseAllowedOrigin } from '../protocol/origins.ts';
 import type {
   ConsoleDocument,
   ConsoleMember,
@@ -166,7 +166,7 @@ export type ParsedOrigins = { ok: true; origins: string[] } | { ok: false; messa
 /**
  * Reads the "Allowed origins" field: one origin per line, blank lines and
  * surrounding spaces ignored, duplicates kept once. Each line is checked with
- * the server's own parser (server/auth/origins.ts), so the page refuses what
+ * the server's own parser (protocol/origins.ts), so the page refuses what
  * the API would refuse and says which line is wrong.
  *
  * @param text the textarea's value

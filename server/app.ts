@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
-import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts';
+import { SharedRateLimitStore } from './http/shared-rate-limit-store.ts';
 import type { Logger } from 'pino';
-import { problem, problemHandler } from './api/problem.ts';
+import { problem, problemHandler } from './http/problem.ts';
 import { announcedBodyLimit, jsonDepthLimit } from './api/body-guards.ts';
 import { MAX_BODY_BYTES } from './api/query-body.ts';
 import { feedbackRoutes } from './api/feedback-routes.ts';
@@ -12,11 +12,11 @@ import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCo
 import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { widgetAuth, type WidgetLocals } from './api/widget-auth.ts';
 import { widgetCors } from './api/widget-cors.ts';
-import { consoleSession, requireSignedIn } from './auth/console-session.ts';
+import { consoleSession, requireSignedIn } from './http/console-session.ts';
 import { consolePageRoutes } from './console/console-page.ts';
 import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console/console-routes.ts';
 import { OPENAPI_DOCUMENT } from './console/openapi.ts';
-import { sameOriginOnly } from './auth/same-origin-check.ts';
+import { sameOriginOnly } from './http/same-origin-check.ts';
 import { signInRoutes } from './console/sign-in-routes.ts';
 import type { AnswerEngine } from './engine/answer-engine.ts';
 import type { SourceSpanCodec } from './engine/source-span.ts';

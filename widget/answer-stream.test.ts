@@ -100,7 +100,7 @@ async function ask(baseUrl: string, overrides: Partial<AskOptions> = {}) {
   return { outcome, frames };
 }
 
-/** Writes a problem+json refusal as the kb-widget server does (server/api/problem.ts). */
+/** Writes a problem+json refusal as the kb-widget server does (server/http/problem.ts). */
 function refuse(status: number, code: string, detail: string, headers: Record<string, string> = {}) {
   return (response: ServerResponse) => {
     response.writeHead(status, { 'Content-Type': 'application/problem+json; charset=utf-8', ...headers });

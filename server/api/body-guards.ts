@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 
 /**
  * Cheap checks on a request body that run before anything reads or

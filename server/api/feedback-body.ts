@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 import { MAX_QUESTION_CHARACTERS, MAX_TOP_K, shownValue } from './query-body.ts';
 import type { ProblemReason, ProblemReport, Provenance, RatingFeedback, RatingReason } from '../../protocol/query-protocol.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 
 /**
  * Validation of the query request body, the same for both endpoints

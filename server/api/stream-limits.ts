@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 import type { WidgetLocals } from './widget-auth.ts';
 
 /** Default cap on the streams one widget token may hold open at once, per server process. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 
 /**
  * Serves the built widget (`npm run build`, `dist/`) to customers' pages:

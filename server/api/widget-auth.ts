@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { problem } from './problem.ts';
+import { problem } from '../http/problem.ts';
 import { checkWidgetRequest, type WidgetGrant } from '../auth/token-check.ts';
 import type { Store } from '../store/store.ts';
 

@@ -1,6 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { normalizeOrigin } from '../auth/origins.ts';
+import { normalizeOrigin } from '../../protocol/origins.ts';
 
 /**
  * CORS for the widget endpoints (DESIGN.md "Tokens and origins"): preflights

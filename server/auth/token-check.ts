@@ -1,4 +1,4 @@
-import { isOriginAllowed } from './origins.ts';
+import { isOriginAllowed } from '../../protocol/origins.ts';
 import { hashToken, TOKEN_PREFIX } from './widget-tokens.ts';
 import { hasUpdatePermission, tokenReach } from '../access/access-rules.ts';
 import type { Reach, Store, TokenRecord } from '../store/store.ts';

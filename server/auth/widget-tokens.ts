@@ -1,6 +1,6 @@
 import { hasUpdatePermission } from '../access/access-rules.ts';
 import { createHash, randomBytes } from 'node:crypto';
-import { formatAllowedOrigin, parseAllowedOrigin } from './origins.ts';
+import { formatAllowedOrigin, parseAllowedOrigin } from '../../protocol/origins.ts';
 import type { Store, TokenPurpose, TokenRecord, Visibility } from '../store/store.ts';
 import { VISIBILITIES } from '../store/store.ts';
 

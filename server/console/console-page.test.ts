@@ -8,7 +8,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Problem } from '../../protocol/query-protocol.ts';
-import { problemHandler } from '../api/problem.ts';
+import { problemHandler } from '../http/problem.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { CONSOLE_CSP, CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
 

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
-import { problem } from '../api/problem.ts';
+import { problem } from '../http/problem.ts';
 
 /**
  * The console's page (issue 4): `GET /console` answers a small HTML shell

@@ -19,9 +19,9 @@ import {
   type TokenList,
 } from '../../protocol/console-protocol.ts';
 import { canManageMembers, canReadDocument, hasUpdatePermission, memberReach, ReadersNotMembersError, removesLastOwner, requireReadersAreMembers } from '../access/access-rules.ts';
-import { problem } from '../api/problem.ts';
-import type { ConsoleLocals } from '../auth/console-session.ts';
-import { ownOrigin } from '../auth/same-origin-check.ts';
+import { problem } from '../http/problem.ts';
+import type { ConsoleLocals } from '../http/console-session.ts';
+import { ownOrigin } from '../http/same-origin-check.ts';
 import { feedbackCursor, feedbackPage, toConsoleFeedback } from './feedback-page.ts';
 import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';

@@ -1,5 +1,5 @@
 import type { ConsoleFeedback } from '../../protocol/console-protocol.ts';
-import { problem } from '../api/problem.ts';
+import { problem } from '../http/problem.ts';
 import type { FeedbackCursor, FeedbackRecord } from '../store/store.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import type { Problem } from '../../protocol/query-protocol.ts';
-import { hashSessionId } from '../auth/console-session.ts';
+import { hashSessionId } from '../http/console-session.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 const OWNER_PASSWORD = 'owner password, long enough';

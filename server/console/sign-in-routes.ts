@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { rateLimit, type Store as RateLimitStore } from 'express-rate-limit';
 import { SignInRequestSchema, type SignInRequest } from '../../protocol/console-protocol.ts';
-import { problem } from '../api/problem.ts';
-import { SharedRateLimitStore } from '../api/shared-rate-limit-store.ts';
+import { problem } from '../http/problem.ts';
+import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
 import {
   clearSessionCookie,
   hashSessionId,
@@ -12,7 +12,7 @@ import {
   setSessionCookie,
   startSession,
   type ConsoleLocals,
-} from '../auth/console-session.ts';
+} from '../http/console-session.ts';
 import { hashPassword, needsRehash, passwordPolicyProblem, verifyPassword } from '../auth/password-hash.ts';
 import type { Store } from '../store/store.ts';
 

@@ -26,7 +26,7 @@ async function file(path: string, modified: Date): Promise<void> {
 async function builtProject(): Promise<void> {
   const before = new Date(BUILT_AT.getTime() - HOUR);
   await file('console/index.ts', before);
-  await file('server/auth/origins.ts', before);
+  await file('protocol/origins.ts', before);
   await file('vite.console.config.ts', before);
   await file('package-lock.json', before);
   await file('dist/console/console.js', BUILT_AT);
@@ -54,9 +54,9 @@ describe('findStaleConsoleBuild', () => {
 
   test('the shared origin parser changed: stale', async () => {
     await builtProject();
-    await file('server/auth/origins.ts', new Date(BUILT_AT.getTime() + HOUR));
+    await file('protocol/origins.ts', new Date(BUILT_AT.getTime() + HOUR));
 
-    expect(await findStaleConsoleBuild(root)).toBe('server/auth/origins.ts is newer than dist/console/console.js');
+    expect(await findStaleConsoleBuild(root)).toBe('protocol/origins.ts is newer than dist/console/console.js');
   });
 
   test('only a test file changed: up to date', async () => {

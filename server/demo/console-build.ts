@@ -13,11 +13,12 @@ export const CONSOLE_BUILD_FILE = 'dist/console/console.js';
 
 /**
  * What the bundle is made of, relative to the project root: the console's
- * elements, the origin parser they share with the server, the build
+ * elements, the protocol modules they share with the server (wire types,
+ * workspace terms, the origin parser), the build
  * configuration and the installed dependency versions. Test files are not
  * part of it.
  */
-export const CONSOLE_BUILD_INPUTS = ['console', 'server/auth/origins.ts', 'vite.console.config.ts', 'package-lock.json'] as const;
+export const CONSOLE_BUILD_INPUTS = ['console', 'protocol', 'vite.console.config.ts', 'package-lock.json'] as const;
 
 /**
  * @param root project root

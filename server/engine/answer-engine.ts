@@ -1,4 +1,4 @@
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import type { AnswerEvent, EngineCitation } from './answer-events.ts';
 import { buildAnswerPrompt } from './answer-prompt.ts';
 import type { ChatClient } from './chat-completions-client.ts';

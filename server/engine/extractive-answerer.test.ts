@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD, evidenceScore } from './evidence.ts';
 import {
   CANDIDATE_PASSAGES,

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { NO_ANSWER } from './answer-prompt.ts';
 import type { ScoredPassage } from '../store/store.ts';
 

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { readHeading } from './section-heading.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 
@@ -98,7 +98,7 @@ function subjectTermsOf(heading: string): string[] {
 /**
  * Analyzed terms of a name as documentation writes it, without repeats: the
  * analyzer also splits each identifier at its case changes and expands its
- * abbreviations (engine/analyzer.ts), so that a question's words meet it:
+ * abbreviations (retrieval/analyzer.ts), so that a question's words meet it:
  * `http.createServer` gives `http`, `createserv`, `creat`, `server`.
  *
  * @param name an API name, option name or heading subject

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { RELATED_SIMILARITY, SHORTCUT_SIMILARITY, rankFaqPairs } from './qa-shortcut.ts';
 import type { FaqPair } from '../store/store.ts';
 

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import type { FaqPair } from '../store/store.ts';
 
 /**

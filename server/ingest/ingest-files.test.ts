@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyze } from '../engine/analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach, Store, Visibility } from '../store/store.ts';

@@ -1,4 +1,4 @@
-import { analyze, ANALYZER_VERSION } from '../engine/analyzer.ts';
+import { analyze, ANALYZER_VERSION } from './analyzer.ts';
 import type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts } from '../store/index-data.ts';
 
 export type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts };
@@ -11,7 +11,7 @@ export type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts };
  * of its passages above a page that mentions the words in passing.
  *
  * The analysis of documents for the index happens here, and only here, with
- * the one analyzer (engine/analyzer.ts): the store persists what this
+ * the one analyzer (retrieval/analyzer.ts): the store persists what this
  * computes and never analyzes text itself.
  */
 

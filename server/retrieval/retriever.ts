@@ -12,7 +12,7 @@ import type { Reach, ScoredPassage } from '../store/store.ts';
 export interface RetrievalQuery {
   /** Whose documents may be searched. */
   reach: Reach;
-  /** Analyzed, distinct query terms (engine/analyzer.ts), in question order. */
+  /** Analyzed, distinct query terms (retrieval/analyzer.ts), in question order. */
   terms: readonly string[];
   /**
    * Weight of a term (0..1) when it is not 1: an expansion of the question's

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { analyze } from '../engine/analyzer.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { DEMO_CORPUS_PATH } from '../seed.ts';
 import { createTestStoreLocation, testBackend, type TestStoreLocation } from '../testing/test-store.ts';

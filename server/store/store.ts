@@ -229,7 +229,7 @@ export interface TokenRecord {
 }
 
 /**
- * A signed-in console session (server/auth/console-session.ts). The session
+ * A signed-in console session (server/http/console-session.ts). The session
  * id lives only in the person's cookie; the store keeps its SHA-256.
  */
 export interface SessionRecord {

@@ -2,7 +2,7 @@
  * Abbreviations and run-together compounds that software documentation and
  * the people asking about it write interchangeably with the words they
  * stand for: "env" and "environment", `mkdir` and "make a directory",
- * `readline` and "read a line". The analyzer (engine/analyzer.ts) adds the
+ * `readline` and "read a line". The analyzer (retrieval/analyzer.ts) adds the
  * words after the token itself, in documents and questions alike, so a
  * question in either form meets a page in either form (Lucene's
  * `SynonymGraphFilter` used the same way, at index and query time).

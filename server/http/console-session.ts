@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { problem } from '../api/problem.ts';
+import { problem } from './problem.ts';
 import type { SessionRecord, Store, User } from '../store/store.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
-import { problem } from '../api/problem.ts';
-import { normalizeOrigin } from './origins.ts';
+import { problem } from './problem.ts';
+import { normalizeOrigin } from '../../protocol/origins.ts';
 
 /**
  * Cross-site request forgery defence of the console (issue 4).
