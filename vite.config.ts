@@ -14,8 +14,6 @@ const STORE_FREE_SERVER_TESTS = [
   'server/cli/read-secret.test.ts',
   'server/config.test.ts',
   'server/layers.test.ts',
-  'server/demo/console-build.test.ts',
-  'server/demo/widget-build.test.ts',
   'server/engine/answer-engine.chat.test.ts',
   'server/engine/answer-engine.test.ts',
   'server/engine/answer-events.test.ts',
@@ -159,6 +157,7 @@ export default defineConfig({
           include: [
             'server/**/*.test.ts',
             'protocol/**/*.test.ts',
+            'scripts/**/*.test.ts',
             'bench/**/*.test.ts',
             'e2e/**/*.test.ts',
             'eval/**/*.test.ts',

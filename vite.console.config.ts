@@ -6,7 +6,7 @@ import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.share
  * widget's `vite.config.ts`, which empties `dist/` first):
  * `console/index.ts` -> `dist/console/console.js`, one minified ES module
  * with Lit bundled in, served at `/console/console.js` to the page at
- * `/console` (server/console/console-page.ts). Lit's production build is
+ * `/console` (server/console-api/console-page.ts). Lit's production build is
  * chosen as for the widget.
  */
 export default defineConfig({

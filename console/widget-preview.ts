@@ -8,7 +8,7 @@ import { consoleStyles } from './console-styles.ts';
 /** Where the API server serves the widget's script (server/api/widget-asset.ts). */
 export const WIDGET_SCRIPT_PATH = '/widget/kb-widget.js';
 
-/** Lifetime of a preview token, as the server issues it (server/console/console-routes.ts). */
+/** Lifetime of a preview token, as the server issues it (server/console-api/console-routes.ts). */
 export const PREVIEW_TOKEN_MINUTES = 10;
 
 const scriptLoads = new Map<string, Promise<void>>();

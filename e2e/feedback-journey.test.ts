@@ -1,7 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Problem, QueryResponse } from '../protocol/query-protocol.ts';
-import type { ConsoleFeedback } from '../server/console/feedback-page.ts';
+import type { ConsoleFeedback } from '../server/console-api/feedback-page.ts';
 import { DEMO_KB_ID } from '../server/seed.ts';
 import { axeViolations } from './axe-audit.ts';
 import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';

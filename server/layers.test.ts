@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server/engine/'],
   ['server/auth/'],
   ['server/http/'],
-  ['server/api/', 'server/console/', 'server/demo/'],
+  ['server/api/', 'server/console-api/', 'server/demo/'],
   ['server/config.ts', 'server/seed.ts'],
   ['server/app.ts'],
   ['server/cli/', 'server/main.ts'],

@@ -9,7 +9,7 @@ import { buildWidget, findStaleWidgetBuild } from './widget-build.ts';
  * otherwise returns at once, keeping later starts fast. A widget or console
  * that does not compile stops `npm start` with Vite's error.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 const builds = [
   { what: 'the widget', files: 'dist/kb-widget.js and dist/kb-widget.mjs', findStale: findStaleWidgetBuild, build: buildWidget },
