@@ -8,7 +8,7 @@ import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.share
  * which is always safe.
  */
 const STORE_FREE_SERVER_TESTS = [
-  'server/api/body-guards.test.ts',
+  'server/http/body-guards.test.ts',
   'server/api/sse-writer.test.ts',
   'server/auth/password-hash.test.ts',
   'server/cli/read-secret.test.ts',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 
 /**
@@ -13,7 +14,7 @@ export const MAX_QUESTION_CHARACTERS = 2000;
 /** Largest `top_k` a request may ask for. */
 export const MAX_TOP_K = 20;
 /** Largest request body, in bytes (16 KiB). */
-export const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_BODY_BYTES = MAX_JSON_BODY_BYTES;
 
 const querySchema = z.object({
   question: z

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { problem } from '../http/problem.ts';
+import { problem } from './problem.ts';
 
 /**
  * Cheap checks on a request body that run before anything reads or
@@ -12,6 +12,9 @@ import { problem } from '../http/problem.ts';
 
 /** Deepest nesting of arrays and objects a JSON body may have; the query body needs 3. */
 export const MAX_JSON_DEPTH = 32;
+
+/** Largest JSON request body of the widget API and of the console's requests other than documents, in bytes (16 KiB). */
+export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
 /**
  * Refuses with 413 `payload_too_large` a request whose `Content-Length`

@@ -1,0 +1,100 @@
+import express, { Router } from 'express';
+import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
+import { problem } from '../http/problem.ts';
+import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
+import type { AnswerEngine } from '../engine/answer-engine.ts';
+import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { Store } from '../store/store.ts';
+import { feedbackRoutes } from './feedback-routes.ts';
+import { MAX_BODY_BYTES } from './query-body.ts';
+import { queryRoutes } from './query-routes.ts';
+import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter, streamCap } from './stream-limits.ts';
+import { widgetAuth, type WidgetLocals } from './widget-auth.ts';
+import { widgetCors } from './widget-cors.ts';
+
+/** Path of one knowledge base's widget endpoints (SPEC.md 2). */
+export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
+
+/** What the widget API needs (server/app.ts passes its own dependencies). */
+export interface WidgetApiDeps {
+  store: Store;
+  engine: AnswerEngine;
+  codec: SourceSpanCodec;
+  logger: Logger;
+  /** Clock in epoch milliseconds. */
+  now: () => number;
+  rateLimitPerIp: number;
+  rateLimitPerToken: number;
+  /** Keep rate-limit counts in the store's database, shared by every replica on it. */
+  sharedRateLimits?: boolean;
+  /** Answer streams one token may hold open at once in this process (default {@link DEFAULT_MAX_STREAMS_PER_TOKEN}). */
+  maxStreamsPerToken?: number;
+  /** Longest life of one answer stream, seconds (default {@link DEFAULT_MAX_STREAM_SECONDS}). */
+  maxStreamSeconds?: number;
+}
+
+/**
+ * The widget API under `/kb-api` (SPEC.md): CORS, JSON bodies of at most
+ * 16 KiB, per-client and per-token rate limits, the token check, then the
+ * query, stream and feedback endpoints.
+ */
+export function widgetApi(deps: WidgetApiDeps): Router {
+  const router = Router();
+  router.use('/kb-api', widgetCors());
+  router.use('/kb-api', (request, _response, next) => {
+    if (request.method === 'POST' && !request.is('application/json')) {
+      const given = request.get('content-type') ?? 'none';
+      throw problem(415, 'unsupported_media_type', `Send the body as application/json, not "${given}"`);
+    }
+    next();
+  });
+  router.use('/kb-api', announcedBodyLimit(MAX_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_BODY_BYTES, strict: false }), jsonDepthLimit);
+  router.use('/kb-api', rateLimit({ ...limitOptions(deps.rateLimitPerIp, 'client'), ...sharedStore(deps, 'widget-ip:') }));
+  router.use(
+    WIDGET_API_PATH,
+    widgetAuth(deps.store, deps.now),
+    rateLimit({
+      ...limitOptions(deps.rateLimitPerToken, 'token'),
+      ...sharedStore(deps, 'widget-token:'),
+      keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
+    }),
+  );
+  router.post(`${WIDGET_API_PATH}/query/stream`, streamCap(new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN)));
+  router.use(
+    WIDGET_API_PATH,
+    queryRoutes({
+      engine: deps.engine,
+      codec: deps.codec,
+      logger: deps.logger,
+      maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
+    }),
+  );
+  router.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));
+
+  return router;
+}
+
+/** Rate-limit counts in the store's database when the replicas share it (`sharedRateLimits`), else in memory. */
+function sharedStore(deps: WidgetApiDeps, prefix: string): { store?: SharedRateLimitStore } {
+  return deps.sharedRateLimits === true ? { store: new SharedRateLimitStore(deps.store, prefix, deps.now) } : {};
+}
+
+function limitOptions(limit: number, what: 'client' | 'token'): Partial<RateLimitOptions> {
+  return {
+    windowMs: 60_000,
+    limit,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (request, _response, next) => {
+      const resetTime = (request as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
+      next(
+        problem(429, 'rate_limited', `Too many requests from this ${what}: at most ${limit} a minute; retry in ${seconds} s`, {
+          'Retry-After': String(seconds),
+        }),
+      );
+    },
+  };
+}

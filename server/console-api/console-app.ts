@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import express, { Router } from 'express';
+import { announcedBodyLimit, jsonDepthLimit, MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
+import { consoleSession, requireSignedIn } from '../http/console-session.ts';
+import { problem } from '../http/problem.ts';
+import { sameOriginOnly } from '../http/same-origin-check.ts';
+import type { Store } from '../store/store.ts';
+import { consolePageRoutes } from './console-page.ts';
+import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
+import { signInRoutes } from './sign-in-routes.ts';
+
+/** Platform cap on token lifetimes issued from the console, minutes, when none is configured. */
+export const DEFAULT_TOKEN_TTL_CAP_MINUTES = 1440;
+
+/** What the console needs (server/app.ts passes its own dependencies). */
+export interface ConsoleAppDeps {
+  store: Store;
+  /** Clock in epoch milliseconds. */
+  now: () => number;
+  /** Keep sign-in rate-limit counts in the store's database, shared by every replica on it. */
+  sharedRateLimits?: boolean;
+  /** Folder of the built widget (`dist/`); the console's script is in its `console/` unless `consoleDistDir` says otherwise. */
+  widgetDistDir?: string;
+  /** Folder of the built console (`dist/console`), served at `/console/console.js`. */
+  consoleDistDir?: string;
+  /** Platform cap on token lifetimes issued from the console, minutes (default {@link DEFAULT_TOKEN_TTL_CAP_MINUTES}). */
+  tokenTtlCapMinutes?: number;
+}
+
+/**
+ * The console under `/console`: same-origin requests only, sessions, the
+ * sign-in routes, the JSON API (signed-in people only) and the page with
+ * its script.
+ */
+export function consoleApp(deps: ConsoleAppDeps): Router {
+  const router = Router();
+  // The console authenticates with a session cookie, never a widget token.
+  router.use('/console', sameOriginOnly);
+  router.use('/console/api', (request, response, next) => {
+    response.setHeader('Cache-Control', 'no-store');
+    if (request.is('application/json') === false) {
+      const given = request.get('content-type') ?? 'none';
+      throw problem(415, 'unsupported_media_type', `Send the body as application/json, not "${given}"`);
+    }
+    next();
+  });
+  router.use(
+    '/console/api/knowledge-bases/:kbId/documents',
+    announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, '5 MiB'),
+    express.json({ limit: MAX_DOCUMENT_BODY_BYTES }),
+  );
+  router.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);
+  router.use('/console', consoleSession(deps.store, deps.now));
+  router.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
+  router.use(
+    '/console/api',
+    requireSignedIn,
+    consoleRoutes({
+      store: deps.store,
+      now: deps.now,
+      tokenTtlCapMinutes: deps.tokenTtlCapMinutes ?? DEFAULT_TOKEN_TTL_CAP_MINUTES,
+      publicBaseUrl: (request) => `${request.protocol}://${request.get('host')}`,
+    }),
+  );
+
+  const consoleDistDir = deps.consoleDistDir ?? (deps.widgetDistDir === undefined ? undefined : join(deps.widgetDistDir, 'console'));
+  router.use(consolePageRoutes(consoleDistDir));
+  return router;
+}

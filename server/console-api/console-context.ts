@@ -1,0 +1,63 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import { hasUpdatePermission } from '../access/access-rules.ts';
+import type { ConsoleLocals } from '../http/console-session.ts';
+import { problem } from '../http/problem.ts';
+import type { Role, Store, User } from '../store/store.ts';
+
+/**
+ * What every console API route needs: the store, the clock, the platform's
+ * token settings, and the checks each route starts with. Shared by the
+ * per-resource route files (knowledge-base-routes.ts, document-routes.ts,
+ * feedback-list-routes.ts, member-routes.ts, token-routes.ts).
+ */
+export interface ConsoleRouteDeps {
+  store: Store;
+  now: () => number;
+  /** Platform cap on token lifetimes, minutes (shown to the form, enforced on issue). */
+  tokenTtlCapMinutes: number;
+  /** Public base URL of the API, for the ready-to-paste snippet. */
+  publicBaseUrl: (request: Request) => string;
+}
+
+/** The signed-in person (the session check runs before every console route: app.ts). */
+export function signedInUser(response: Response): User {
+  return (response.locals as ConsoleLocals).user;
+}
+
+/**
+ * The signed-in person's role on the request's `kbId`.
+ *
+ * @throws a 404 `not_found` problem when they are not a member: a knowledge
+ *   base the person is not a member of is not revealed
+ */
+export async function membership(store: Pick<Store, 'getRole'>, request: Request, response: Response): Promise<{ kbId: string; role: Role }> {
+  const kbId = String(request.params.kbId);
+  const role = await store.getRole(kbId, signedInUser(response).id);
+  if (!role) throw problem(404, 'not_found', `No knowledge base "${kbId}" that you are a member of`);
+  return { kbId, role };
+}
+
+/**
+ * @param action what is refused, as the start of a sentence ("Issuing a token")
+ * @throws a 403 `forbidden` problem when the role has no update permission
+ */
+export function requireUpdatePermission(role: Role, action: string): void {
+  if (!hasUpdatePermission(role)) {
+    throw problem(403, 'forbidden', `${action} needs update permission (editor or owner); your role is ${role}`);
+  }
+}
+
+/**
+ * A request body validated by its protocol schema (protocol/console-protocol.ts).
+ *
+ * @throws a 400 `invalid_request` problem naming the first field that is wrong
+ */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw problem(400, 'invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,87 @@
+import { Router, type Request, type Response } from 'express';
+import { DocumentRequestSchema, type StoredDocument } from '../../protocol/console-protocol.ts';
+import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { problem } from '../http/problem.ts';
+import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
+import type { PutOutcome, Role } from '../store/store.ts';
+import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+
+/** Adding, replacing and removing one document of a knowledge base (editors and owners). */
+export function documentRoutes(deps: ConsoleRouteDeps): Router {
+  const { store } = deps;
+  const router = Router();
+
+  /**
+   * Adds or replaces one document from its source text, through the same
+   * parsing, chunking and indexing as `kb ingest`, in one transaction. The
+   * id's extension picks the format (`.md`, `.html`, `.txt`, ...); a
+   * `restricted` document's readers must be members. Replacing or removing
+   * a document needs update permission and being able to read it.
+   */
+  router.put('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Adding a document');
+    const docId = documentIdOf(request);
+    const body = parseBody(DocumentRequestSchema, request.body);
+    const readers = body.readers ?? [];
+    try {
+      await requireReadersAreMembers(store, kbId, readers);
+    } catch (error) {
+      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
+      throw error;
+    }
+    await requireReadableIfExists(response, kbId, role, docId, 'replace');
+    let outcome: PutOutcome;
+    try {
+      outcome = await ingestSource(store, {
+        kbId,
+        docId,
+        bytes: Buffer.from(body.content, 'utf8'),
+        visibility: body.visibility,
+        readers,
+        quotable: body.quotable ?? true,
+      });
+    } catch (error) {
+      if (error instanceof SourceRejectedError) throw problem(400, 'invalid_request', `${docId}: ${error.message}`);
+      throw error;
+    }
+    const stored = (await store.getDocument(kbId, docId))!;
+    response.status(outcome === 'created' ? 201 : 200).json({
+      doc_id: docId,
+      outcome,
+      title: stored.title,
+      visibility: stored.visibility,
+      quotable: stored.quotable,
+      passages: stored.chunkCount,
+      updated_at: new Date(stored.updatedAt).toISOString(),
+    } satisfies StoredDocument);
+  });
+
+  router.delete('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Removing a document');
+    const docId = documentIdOf(request);
+    await requireReadableIfExists(response, kbId, role, docId, 'remove');
+    if (!(await store.removeDocument(kbId, docId))) throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
+    response.status(204).end();
+  });
+
+  /** A document id from the path's remaining segments (ids may contain `/`). */
+  function documentIdOf(request: Request): string {
+    const segments = request.params.docId as unknown as string[];
+    const docId = segments.join('/');
+    if (docId.length === 0 || docId.length > 300 || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+      throw problem(400, 'invalid_request', `"${docId}" is not a document id: use a relative path such as guides/setup.md`);
+    }
+    return docId;
+  }
+
+  async function requireReadableIfExists(response: Response, kbId: string, role: Role, docId: string, action: string): Promise<void> {
+    const existing = await store.getDocument(kbId, docId);
+    if (!existing) return;
+    const user = signedInUser(response);
+    if (!canReadDocument(user.id, role, existing)) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
+  }
+
+  return router;
+}

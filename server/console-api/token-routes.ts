@@ -1,0 +1,122 @@
+import { Router, type Response } from 'express';
+import {
+  IssueTokenRequestSchema,
+  PreviewTokenRequestSchema,
+  type ConsoleToken,
+  type IssuedToken,
+  type PreviewToken,
+  type TokenList,
+} from '../../protocol/console-protocol.ts';
+import { issueToken, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
+import { problem } from '../http/problem.ts';
+import { ownOrigin } from '../http/same-origin-check.ts';
+import type { TokenRecord } from '../store/store.ts';
+import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+
+/**
+ * Lifetime of a preview token, minutes: long enough to try a few questions,
+ * short enough that a forgotten tab holds no working token for long. Capped
+ * by the platform cap when that is lower.
+ */
+export const PREVIEW_TOKEN_TTL_MINUTES = 10;
+
+/** The widget tokens of a knowledge base: listed by members, issued and revoked by editors and owners. */
+export function tokenRoutes(deps: ConsoleRouteDeps): Router {
+  const { store } = deps;
+  const router = Router();
+
+  router.get('/knowledge-bases/:kbId/tokens', async (request, response) => {
+    const { kbId } = await membership(store, request, response);
+    const emails = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
+    const now = deps.now();
+    response.json({ tokens: (await store.listTokens(kbId)).map((token) => toConsoleToken(token, emails, now)) } satisfies TokenList);
+  });
+
+  /** Issues a token for the signed-in person through `issueToken`, its refusals turned into problems. */
+  async function issueAsSignedIn(response: Response, input: Omit<IssueTokenInput, 'issuerId'>) {
+    const user = signedInUser(response);
+    try {
+      const issued = await issueToken(store, { ...input, issuerId: user.id }, { ttlCapMinutes: deps.tokenTtlCapMinutes, now: deps.now() });
+      return { token: issued.token, listed: toConsoleToken(issued.record, new Map([[user.id, user.email]]), deps.now()) };
+    } catch (error) {
+      if (error instanceof TokenIssueError) {
+        throw error.reason === 'forbidden' ? problem(403, 'forbidden', error.message) : problem(400, 'invalid_request', error.message);
+      }
+      throw error;
+    }
+  }
+
+  router.post('/knowledge-bases/:kbId/tokens', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Issuing a token');
+    const body = parseBody(IssueTokenRequestSchema, request.body);
+    const issued = await issueAsSignedIn(response, {
+      kbId,
+      allowedOrigins: body.allowed_origins,
+      ...(body.ttl_minutes === undefined ? {} : { ttlMinutes: body.ttl_minutes }),
+      ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
+    });
+    const baseUrl = deps.publicBaseUrl(request);
+    response.status(201).json({
+      ...issued.listed,
+      token: issued.token,
+      snippet: `<script src="${baseUrl}/widget/kb-widget.js"></script>\n<kb-widget base-url="${baseUrl}" kb-id="${kbId}" token="${issued.token}"></kb-widget>`,
+    } satisfies IssuedToken);
+  });
+
+  /**
+   * A preview token for the Developers tab's live preview: an ordinary
+   * widget token of the signed-in person (so the issuer's reach and the
+   * scope apply as to any other), whose only allowed origin is the console's
+   * own - the origin this request was addressed to, which the same-origin
+   * check has already matched against the request's `Origin` - living
+   * {@link PREVIEW_TOKEN_TTL_MINUTES} minutes, listed as `purpose: preview`.
+   * A token for customers' pages cannot serve here, since the console's
+   * origin is rightly not among its allowed origins.
+   */
+  router.post('/knowledge-bases/:kbId/tokens/preview', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Issuing a preview token');
+    const body = parseBody(PreviewTokenRequestSchema, request.body);
+    const consoleOrigin = ownOrigin(request);
+    if (consoleOrigin === undefined) {
+      throw problem(400, 'invalid_request', `The console's own origin could not be read from the Host header "${request.get('host') ?? ''}"`);
+    }
+    const issued = await issueAsSignedIn(response, {
+      kbId,
+      allowedOrigins: [consoleOrigin],
+      ttlMinutes: Math.min(PREVIEW_TOKEN_TTL_MINUTES, deps.tokenTtlCapMinutes),
+      purpose: 'preview',
+      ...(body.scope === undefined ? {} : { scope: body.scope as TokenRecord['scope'] }),
+    });
+    response.status(201).json({ ...issued.listed, token: issued.token } satisfies PreviewToken);
+  });
+
+  router.delete('/knowledge-bases/:kbId/tokens/:tokenId', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Revoking a token');
+    const tokenId = String(request.params.tokenId);
+    const token = (await store.listTokens(kbId)).find((candidate) => candidate.id === tokenId);
+    if (!token) throw problem(404, 'not_found', `No token "${tokenId}" in knowledge base "${kbId}"`);
+    await store.revokeToken(tokenId, deps.now());
+    response.status(204).end();
+  });
+
+  return router;
+}
+
+function toConsoleToken(token: TokenRecord, emails: Map<string, string>, now: number): ConsoleToken {
+  const result: ConsoleToken = {
+    id: token.id,
+    status: token.revokedAt !== undefined ? 'revoked' : now >= token.expiresAt ? 'expired' : 'active',
+    issuer: (token.issuerId && emails.get(token.issuerId)) || '(removed user)',
+    allowed_origins: token.allowedOrigins,
+    scope: token.scope,
+    purpose: token.purpose,
+    created_at: new Date(token.createdAt).toISOString(),
+    expires_at: new Date(token.expiresAt).toISOString(),
+  };
+  if (token.revokedAt !== undefined) result.revoked_at = new Date(token.revokedAt).toISOString();
+  if (token.lastUsedAt !== undefined) result.last_used_at = new Date(token.lastUsedAt).toISOString();
+  return result;
+}
