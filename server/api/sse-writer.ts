@@ -1,18 +1,21 @@
 import type { ServerResponse } from 'node:http';
 import type { DoneFrame, ErrorFrame, StreamFrame } from '../../protocol/query-protocol.ts';
+import { encodeFrame, HEARTBEAT_COMMENT } from './sse-frame.ts';
+import { startHeartbeat } from './sse-heartbeat.ts';
+
+export { encodeFrame };
 
 /**
  * Server-sent events writing for the streaming endpoint (DESIGN.md "Wire
  * decisions", SPEC.md 6; format from the HTML Standard, "Server-sent events",
  * section 9.2). Modelled on vercel/ai `write-to-server-response.ts`: headers
- * first, `drain` for backpressure, and the response always ended.
+ * first, `drain` for backpressure, and the response always ended. The text
+ * of events is sse-frame.ts's; the idle heartbeat is sse-heartbeat.ts's.
  */
 
 /** Default interval of the `: ping` comment heartbeat, in milliseconds (DESIGN.md: every 15 s while idle). */
 export const HEARTBEAT_MILLISECONDS = 15_000;
 
-/** A comment line (HTML SSE: a line starting with `:` is ignored by clients) that keeps proxies from timing out. */
-const HEARTBEAT = ': ping\n\n';
 
 /** An open event stream on one HTTP response. */
 export interface EventStream {
@@ -43,19 +46,6 @@ export interface EventStream {
 export interface EventStreamOptions {
   /** Idle time before a `: ping` comment is written, in milliseconds; default {@link HEARTBEAT_MILLISECONDS}. */
   heartbeatMilliseconds?: number;
-}
-
-/**
- * Encodes one frame as an SSE event: `event: <type>\ndata: <json>\n\n`
- * (HTML Standard 9.2.5/9.2.6). The JSON carries `type` equal to the event
- * name. `JSON.stringify` escapes CR and LF inside strings, so the data is
- * always one line and no field text can end the event or start another
- * field; U+2028/U+2029, which it leaves raw, are not SSE line breaks.
- *
- * @returns the event text, to be written as UTF-8
- */
-export function encodeFrame(frame: StreamFrame): string {
-  return `event: ${frame.type}\ndata: ${JSON.stringify(frame)}\n\n`;
 }
 
 /**
@@ -94,17 +84,12 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
   let finished = false;
   let gone = false;
   let lastWriteAt = performance.now();
-  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let stopHeartbeat = () => {};
   let drained: Promise<boolean> | undefined;
   let resolveDrained: ((written: boolean) => void) | undefined;
   let completed: Promise<void> | undefined;
 
   const writable = () => !gone && !response.writableEnded && !response.destroyed;
-
-  const stopHeartbeat = () => {
-    if (heartbeatTimer !== undefined) clearTimeout(heartbeatTimer);
-    heartbeatTimer = undefined;
-  };
 
   const release = (written: boolean) => {
     const resolve = resolveDrained;
@@ -138,21 +123,6 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
       resolveDrained = resolve;
     });
     return drained;
-  };
-
-  const scheduleHeartbeat = (delay: number) => {
-    heartbeatTimer = setTimeout(() => {
-      heartbeatTimer = undefined;
-      if (finished || !writable()) return;
-      const idle = performance.now() - lastWriteAt;
-      if (idle >= heartbeatMilliseconds && drained === undefined) {
-        void write(HEARTBEAT);
-        scheduleHeartbeat(heartbeatMilliseconds);
-      } else {
-        scheduleHeartbeat(Math.max(1, heartbeatMilliseconds - idle));
-      }
-    }, delay);
-    heartbeatTimer.unref();
   };
 
   const finish = (frame: DoneFrame | ErrorFrame): Promise<void> => {
@@ -189,7 +159,12 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
     onClose();
   } else {
     response.flushHeaders();
-    scheduleHeartbeat(heartbeatMilliseconds);
+    stopHeartbeat = startHeartbeat(heartbeatMilliseconds, {
+      lastWriteAt: () => lastWriteAt,
+      active: () => !finished && writable(),
+      busy: () => drained !== undefined,
+      beat: () => void write(HEARTBEAT_COMMENT),
+    });
   }
 
   return {
