@@ -234,17 +234,3 @@ export const CONSOLE_SCHEMAS = [
   ConsoleFeedbackSchema,
   FeedbackPageSchema,
 ] as const;
-
-/**
- * The console's schemas as OpenAPI 3.1 `components.schemas` (JSON Schema
- * 2020-12, zod's `toJSONSchema`), each by its `id`, referring to one another
- * with `#/components/schemas/<id>`.
- */
-export function consoleJsonSchemas(): Record<string, Record<string, unknown>> {
-  const registry = z.registry<{ id: string }>();
-  for (const schema of CONSOLE_SCHEMAS) registry.add(schema, { id: (schema.meta() as { id: string }).id });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _schema, $id: _id, ...schema }]) => [id, schema as Record<string, unknown>]),
-  );
-}

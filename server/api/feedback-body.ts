@@ -1,75 +1,20 @@
-import { z } from 'zod';
 import { problem } from '../http/problem.ts';
-import { MAX_QUESTION_CHARACTERS, MAX_TOP_K, shownValue } from './query-body.ts';
-import type { ProblemReason, ProblemReport, Provenance, RatingFeedback, RatingReason } from '../../protocol/query-protocol.ts';
+import { shownValue } from './query-body.ts';
+import type { ProblemReport, RatingFeedback } from '../../protocol/query-protocol.ts';
+import { FeedbackRequestSchema, MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_REASONS } from '../../protocol/query-schemas.ts';
 
 /**
  * Validation of the feedback endpoint's body (protocol/query-protocol.ts
  * `FeedbackRequest`, DESIGN.md "Wire decisions"): `kind` tells a rating of
  * an answer from a problem report on one source; `question` as for the
  * query endpoints; `comment` at most 1,000 characters after trimming (blank
- * = absent); a rating carries at most {@link MAX_TOP_K} source spans, as
+ * = absent); a rating carries at most `MAX_TOP_K` source spans, as
  * many as an answer can cite. Unknown fields are ignored. The spans are only
  * shaped here; whether this service issued them, and to whom, is checked by
  * the route (feedback-routes.ts).
  */
 
-/** Longest comment, in characters after trimming. */
-export const MAX_COMMENT_CHARACTERS = 1000;
-
-export const RATING_REASONS: readonly RatingReason[] = ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'];
-export const PROBLEM_REASONS: readonly ProblemReason[] = ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'];
-const PROVENANCES: readonly Provenance[] = ['generated', 'abstained', 'qa_shortcut'];
-
-/** `"a", "b" or "c"`, for messages. */
-function listed(values: readonly string[]): string {
-  const quoted = values.map((value) => `"${value}"`);
-  return `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
-}
-
-function oneOf<Value extends string>(field: string, values: readonly Value[]) {
-  return z.enum(values as [Value, ...Value[]], { error: `Field "${field}" must be ${listed(values)}` });
-}
-
-const sourceSpan = (field: string) =>
-  z.record(z.string(), z.unknown(), { error: `${field} must be a source_span object, as the citation carried it` });
-
-const common = {
-  question: z
-    .string({ error: 'Field "question" must be a string' })
-    .trim()
-    .min(1, { error: 'Field "question" must not be empty' })
-    .max(MAX_QUESTION_CHARACTERS, { error: `Field "question" must be at most ${MAX_QUESTION_CHARACTERS} characters` }),
-  provenance: oneOf('provenance', PROVENANCES),
-  comment: z
-    .string({ error: 'Field "comment" must be a string' })
-    .trim()
-    .max(MAX_COMMENT_CHARACTERS, { error: `Field "comment" must be at most ${MAX_COMMENT_CHARACTERS} characters` })
-    .optional(),
-};
-
-const feedbackSchema = z.discriminatedUnion('kind', [
-  z
-    .object({
-      kind: z.literal('rating'),
-      ...common,
-      rating: oneOf('rating', ['up', 'down'] as const),
-      reason: oneOf('reason', RATING_REASONS).optional(),
-      source_spans: z
-        .array(sourceSpan('Each of "source_spans"'), { error: `Field "source_spans" must be an array of the answer's source_span objects` })
-        .max(MAX_TOP_K, { error: `Field "source_spans" must hold at most ${MAX_TOP_K} source spans` }),
-    })
-    .refine((body) => body.reason === undefined || body.rating === 'down', {
-      error: 'Field "reason" is only for rating "down"',
-      path: ['reason'],
-    }),
-  z.object({
-    kind: z.literal('problem'),
-    ...common,
-    source_span: sourceSpan('Field "source_span"'),
-    reason: oneOf('reason', PROBLEM_REASONS),
-  }),
-]);
+export { MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_REASONS };
 
 /**
  * A validated rating or problem report, as on the wire but with its spans
@@ -91,7 +36,7 @@ export function parseFeedbackBody(body: unknown): ValidFeedback {
   if (fields.kind !== 'rating' && fields.kind !== 'problem') {
     throw problem(400, 'invalid_request', `Field "kind" must be "rating" or "problem"${shownValue(fields.kind)}`);
   }
-  const parsed = feedbackSchema.safeParse(body);
+  const parsed = FeedbackRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'body');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { MAX_QUESTION_CHARACTERS, MAX_TOP_K, QueryRequestSchema } from '../../protocol/query-schemas.ts';
 import { MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 
@@ -9,30 +9,9 @@ import { problem } from '../http/problem.ts';
  * `conversation_id` a string, unknown top-level fields ignored).
  */
 
-/** Longest question, in characters after trimming. */
-export const MAX_QUESTION_CHARACTERS = 2000;
-/** Largest `top_k` a request may ask for. */
-export const MAX_TOP_K = 20;
+export { MAX_QUESTION_CHARACTERS, MAX_TOP_K };
 /** Largest request body, in bytes (16 KiB). */
 export const MAX_BODY_BYTES = MAX_JSON_BODY_BYTES;
-
-const querySchema = z.object({
-  question: z
-    .string({ error: 'Field "question" must be a string' })
-    .trim()
-    .min(1, { error: 'Field "question" must not be empty' })
-    .max(MAX_QUESTION_CHARACTERS, {
-      error: `Field "question" must be at most ${MAX_QUESTION_CHARACTERS} characters`,
-    }),
-  top_k: z
-    .number({ error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
-    .int({ error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
-    .min(1, { error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
-    .max(MAX_TOP_K, { error: `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}` })
-    .optional(),
-  options: z.record(z.string(), z.unknown(), { error: 'Field "options" must be an object' }).optional(),
-  conversation_id: z.string({ error: 'Field "conversation_id" must be a string' }).optional(),
-});
 
 /** A validated query. */
 export interface ValidQuery {
@@ -55,7 +34,7 @@ export function parseQueryBody(body: unknown): ValidQuery {
   if (!('question' in body)) {
     throw problem(400, 'invalid_request', 'Field "question" is required');
   }
-  const parsed = querySchema.safeParse(body);
+  const parsed = QueryRequestSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'body');

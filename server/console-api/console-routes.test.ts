@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { z } from 'zod';
 import { CONSOLE_SCHEMAS, type MemberList } from '../../protocol/console-protocol.ts';
 import type { Problem } from '../../protocol/query-protocol.ts';
+import { ProblemSchema, QueryResponseSchema } from '../../protocol/query-schemas.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { OPENAPI_DOCUMENT } from './openapi.ts';
 
@@ -456,4 +457,25 @@ test('every console answer with a JSON body: exactly the schema the OpenAPI docu
     expect((OPENAPI_DOCUMENT.components.schemas as Record<string, unknown>)[id!]).toBeDefined();
   }
   await call('DELETE', '/knowledge-bases/docs/documents/shape/x.md', { cookie: cookies.owner });
+});
+
+test('the widget endpoints: a JSON answer and a refusal are exactly the schemas the OpenAPI document names for them (protocol/query-schemas.ts)', async () => {
+  // Arrange
+  const { token } = await fixture.issue();
+  const operation = (OPENAPI_DOCUMENT.paths as unknown as Record<string, { post: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> } }>)[
+    '/kb-api/api/v1/kb/{kbId}/widget/query'
+  ]!.post;
+
+  // Act
+  const answered = await fixture.post('query', { question: 'How do I read a file?' }, { token, headers: { Origin: 'http://localhost:5173' } });
+  const refused = await fixture.post('query', { question: 'How do I read a file?' });
+
+  // Assert
+  expect(operation.responses['200']!.content['application/json']!.schema.$ref).toBe('#/components/schemas/QueryResponse');
+  expect(operation.responses['401']!.content['application/problem+json']!.schema.$ref).toBe('#/components/schemas/Problem');
+  const answer = await answered.json();
+  expect(QueryResponseSchema.parse(answer)).toEqual(answer);
+  const problem = await refused.json();
+  expect(refused.status).toBe(401);
+  expect(ProblemSchema.parse(problem)).toEqual(problem);
 });

@@ -6,14 +6,15 @@
  * Kept beside the routes it describes; a test checks that every route the
  * app mounts appears here.
  *
- * The console's request and response schemas are not written here: they are
- * generated from their one definition (protocol/console-protocol.ts, zod's
- * JSON Schema output), and a test checks every console answer against the
- * schema named here for it. The widget endpoints' schemas are still written
- * here (their types: protocol/query-protocol.ts).
+ * No schema is written here: each is generated from its one definition
+ * (protocol/query-schemas.ts for the widget endpoints,
+ * protocol/console-protocol.ts for the console; zod's JSON Schema output),
+ * and tests check the service's answers against the schemas named here.
  */
 
-import { consoleJsonSchemas } from '../../protocol/console-protocol.ts';
+import { CONSOLE_SCHEMAS } from '../../protocol/console-protocol.ts';
+import { componentSchemas } from '../../protocol/json-schemas.ts';
+import { QUERY_SCHEMAS } from '../../protocol/query-schemas.ts';
 
 /** A reference to one of the document's `components.schemas`. */
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -39,26 +40,6 @@ const consoleErrors = {
   '403': problemResponse('Missing role (`forbidden`) or a cross-site request (`cross_site_request`)'),
   '404': problemResponse('No such knowledge base among yours (`not_found`)'),
 };
-const citation = {
-  type: 'object',
-  required: ['index', 'doc_id', 'kb_id', 'source_span'],
-  properties: {
-    index: { type: 'integer', description: 'The `[n]` marker used inside `answer`' },
-    doc_id: { type: 'string' },
-    kb_id: { type: 'string' },
-    source_span: { type: 'object', description: 'Opaque locator; pass back unchanged', properties: { ref: { type: 'string' } } },
-    title: { type: 'string', description: 'Readable place: document title and section headings, e.g. "File system › fs.stat()" (additive; omitted when empty)' },
-    url: { type: 'string', format: 'uri', description: "Page URL with the section's anchor, when the knowledge base has a site URL (additive; omitted otherwise)" },
-    text: { type: 'string', description: 'Quoted passage: only in streamed citations frames, only when quotable' },
-  },
-};
-const sourceSpan = { type: 'object', description: 'A citation\'s `source_span`, unchanged', properties: { ref: { type: 'string' } } } as const;
-const provenance = { enum: ['generated', 'abstained', 'qa_shortcut'] } as const;
-const feedbackCommon = {
-  question: { type: 'string', minLength: 1, maxLength: 2000, description: 'The question as asked' },
-  provenance: { ...provenance, description: 'The answer\'s provenance, from its response or `done` frame' },
-  comment: { type: 'string', maxLength: 1000, description: 'The visitor\'s words; blank counts as absent' },
-} as const;
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -75,67 +56,9 @@ export const OPENAPI_DOCUMENT = {
       consoleSession: { type: 'apiKey', in: 'cookie', name: 'kbw_session', description: 'Session of a signed-in person' },
     },
     schemas: {
-      Problem: {
-        type: 'object',
-        required: ['type', 'title', 'status', 'detail', 'code'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string', description: 'What was wrong, with the offending value' },
-          code: { type: 'string' },
-        },
-      },
-      QueryRequest: {
-        type: 'object',
-        required: ['question'],
-        properties: {
-          question: { type: 'string', minLength: 1, maxLength: 2000 },
-          top_k: { type: 'integer', minimum: 1, maximum: 20 },
-          options: { type: 'object' },
-          conversation_id: { type: 'string', description: 'Accepted and ignored' },
-        },
-      },
-      QueryResponse: {
-        type: 'object',
-        required: ['answer', 'citations', 'provenance', 'abstained'],
-        properties: {
-          answer: { type: 'string' },
-          citations: { type: 'array', items: citation },
-          provenance: { enum: ['generated', 'abstained', 'qa_shortcut'] },
-          abstained: { type: 'boolean' },
-        },
-      },
-      FeedbackRequest: {
-        oneOf: [
-          {
-            title: 'Rating of an answer',
-            type: 'object',
-            required: ['kind', 'question', 'provenance', 'rating', 'source_spans'],
-            properties: {
-              kind: { const: 'rating' },
-              ...feedbackCommon,
-              rating: { enum: ['up', 'down'] },
-              reason: { enum: ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'], description: 'Only with `rating: "down"`' },
-              source_spans: { type: 'array', maxItems: 20, items: sourceSpan, description: 'The answer\'s citations\' spans (empty for an abstention)' },
-            },
-          },
-          {
-            title: 'Problem report on one source',
-            type: 'object',
-            required: ['kind', 'question', 'provenance', 'source_span', 'reason'],
-            properties: {
-              kind: { const: 'problem' },
-              ...feedbackCommon,
-              source_span: sourceSpan,
-              reason: { enum: ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'] },
-            },
-          },
-        ],
-        discriminator: { propertyName: 'kind' },
-      },
-      // The console's schemas, generated from their one definition (protocol/console-protocol.ts).
-      ...consoleJsonSchemas(),
+      // Every schema is generated from its one definition: the widget endpoints' in
+      // protocol/query-schemas.ts, the console's in protocol/console-protocol.ts.
+      ...componentSchemas([...QUERY_SCHEMAS, ...CONSOLE_SCHEMAS]),
     },
   },
   paths: {
