@@ -1,4 +1,4 @@
-import type { Membership, Reach, Role, Store, Visibility } from '../store/store.ts';
+import type { Membership, Reach, Role, Visibility, WorkspaceRepository } from '../store/store.ts';
 
 /**
  * The workspace's access rules (DESIGN.md "Access rules"), in one place: the
@@ -110,7 +110,7 @@ export class ReadersNotMembersError extends Error {
  * @throws ReadersNotMembersError naming the readers who are not members
  */
 export async function requireReadersAreMembers(
-  store: Pick<Store, 'listMembers'>,
+  store: Pick<WorkspaceRepository, 'listMembers'>,
   kbId: string,
   readerIds: readonly string[],
   nameOf: (userId: string) => string = (userId) => userId,

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { problem } from '../http/problem.ts';
 import { checkWidgetRequest, type WidgetGrant } from '../auth/token-check.ts';
-import type { Store } from '../store/store.ts';
+import type { TokenRepository, WorkspaceRepository } from '../store/store.ts';
 
 /**
  * Middleware that authenticates a widget request before any answer work or
@@ -36,7 +36,7 @@ export function presentedToken(request: Request): string | undefined {
  */
 export const LAST_USED_PRECISION_MILLISECONDS = 60_000;
 
-export function widgetAuth(store: Store, now: () => number): RequestHandler {
+export function widgetAuth(store: Pick<TokenRepository, 'findTokenByHash' | 'recordTokenUse'> & Pick<WorkspaceRepository, 'getRole'>, now: () => number): RequestHandler {
   const recorded = new Map<string, number>();
   const recordUse = (tokenId: string, at: number): void => {
     if ((recorded.get(tokenId) ?? -Infinity) + LAST_USED_PRECISION_MILLISECONDS > at) return;

@@ -1,7 +1,7 @@
 import { isOriginAllowed } from '../../protocol/origins.ts';
 import { hashToken, TOKEN_PREFIX } from './widget-tokens.ts';
 import { hasUpdatePermission, tokenReach } from '../access/access-rules.ts';
-import type { Reach, Store, TokenRecord } from '../store/store.ts';
+import type { Reach, TokenRecord, TokenRepository, WorkspaceRepository } from '../store/store.ts';
 import type { ProblemCode } from '../../protocol/query-protocol.ts';
 
 /**
@@ -44,7 +44,7 @@ export interface WidgetRefusal {
  * @returns a grant, or a refusal with its code; never throws for bad input
  * @throws StoreUnavailableError when the store cannot be reached
  */
-export async function checkWidgetRequest(store: Store, credentials: WidgetCredentials): Promise<WidgetGrant | WidgetRefusal> {
+export async function checkWidgetRequest(store: Pick<TokenRepository, 'findTokenByHash'> & Pick<WorkspaceRepository, 'getRole'>, credentials: WidgetCredentials): Promise<WidgetGrant | WidgetRefusal> {
   const { token: presented, now } = credentials;
   if (presented === undefined || presented === '') {
     return {

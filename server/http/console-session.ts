@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { problem } from './problem.ts';
-import type { SessionRecord, Store, User } from '../store/store.ts';
+import type { SessionRecord, SessionRepository, User, WorkspaceRepository } from '../store/store.ts';
 
 /**
  * Console sessions: who is signed in to `/console` (issue 4).
@@ -54,7 +54,7 @@ export function sessionDeadline(createdAt: number, at: number): number {
  *
  * @returns the secret session id (for the cookie only) and the stored record
  */
-export async function startSession(store: Store, userId: string, at: number): Promise<{ id: string; record: SessionRecord }> {
+export async function startSession(store: SessionRepository, userId: string, at: number): Promise<{ id: string; record: SessionRecord }> {
   const id = randomBytes(SESSION_ID_BYTES).toString('base64url');
   const record: SessionRecord = {
     idHash: hashSessionId(id),
@@ -100,7 +100,7 @@ function cookieAttributes(request: Request) {
  *
  * @param now clock in epoch milliseconds
  */
-export function consoleSession(store: Store, now: () => number): RequestHandler {
+export function consoleSession(store: SessionRepository & Pick<WorkspaceRepository, 'getUser'>, now: () => number): RequestHandler {
   return async (request, response, next) => {
     const id = sessionIdOf(request);
     if (id === undefined) {

@@ -1,5 +1,5 @@
 import type { Options, Store as RateLimitStore, IncrementResponse } from 'express-rate-limit';
-import type { Store } from '../store/store.ts';
+import type { RateLimitRepository } from '../store/store.ts';
 
 /** How often, at most, expired windows are deleted from the database, in milliseconds. */
 const PRUNE_INTERVAL_MILLISECONDS = 60_000;
@@ -19,7 +19,7 @@ export class SharedRateLimitStore implements RateLimitStore {
   /** Counts are shared with other processes (express-rate-limit's double-counting check). */
   readonly localKeys = false;
   readonly prefix: string;
-  readonly #store: Store;
+  readonly #store: RateLimitRepository;
   readonly #now: () => number;
   #windowMs = 60_000;
   #lastPrune = 0;
@@ -29,7 +29,7 @@ export class SharedRateLimitStore implements RateLimitStore {
    * @param prefix prepended to every key, one per limiter (e.g. `widget-ip:`)
    * @param now clock, epoch milliseconds
    */
-  constructor(store: Store, prefix: string, now: () => number) {
+  constructor(store: RateLimitRepository, prefix: string, now: () => number) {
     this.#store = store;
     this.prefix = prefix;
     this.#now = now;

@@ -291,7 +291,8 @@ export interface FeedbackCursor {
   id: number;
 }
 
-export interface Store {
+/** Users, knowledge bases and roles: who belongs where (DESIGN.md "Access rules"). */
+export interface WorkspaceRepository {
   createUser(input: { email: string; name: string }): Promise<User>;
   getUser(id: string): Promise<User | undefined>;
   findUserByEmail(email: string): Promise<User | undefined>;
@@ -329,7 +330,10 @@ export interface Store {
   removeRole(kbId: string, userId: string): Promise<void>;
   getRole(kbId: string, userId: string): Promise<Role | undefined>;
   listMembers(kbId: string): Promise<(Membership & { email: string })[]>;
+}
 
+/** Documents and their passages as ingested; every write keeps the index with them. */
+export interface DocumentRepository {
   /**
    * Creates or replaces a document and its passages in one transaction, or
    * does nothing when a document with the same id and content hash exists.
@@ -362,7 +366,10 @@ export interface Store {
   setDocumentUrls(kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
   /** Removes a document and its passages; returns whether it existed. */
   removeDocument(kbId: string, docId: string): Promise<boolean>;
+}
 
+/** The lexical index's data and the passages retrieval returns, always within a reach (store/index-data.ts); re-indexing. */
+export interface IndexRepository {
   /**
    * The index version of the reach's knowledge base and its statistics
    * inside the reach (store/index-data.ts), read in one snapshot.
@@ -412,7 +419,10 @@ export interface Store {
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]>;
   /** How many passages one document has inside the reach (0 when it is absent or outside the reach). */
   countPassages(reach: Reach, docId: string): Promise<number>;
+}
 
+/** Visitors' ratings and problem reports (issue 15). */
+export interface FeedbackRepository {
   /**
    * Stores a visitor's feedback and its passages in one transaction.
    * Throws NotFoundError for an unknown knowledge base.
@@ -426,18 +436,27 @@ export interface Store {
    * {@link FeedbackRecord} says, judged by `reach` (the reader's).
    */
   listFeedback(reach: Reach, page: { limit: number; before?: FeedbackCursor }): Promise<FeedbackRecord[]>;
+}
 
+/** Curated question-answer pairs (`qa_shortcut`). */
+export interface CuratedAnswerRepository {
   /** Replaces the curated pairs of a KB in one transaction. */
   replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void>;
   listFaq(kbId: string): Promise<FaqPair[]>;
+}
 
+/** Widget tokens, stored by the hash of their secret. */
+export interface TokenRepository {
   insertToken(token: TokenRecord): Promise<void>;
   findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined>;
   listTokens(kbId: string): Promise<TokenRecord[]>;
   /** Marks a token revoked at `at`; returns false when no such token exists. */
   revokeToken(id: string, at: number): Promise<boolean>;
   recordTokenUse(id: string, at: number): Promise<void>;
+}
 
+/** Console sign-in sessions, stored by the hash of their id. */
+export interface SessionRepository {
   /**
    * Records a new console session, and deletes every session whose
    * `expiresAt` has passed by its `createdAt` (housekeeping).
@@ -449,7 +468,10 @@ export interface Store {
   deleteSession(idHash: string): Promise<void>;
   /** Ends every session of a user (password changed); returns how many there were. */
   deleteSessionsOf(userId: string): Promise<number>;
+}
 
+/** Rate-limit windows shared by every process on the database. */
+export interface RateLimitRepository {
   /**
    * Counts one hit of a rate-limit key in its fixed window, atomically (so
    * every server process sharing the database shares the count): a key
@@ -467,10 +489,30 @@ export interface Store {
   resetRateLimit(key: string): Promise<void>;
   /** Deletes the windows that ended by `at` (housekeeping); returns how many. */
   pruneRateLimits(at: number): Promise<number>;
+}
 
+/** Workspace settings created once (e.g. the source-span key). */
+export interface SettingsRepository {
   /** Returns the named setting, creating it with `create()` on first use (atomic). */
   getOrCreateSetting(key: string, create: () => string): Promise<string>;
+}
 
+/**
+ * The whole storage of a workspace, on one database: every repository
+ * above, plus health and closing. Each backend (sqlite-store.ts,
+ * postgres-store.ts) implements it; code takes the narrowest repository,
+ * or `Pick` of one, that it needs.
+ */
+export interface Store
+  extends WorkspaceRepository,
+    DocumentRepository,
+    IndexRepository,
+    FeedbackRepository,
+    CuratedAnswerRepository,
+    TokenRepository,
+    SessionRepository,
+    RateLimitRepository,
+    SettingsRepository {
   /** Resolves when the database answers a trivial query (health checks). */
   ping(): Promise<void>;
 
