@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
@@ -18,6 +17,9 @@ import {
 import {
   changedKnowledgeBase,
   documentRecord,
+  newId,
+  tokenRecord,
+  type TokenRowBase,
   FEEDBACK_COLUMNS,
   feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
@@ -50,7 +52,6 @@ import {
   type StoredPassage,
   type SessionRecord,
   type Store,
-  type TokenPurpose,
   type TokenRecord,
   type User,
   type Visibility,
@@ -163,22 +164,9 @@ interface DocumentRow extends DocumentRowBase {
   readers: string[] | null;
 }
 
-interface TokenRow {
-  id: string;
-  kb_id: string;
-  issuer_id: string | null;
-  token_hash: string;
+interface TokenRow extends TokenRowBase {
   allowed_origins: string[];
   scope: Visibility[];
-  purpose: TokenPurpose;
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-  last_used_at: number | null;
-}
-
-function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(9).toString('base64url')}`;
 }
 
 function toDocument(row: DocumentRow): DocumentRecord {
@@ -186,20 +174,7 @@ function toDocument(row: DocumentRow): DocumentRecord {
 }
 
 function toToken(row: TokenRow): TokenRecord {
-  const token: TokenRecord = {
-    id: row.id,
-    kbId: row.kb_id,
-    tokenHash: row.token_hash,
-    allowedOrigins: row.allowed_origins,
-    scope: row.scope,
-    purpose: row.purpose,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-  if (row.issuer_id !== null) token.issuerId = row.issuer_id;
-  if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
-  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
-  return token;
+  return tokenRecord(row, { allowedOrigins: row.allowed_origins, scope: row.scope });
 }
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
@@ -16,6 +15,9 @@ import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics }
 import {
   changedKnowledgeBase,
   documentRecord,
+  newId,
+  tokenRecord,
+  type TokenRowBase,
   FEEDBACK_COLUMNS,
   feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
@@ -48,7 +50,6 @@ import {
   type SessionRecord,
   type StoredPassage,
   type Store,
-  type TokenPurpose,
   type TokenRecord,
   type User,
   type Visibility,
@@ -69,18 +70,11 @@ interface DocumentRow extends DocumentRowBase {
   readers: string | null;
 }
 
-interface TokenRow {
-  id: string;
-  kb_id: string;
-  issuer_id: string | null;
-  token_hash: string;
+interface TokenRow extends TokenRowBase {
+  /** JSON array. */
   allowed_origins: string;
+  /** JSON array. */
   scope: string;
-  purpose: TokenPurpose;
-  created_at: number;
-  expires_at: number;
-  revoked_at: number | null;
-  last_used_at: number | null;
 }
 
 /**
@@ -124,29 +118,12 @@ function migrate(database: Database): void {
   }
 }
 
-function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(9).toString('base64url')}`;
-}
-
 function toDocument(row: DocumentRow): DocumentRecord {
   return documentRecord(row, { readers: row.readers ? (JSON.parse(row.readers) as string[]) : [], quotable: row.quotable === 1 });
 }
 
 function toToken(row: TokenRow): TokenRecord {
-  const token: TokenRecord = {
-    id: row.id,
-    kbId: row.kb_id,
-    tokenHash: row.token_hash,
-    allowedOrigins: JSON.parse(row.allowed_origins) as string[],
-    scope: JSON.parse(row.scope) as Visibility[],
-    purpose: row.purpose,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
-  if (row.issuer_id !== null) token.issuerId = row.issuer_id;
-  if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
-  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
-  return token;
+  return tokenRecord(row, { allowedOrigins: JSON.parse(row.allowed_origins) as string[], scope: JSON.parse(row.scope) as Visibility[] });
 }
 
 const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
