@@ -12,6 +12,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/api/sse-writer.test.ts',
   'server/auth/password-hash.test.ts',
   'server/cli/read-secret.test.ts',
+  'server/banner-commands.test.ts',
   'server/config.test.ts',
   'server/layers.test.ts',
   'server/engine/answer-engine.chat.test.ts',

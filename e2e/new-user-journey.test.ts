@@ -44,10 +44,11 @@ beforeAll(async () => {
   server = started.process;
   baseUrl = started.url;
   firstStartOutput = started.output;
-  const issued = await run('npm', ['run', '--silent', 'kb', '--', 'token', 'issue', '--kb', 'node-docs', '--origin', 'http://localhost:5173'], {
-    cwd: projectRoot,
-    env: { ...process.env, KB_DATA_DIR: dataDir },
-  });
+  // The banner's token command, run as printed in another terminal: a shell in the project folder without this server's variables.
+  const lines = firstStartOutput.split('\n');
+  const printed = lines[lines.indexOf('Get a widget token (in another terminal):') + 1]!.trim();
+  const otherTerminal = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KB_') && name !== 'DATABASE_URL'));
+  const issued = await run('sh', ['-c', printed], { cwd: projectRoot, env: otherTerminal });
   token = issued.stdout.trim().split('\n').at(-1)!;
 }, 120_000);
 
@@ -57,9 +58,9 @@ afterAll(async () => {
 });
 
 describe('a new user after npm install && npm start', () => {
-  test('first start: seeds node-docs from the bundled pages and says how to get a token', () => {
+  test('first start: seeds node-docs from the bundled pages and prints a token command that works as printed (its data folder included)', () => {
     expect(firstStartOutput).toMatch(/indexed 64 pages of node-docs/);
-    expect(firstStartOutput).toContain('npm run --silent kb -- token issue --kb node-docs');
+    expect(firstStartOutput).toContain(`KB_DATA_DIR=${dataDir} npm run --silent kb -- token issue --kb node-docs`);
     expect(token).toMatch(/^kbw_/);
   });
 

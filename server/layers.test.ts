@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server/auth/'],
   ['server/http/'],
   ['server/api/', 'server/console-api/', 'server/demo/'],
-  ['server/config.ts', 'server/seed.ts'],
+  ['server/config.ts', 'server/seed.ts', 'server/banner-commands.ts'],
   ['server/app.ts'],
   ['server/cli/', 'server/main.ts'],
   ['server/testing/'],

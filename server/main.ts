@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoServer } from './demo/demo-server.ts';
+import { tokenIssueCommand } from './banner-commands.ts';
 
 /**
  * `npm start`: opens (or creates) the store, seeds the demo knowledge base on
@@ -146,7 +147,7 @@ process.stdout.write(
       : '  demo page: off (KB_DEMO_PORT=0)',
     '',
     'Get a widget token (in another terminal):',
-    `  npm run --silent kb -- token issue --kb ${DEMO_KB_ID} --origin http://localhost:5173`,
+    `  ${tokenIssueCommand(DEMO_KB_ID, { location, dataDir: config.dataDir, projectDir: process.cwd(), demoPort: config.demoPort })}`,
     'Ask a question:',
     `  curl -s ${baseUrl}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget/query \\`,
     '    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
