@@ -4,6 +4,8 @@ import { widgetAssetRoutes } from './api/widget-asset.ts';
 import { consoleApp, DEFAULT_TOKEN_TTL_CAP_MINUTES, type ConsoleAppDeps } from './console-api/console-app.ts';
 import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
+import { requestLog } from './http/request-log.ts';
+import { createServiceMetrics, metricsRoute, requestMetrics, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
 
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };
 export { WIDGET_API_PATH } from './api/widget-api.ts';
@@ -18,11 +20,17 @@ export interface AppDeps extends WidgetApiDeps, ConsoleAppDeps {
    * and `/widget/kb-widget.mjs`; omitted = the widget script is not served.
    */
   widgetDistDir?: string;
+  /** Where the service's metrics are counted (`GET /metrics`); default: a registry of this app's own. */
+  metrics?: ServiceMetrics;
 }
 
+/** Paths that are their own route template in the metrics (the others are the OpenAPI document's). */
+const FIXED_ROUTES = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/widget/kb-widget.js', '/widget/kb-widget.mjs', '/console', '/console/', '/console/console.js'];
+
 /**
- * Builds the Express app. Reads top to bottom as a request's path: health,
- * the OpenAPI document, the widget script; the widget API router
+ * Builds the Express app. Reads top to bottom as a request's path: the
+ * request log line and id, request metrics; liveness (`/healthz`),
+ * readiness (`/readyz`), metrics (`/metrics`), the OpenAPI document, the widget script; the widget API router
  * (api/widget-api.ts: CORS, media type, body limits, rate limits, token
  * check, query, stream and feedback endpoints); the console router
  * (console-api/console-app.ts: same-origin check, sessions, sign-in, the
@@ -34,16 +42,25 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.trustedProxies);
   app.set('json replacer', omitNull);
 
-  app.get('/healthz', async (_request, response) => {
-    await deps.store.ping();
+  const metrics = deps.metrics ?? createServiceMetrics();
+  app.use(requestLog(deps.logger));
+  app.use(requestMetrics(metrics, routeTemplateOf(Object.keys(OPENAPI_DOCUMENT.paths), FIXED_ROUTES)));
+
+  // Liveness: the process answers. Readiness: it can serve, its store reachable.
+  app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
+  app.get('/readyz', async (_request, response) => {
+    await deps.store.ping();
+    response.json({ status: 'ready' });
+  });
+  app.get('/metrics', metricsRoute(metrics));
   app.get('/openapi.json', (_request, response) => {
     response.json(OPENAPI_DOCUMENT);
   });
   if (deps.widgetDistDir !== undefined) app.use(widgetAssetRoutes(deps.widgetDistDir));
 
-  app.use(widgetApi(deps));
+  app.use(widgetApi({ ...deps, metrics }));
   app.use(consoleApp(deps));
 
   app.use((request) => {

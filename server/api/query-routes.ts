@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../http/service-metrics.ts';
 import { parseQueryBody } from './query-body.ts';
 import { openEventStream, type EventStream } from './sse-writer.ts';
 import type { WidgetLocals } from './widget-auth.ts';
@@ -23,6 +24,8 @@ export interface QueryRouteDeps {
   logger: Logger;
   /** Longest life of one answer stream, ms: then the work is abandoned and the stream ends with `error` `timeout`. */
   maxStreamMilliseconds: number;
+  /** Where answers (by provenance) and open streams are counted. */
+  metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
 }
 
 export function queryRoutes(deps: QueryRouteDeps): Router {
@@ -63,6 +66,7 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
     abstained: collected.abstained,
   };
   response.json(body);
+  deps.metrics?.answers.inc({ provenance: body.provenance });
 }
 
 /** How long a stream ended at its deadline may take to flush its last frame before its connection is closed. */
@@ -100,10 +104,12 @@ async function answerAsStream(
     topK: query.topK,
     signal: work.signal,
   });
+  deps.metrics?.openStreams.inc();
   try {
     for await (const event of events) {
       if (event.type === 'done') {
         await stream.finish({ type: 'done', abstained: event.abstained, provenance: event.provenance });
+        deps.metrics?.answers.inc({ provenance: event.provenance });
         return;
       }
       if (!(await stream.send(toFrame(deps, event)))) return;
@@ -116,6 +122,7 @@ async function answerAsStream(
   } finally {
     clearTimeout(timer);
     stream.signal.removeEventListener('abort', abandon);
+    deps.metrics?.openStreams.dec();
   }
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
+import type { ServiceMetrics } from '../http/service-metrics.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
 import type { Store } from '../store/store.ts';
@@ -33,6 +34,8 @@ export interface WidgetApiDeps {
   maxStreamsPerToken?: number;
   /** Longest life of one answer stream, seconds (default {@link DEFAULT_MAX_STREAM_SECONDS}). */
   maxStreamSeconds?: number;
+  /** Where answers and open streams are counted. */
+  metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
 }
 
 /**
@@ -69,6 +72,7 @@ export function widgetApi(deps: WidgetApiDeps): Router {
       codec: deps.codec,
       logger: deps.logger,
       maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
+      ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
     }),
   );
   router.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));

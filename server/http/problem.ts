@@ -73,8 +73,10 @@ const PARSER_PROBLEMS: Record<string, [number, ProblemCode]> = {
  * Body-parser errors become 400/413/415, store outages 503 with
  * `Retry-After`, anything unexpected a logged 500 `internal`.
  */
-export function problemHandler(logger: Logger): ErrorRequestHandler {
+export function problemHandler(appLogger: Logger): ErrorRequestHandler {
   return (error: unknown, request, response, next) => {
+    // The request's own logger (http/request-log.ts), so an error line carries its request id.
+    const logger = (request as { log?: Logger }).log ?? appLogger;
     if (response.headersSent) {
       next(error);
       return;

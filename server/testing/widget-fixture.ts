@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
@@ -103,6 +103,8 @@ export interface FixtureOptions {
   trustedProxies?: number;
   /** Console passwords to set for fixture users (default: none has one). */
   consolePasswords?: Partial<Record<'owner' | 'alice' | 'bob' | 'reader', string>>;
+  /** The app's logger (default: silent). */
+  logger?: Logger;
 }
 
 export async function createWidgetFixture(options: FixtureOptions = {}): Promise<WidgetFixture> {
@@ -157,7 +159,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     store,
     engine,
     codec,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     now,
     rateLimitPerIp: options.rateLimitPerIp ?? 100_000,
     rateLimitPerToken: options.rateLimitPerToken ?? 100_000,
