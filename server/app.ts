@@ -1,11 +1,11 @@
 import express, { type Express } from 'express';
-import { widgetApi, type WidgetApiDeps } from './api/widget-api.ts';
+import { mountWidgetApi, type WidgetApiDeps } from './api/widget-api.ts';
 import { widgetAssetRoutes } from './api/widget-asset.ts';
-import { consoleApp, DEFAULT_TOKEN_TTL_CAP_MINUTES, type ConsoleAppDeps } from './console-api/console-app.ts';
+import { DEFAULT_TOKEN_TTL_CAP_MINUTES, mountConsole, type ConsoleAppDeps } from './console-api/console-app.ts';
 import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
-import { createServiceMetrics, metricsRoute, requestMetrics, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
+import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
 
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };
 export { WIDGET_API_PATH } from './api/widget-api.ts';
@@ -43,8 +43,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('json replacer', omitNull);
 
   const metrics = deps.metrics ?? createServiceMetrics();
-  app.use(requestLog(deps.logger));
-  app.use(requestMetrics(metrics, routeTemplateOf(Object.keys(OPENAPI_DOCUMENT.paths), FIXED_ROUTES)));
+  app.use(requestLog(deps.logger, metrics, routeTemplateOf(Object.keys(OPENAPI_DOCUMENT.paths), FIXED_ROUTES)));
 
   // Liveness: the process answers. Readiness: it can serve, its store reachable.
   app.get('/healthz', (_request, response) => {
@@ -60,8 +59,8 @@ export function createApp(deps: AppDeps): Express {
   });
   if (deps.widgetDistDir !== undefined) app.use(widgetAssetRoutes(deps.widgetDistDir));
 
-  app.use(widgetApi({ ...deps, metrics }));
-  app.use(consoleApp(deps));
+  mountWidgetApi(app, { ...deps, metrics });
+  mountConsole(app, deps);
 
   app.use((request) => {
     throw problem(404, 'not_found', `No endpoint at ${request.method} ${request.path}`);

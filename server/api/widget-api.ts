@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { type Express } from 'express';
 import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
@@ -39,23 +39,25 @@ export interface WidgetApiDeps {
 }
 
 /**
- * The widget API under `/kb-api` (SPEC.md): CORS, JSON bodies of at most
- * 16 KiB, per-client and per-token rate limits, the token check, then the
- * query, stream and feedback endpoints.
+ * Mounts the widget API under `/kb-api` (SPEC.md) on the app: CORS, JSON
+ * bodies of at most 16 KiB, per-client and per-token rate limits, the token
+ * check, then the query, stream and feedback endpoints. On the app itself,
+ * not in a router of its own: Express keeps each router's `next` chain on
+ * the request, and an answer stream holds its request for its whole life
+ * (about 1 KB more per open stream, `npm run bench`).
  */
-export function widgetApi(deps: WidgetApiDeps): Router {
-  const router = Router();
-  router.use('/kb-api', widgetCors());
-  router.use('/kb-api', (request, _response, next) => {
+export function mountWidgetApi(app: Express, deps: WidgetApiDeps): void {
+  app.use('/kb-api', widgetCors());
+  app.use('/kb-api', (request, _response, next) => {
     if (request.method === 'POST' && !request.is('application/json')) {
       const given = request.get('content-type') ?? 'none';
       throw problem(415, 'unsupported_media_type', `Send the body as application/json, not "${given}"`);
     }
     next();
   });
-  router.use('/kb-api', announcedBodyLimit(MAX_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_BODY_BYTES, strict: false }), jsonDepthLimit);
-  router.use('/kb-api', rateLimit({ ...limitOptions(deps.rateLimitPerIp, 'client'), ...sharedStore(deps, 'widget-ip:') }));
-  router.use(
+  app.use('/kb-api', announcedBodyLimit(MAX_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_BODY_BYTES, strict: false }), jsonDepthLimit);
+  app.use('/kb-api', rateLimit({ ...limitOptions(deps.rateLimitPerIp, 'client'), ...sharedStore(deps, 'widget-ip:') }));
+  app.use(
     WIDGET_API_PATH,
     widgetAuth(deps.store, deps.now),
     rateLimit({
@@ -64,8 +66,8 @@ export function widgetApi(deps: WidgetApiDeps): Router {
       keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
     }),
   );
-  router.post(`${WIDGET_API_PATH}/query/stream`, streamCap(new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN)));
-  router.use(
+  app.post(`${WIDGET_API_PATH}/query/stream`, streamCap(new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN)));
+  app.use(
     WIDGET_API_PATH,
     queryRoutes({
       engine: deps.engine,
@@ -75,9 +77,8 @@ export function widgetApi(deps: WidgetApiDeps): Router {
       ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
     }),
   );
-  router.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));
+  app.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));
 
-  return router;
 }
 
 /** Rate-limit counts in the store's database when the replicas share it (`sharedRateLimits`), else in memory. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import express, { Router } from 'express';
+import express, { type Express } from 'express';
 import { announcedBodyLimit, jsonDepthLimit, MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
 import { consoleSession, requireSignedIn } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
@@ -28,15 +28,14 @@ export interface ConsoleAppDeps {
 }
 
 /**
- * The console under `/console`: same-origin requests only, sessions, the
+ * Mounts the console under `/console` on the app: same-origin requests only, sessions, the
  * sign-in routes, the JSON API (signed-in people only) and the page with
  * its script.
  */
-export function consoleApp(deps: ConsoleAppDeps): Router {
-  const router = Router();
+export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
   // The console authenticates with a session cookie, never a widget token.
-  router.use('/console', sameOriginOnly);
-  router.use('/console/api', (request, response, next) => {
+  app.use('/console', sameOriginOnly);
+  app.use('/console/api', (request, response, next) => {
     response.setHeader('Cache-Control', 'no-store');
     if (request.is('application/json') === false) {
       const given = request.get('content-type') ?? 'none';
@@ -44,15 +43,15 @@ export function consoleApp(deps: ConsoleAppDeps): Router {
     }
     next();
   });
-  router.use(
+  app.use(
     '/console/api/knowledge-bases/:kbId/documents',
     announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, '5 MiB'),
     express.json({ limit: MAX_DOCUMENT_BODY_BYTES }),
   );
-  router.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);
-  router.use('/console', consoleSession(deps.store, deps.now));
-  router.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
-  router.use(
+  app.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);
+  app.use('/console', consoleSession(deps.store, deps.now));
+  app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
+  app.use(
     '/console/api',
     requireSignedIn,
     consoleRoutes({
@@ -64,6 +63,5 @@ export function consoleApp(deps: ConsoleAppDeps): Router {
   );
 
   const consoleDistDir = deps.consoleDistDir ?? (deps.widgetDistDir === undefined ? undefined : join(deps.widgetDistDir, 'console'));
-  router.use(consolePageRoutes(consoleDistDir));
-  return router;
+  app.use(consolePageRoutes(consoleDistDir));
 }

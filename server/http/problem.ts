@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Problem, ProblemCode } from '../../protocol/query-protocol.ts';
 import { GenerationError } from '../engine/generation-error.ts';
+import { requestLogger } from './request-log.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
@@ -75,8 +76,8 @@ const PARSER_PROBLEMS: Record<string, [number, ProblemCode]> = {
  */
 export function problemHandler(appLogger: Logger): ErrorRequestHandler {
   return (error: unknown, request, response, next) => {
-    // The request's own logger (http/request-log.ts), so an error line carries its request id.
-    const logger = (request as { log?: Logger }).log ?? appLogger;
+    // An error line carries the request's id (http/request-log.ts); the child logger is made only for a line.
+    const logger = () => requestLogger(appLogger, response);
     if (response.headersSent) {
       next(error);
       return;
@@ -105,18 +106,18 @@ export function problemHandler(appLogger: Logger): ErrorRequestHandler {
       return;
     }
     if (error instanceof GenerationError) {
-      logger.warn({ err: error, path: request.path }, 'answer generator failed');
+      logger().warn({ err: error, path: request.path }, 'answer generator failed');
       response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       sendProblem(response, 503, 'unavailable', 'The answer generator is temporarily unavailable; retry shortly');
       return;
     }
     if (error instanceof StoreUnavailableError) {
-      logger.warn({ err: error, path: request.path }, 'store unavailable');
+      logger().warn({ err: error, path: request.path }, 'store unavailable');
       response.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       sendProblem(response, 503, 'unavailable', 'The knowledge base is temporarily unavailable; retry shortly');
       return;
     }
-    logger.error({ err: error, path: request.path }, 'unexpected error');
+    logger().error({ err: error, path: request.path }, 'unexpected error');
     sendProblem(response, 500, 'internal', 'The server failed to handle the request');
   };
 }

@@ -10,7 +10,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  */
 export interface ServiceMetrics {
   registry: Registry;
-  /** Seconds from a request's arrival to its response's end, by method, route template and status. */
+  /** Seconds from a request's arrival to its response's end, by method, route template and status (observed by http/request-log.ts). */
   requestDuration: Histogram<'method' | 'route' | 'status'>;
   /** Answers delivered (JSON or stream), by provenance: `generated`, `abstained`, `qa_shortcut`. */
   answers: Counter<'provenance'>;
@@ -63,23 +63,6 @@ export function routeTemplateOf(templates: readonly string[], fixed: readonly st
   return (path) => {
     if (known.has(path)) return path;
     return patterns.find(({ pattern }) => pattern.test(path))?.template ?? 'other';
-  };
-}
-
-/**
- * Times every request into {@link ServiceMetrics.requestDuration} when its response ends.
- *
- * @param routeOf a request path's route template ({@link routeTemplateOf})
- */
-export function requestMetrics(metrics: ServiceMetrics, routeOf: (path: string) => string): RequestHandler {
-  return (request, response, next) => {
-    const end = metrics.requestDuration.startTimer();
-    // Read now: routers strip their mount path from the request as it passes through them.
-    const route = routeOf(request.path);
-    response.once('close', () => {
-      end({ method: request.method, route, status: String(response.statusCode) });
-    });
-    next();
   };
 }
 
