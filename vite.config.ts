@@ -13,6 +13,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/auth/password-hash.test.ts',
   'server/cli/read-secret.test.ts',
   'server/banner-commands.test.ts',
+  'server/store/sql-executor.test.ts',
   'server/config.test.ts',
   'server/layers.test.ts',
   'server/engine/answer-engine.chat.test.ts',

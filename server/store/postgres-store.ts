@@ -1,6 +1,8 @@
-import pg, { type CustomTypesConfig, type Pool, type PoolClient } from 'pg';
+import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
+import { rateLimitRepository, settingsRepository } from './shared-repositories.ts';
+import { numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import {
   POSTGRES_PASSAGE_COLUMNS,
@@ -51,6 +53,8 @@ import {
   type ScoredPassage,
   type StoredPassage,
   type SessionRecord,
+  type RateLimitRepository,
+  type SettingsRepository,
   type Store,
   type TokenRecord,
   type User,
@@ -188,6 +192,9 @@ const TOKEN_COLUMNS =
 /** Postings inserted per statement (arrays of this many rows per column). */
 const POSTINGS_PER_INSERT = 5_000;
 
+/** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
+interface PostgresStore extends RateLimitRepository, SettingsRepository {}
+
 class PostgresStore implements Store {
   readonly #pool: Pool;
   readonly #now: () => number;
@@ -201,6 +208,16 @@ class PostgresStore implements Store {
     this.#schema = options.schema;
     // Start migrating now; a failure here is reported by the first call instead.
     this.#ready().catch(() => undefined);
+    const sql: SqlExecutor = {
+      dialect: POSTGRES_DIALECT,
+      all: <Row>(text: string, params: readonly unknown[] = []) =>
+        this.#call(async (database) => (await database.query<Row & QueryResultRow>(numberedPlaceholders(text), [...params])).rows as Row[]),
+      get: <Row>(text: string, params: readonly unknown[] = []) =>
+        this.#call(async (database) => (await database.query<Row & QueryResultRow>(numberedPlaceholders(text), [...params])).rows[0] as Row | undefined),
+      run: (text: string, params: readonly unknown[] = []) =>
+        this.#call(async (database) => (await database.query(numberedPlaceholders(text), [...params])).rowCount ?? 0),
+    };
+    Object.assign(this, rateLimitRepository(sql), settingsRepository(sql));
   }
 
   /** Resolves once the schema is migrated; a failed attempt is forgotten so the next call tries again. */
@@ -926,48 +943,6 @@ class PostgresStore implements Store {
 
   deleteSessionsOf(userId: string): Promise<number> {
     return this.#call(async (database) => (await database.query('DELETE FROM sessions WHERE user_id = $1', [userId])).rowCount ?? 0);
-  }
-
-  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }> {
-    return this.#call(async (database) => {
-      const { rows } = await database.query<{ hits: number; resetAt: number }>(
-        `INSERT INTO rate_limits (key, hits, reset_at) VALUES ($1, 1, $2::bigint + $3::bigint)
-         ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN rate_limits.reset_at <= $2::bigint THEN 1 ELSE rate_limits.hits + 1 END,
-           reset_at = CASE WHEN rate_limits.reset_at <= $2::bigint THEN $2::bigint + $3::bigint ELSE rate_limits.reset_at END
-         RETURNING hits, reset_at AS "resetAt"`,
-        [key, at, windowMs],
-      );
-      return rows[0]!;
-    });
-  }
-
-  unhitRateLimit(key: string, at: number): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query('UPDATE rate_limits SET hits = GREATEST(hits - 1, 0) WHERE key = $1 AND reset_at > $2', [key, at]);
-    });
-  }
-
-  resetRateLimit(key: string): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query('DELETE FROM rate_limits WHERE key = $1', [key]);
-    });
-  }
-
-  pruneRateLimits(at: number): Promise<number> {
-    return this.#call(async (database) => (await database.query('DELETE FROM rate_limits WHERE reset_at <= $1', [at])).rowCount ?? 0);
-  }
-
-  getOrCreateSetting(key: string, create: () => string): Promise<string> {
-    return this.#call(async (database) => {
-      const select = async () =>
-        (await database.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key])).rows[0]?.value;
-      const existing = await select();
-      if (existing !== undefined) return existing;
-      // Two replicas creating at once: the first insert wins, both read its value.
-      await database.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, create()]);
-      return (await select())!;
-    });
   }
 
   ping(): Promise<void> {

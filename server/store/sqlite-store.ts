@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { rateLimitRepository, settingsRepository } from './shared-repositories.ts';
+import { SQLITE_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import {
   PASSAGE_COLUMNS,
   prepareIndexReads,
@@ -49,6 +51,8 @@ import {
   type ScoredPassage,
   type SessionRecord,
   type StoredPassage,
+  type RateLimitRepository,
+  type SettingsRepository,
   type Store,
   type TokenRecord,
   type User,
@@ -133,6 +137,9 @@ const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url
 /** Reach filter shared by the passage queries (the search SQL's rule). */
 const REACH_FILTER = SQLITE_REACH_FILTER;
 
+/** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
+interface SqliteStore extends RateLimitRepository, SettingsRepository {}
+
 class SqliteStore implements Store {
   readonly #database: Database;
   readonly #now: () => number;
@@ -143,6 +150,13 @@ class SqliteStore implements Store {
     this.#database = database;
     this.#now = options.now ?? Date.now;
     this.#index = prepareIndexReads(database);
+    const sql: SqlExecutor = {
+      dialect: SQLITE_DIALECT,
+      all: <Row>(text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare<unknown[], Row>(text).all(...params)),
+      get: <Row>(text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare<unknown[], Row>(text).get(...params)),
+      run: (text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare(text).run(...params).changes),
+    };
+    Object.assign(this, rateLimitRepository(sql), settingsRepository(sql));
   }
 
   /** Prepares a statement once per connection and reuses it. */
@@ -786,46 +800,6 @@ class SqliteStore implements Store {
 
   deleteSessionsOf(userId: string): Promise<number> {
     return this.#call(() => this.#prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes);
-  }
-
-  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }> {
-    return this.#call(
-      () =>
-        this.#prepare<Record<string, unknown>, { hits: number; resetAt: number }>(
-            `INSERT INTO rate_limits (key, hits, reset_at) VALUES (@key, 1, @at + @windowMs)
-             ON CONFLICT (key) DO UPDATE SET
-               hits = CASE WHEN rate_limits.reset_at <= @at THEN 1 ELSE rate_limits.hits + 1 END,
-               reset_at = CASE WHEN rate_limits.reset_at <= @at THEN @at + @windowMs ELSE rate_limits.reset_at END
-             RETURNING hits, reset_at AS resetAt`,
-          )
-          .get({ key, at, windowMs })!,
-    );
-  }
-
-  unhitRateLimit(key: string, at: number): Promise<void> {
-    return this.#call(() => {
-      this.#prepare('UPDATE rate_limits SET hits = MAX(hits - 1, 0) WHERE key = ? AND reset_at > ?').run(key, at);
-    });
-  }
-
-  resetRateLimit(key: string): Promise<void> {
-    return this.#call(() => {
-      this.#prepare('DELETE FROM rate_limits WHERE key = ?').run(key);
-    });
-  }
-
-  pruneRateLimits(at: number): Promise<number> {
-    return this.#call(() => this.#prepare('DELETE FROM rate_limits WHERE reset_at <= ?').run(at).changes);
-  }
-
-  getOrCreateSetting(key: string, create: () => string): Promise<string> {
-    return this.#call(() => {
-      const select = this.#prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
-      const existing = select.get(key);
-      if (existing) return existing.value;
-      this.#prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(key, create());
-      return select.get(key)!.value;
-    });
   }
 
   ping(): Promise<void> {

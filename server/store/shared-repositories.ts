@@ -1,0 +1,50 @@
+import type { SqlExecutor } from './sql-executor.ts';
+import type { RateLimitRepository, SettingsRepository } from './store.ts';
+
+/**
+ * The repositories whose rules and row mapping are written once for both
+ * backends, over a {@link SqlExecutor}: each backend's store takes them as
+ * they are (sqlite-store.ts, postgres-store.ts). Times are epoch milliseconds,
+ * passed as `BIGINT` so that PostgreSQL types the arithmetic on them.
+ */
+
+/** Rate-limit windows kept in the database, shared by every process on it (issue 6). */
+export function rateLimitRepository(sql: SqlExecutor): RateLimitRepository {
+  return {
+    async hitRateLimit(key, windowMs, at) {
+      // One statement: concurrent hits from several processes count exactly.
+      const row = await sql.get<{ hits: number | string; resetAt: number | string }>(
+        `INSERT INTO rate_limits (key, hits, reset_at) VALUES (?, 1, CAST(? AS BIGINT) + CAST(? AS BIGINT))
+         ON CONFLICT (key) DO UPDATE SET
+           hits = CASE WHEN rate_limits.reset_at <= CAST(? AS BIGINT) THEN 1 ELSE rate_limits.hits + 1 END,
+           reset_at = CASE WHEN rate_limits.reset_at <= CAST(? AS BIGINT) THEN excluded.reset_at ELSE rate_limits.reset_at END
+         RETURNING hits, reset_at AS "resetAt"`,
+        [key, at, windowMs, at, at],
+      );
+      return { hits: Number(row!.hits), resetAt: Number(row!.resetAt) };
+    },
+    async unhitRateLimit(key, at) {
+      await sql.run(`UPDATE rate_limits SET hits = ${sql.dialect.greatest('hits - 1', '0')} WHERE key = ? AND reset_at > CAST(? AS BIGINT)`, [key, at]);
+    },
+    async resetRateLimit(key) {
+      await sql.run('DELETE FROM rate_limits WHERE key = ?', [key]);
+    },
+    pruneRateLimits(at) {
+      return sql.run('DELETE FROM rate_limits WHERE reset_at <= CAST(? AS BIGINT)', [at]);
+    },
+  };
+}
+
+/** Workspace settings created once (the source-span key, ...). */
+export function settingsRepository(sql: SqlExecutor): SettingsRepository {
+  return {
+    async getOrCreateSetting(key, create) {
+      const read = async () => (await sql.get<{ value: string }>('SELECT value FROM settings WHERE key = ?', [key]))?.value;
+      const existing = await read();
+      if (existing !== undefined) return existing;
+      // Two processes creating at once: the first insert wins, both read its value.
+      await sql.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [key, create()]);
+      return (await read())!;
+    },
+  };
+}

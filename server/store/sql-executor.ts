@@ -1,0 +1,36 @@
+/**
+ * What a repository written once for both backends needs of a database
+ * (server/store/shared-repositories.ts): statements with `?` placeholders,
+ * run one at a time, their failures already translated into the store's
+ * errors. The SQLite store runs them through better-sqlite3, the PostgreSQL
+ * store on its pool (placeholders numbered `$1`, `$2`, ... there); only
+ * what the two dialects spell differently is asked of {@link SqlDialect}.
+ */
+export interface SqlExecutor {
+  readonly dialect: SqlDialect;
+  /** The rows of a query. */
+  all<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** The first row of a query, or undefined. */
+  get<Row>(sql: string, params?: readonly unknown[]): Promise<Row | undefined>;
+  /** Runs a statement; resolves to the number of rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** The spellings that differ between SQLite and PostgreSQL. */
+export interface SqlDialect {
+  /** The larger of two values: `MAX(a, b)` in SQLite, `GREATEST(a, b)` in PostgreSQL. */
+  greatest(left: string, right: string): string;
+}
+
+export const SQLITE_DIALECT: SqlDialect = { greatest: (left, right) => `MAX(${left}, ${right})` };
+export const POSTGRES_DIALECT: SqlDialect = { greatest: (left, right) => `GREATEST(${left}, ${right})` };
+
+/**
+ * A statement with `?` placeholders in PostgreSQL's numbered form: the n-th
+ * `?` becomes `$n`. (No statement of the shared repositories holds a `?`
+ * inside a string literal.)
+ */
+export function numberedPlaceholders(sql: string): string {
+  let position = 0;
+  return sql.replace(/\?/g, () => `$${(position += 1)}`);
+}
