@@ -1,7 +1,7 @@
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import { rateLimitRepository, settingsRepository } from './shared-repositories.ts';
+import { rateLimitRepository, sessionRepository, settingsRepository } from './shared-repositories.ts';
 import { numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import {
@@ -52,8 +52,8 @@ import {
   type IndexablePassage,
   type ScoredPassage,
   type StoredPassage,
-  type SessionRecord,
   type RateLimitRepository,
+  type SessionRepository,
   type SettingsRepository,
   type Store,
   type TokenRecord,
@@ -193,7 +193,7 @@ const TOKEN_COLUMNS =
 const POSTINGS_PER_INSERT = 5_000;
 
 /** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
-interface PostgresStore extends RateLimitRepository, SettingsRepository {}
+interface PostgresStore extends RateLimitRepository, SessionRepository, SettingsRepository {}
 
 class PostgresStore implements Store {
   readonly #pool: Pool;
@@ -217,7 +217,7 @@ class PostgresStore implements Store {
       run: (text: string, params: readonly unknown[] = []) =>
         this.#call(async (database) => (await database.query(numberedPlaceholders(text), [...params])).rowCount ?? 0),
     };
-    Object.assign(this, rateLimitRepository(sql), settingsRepository(sql));
+    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql));
   }
 
   /** Resolves once the schema is migrated; a failed attempt is forgotten so the next call tries again. */
@@ -903,46 +903,6 @@ class PostgresStore implements Store {
     return this.#call(async (database) => {
       await database.query('UPDATE tokens SET last_used_at = $1 WHERE id = $2', [at, id]);
     });
-  }
-
-  createSession(session: SessionRecord): Promise<void> {
-    return this.#transaction(async (client) => {
-      await client.query('DELETE FROM sessions WHERE expires_at <= $1', [session.createdAt]);
-      await client.query(
-        `INSERT INTO sessions (id_hash, user_id, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)`,
-        [session.idHash, session.userId, session.createdAt, session.expiresAt, session.lastSeenAt],
-      );
-    });
-  }
-
-  findSession(idHash: string): Promise<SessionRecord | undefined> {
-    return this.#call(
-      async (database) =>
-        (
-          await database.query<SessionRecord>(
-            `SELECT id_hash AS "idHash", user_id AS "userId", created_at AS "createdAt", expires_at AS "expiresAt",
-                    last_seen_at AS "lastSeenAt"
-             FROM sessions WHERE id_hash = $1`,
-            [idHash],
-          )
-        ).rows[0],
-    );
-  }
-
-  touchSession(idHash: string, at: number, expiresAt: number): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query('UPDATE sessions SET last_seen_at = $1, expires_at = $2 WHERE id_hash = $3', [at, expiresAt, idHash]);
-    });
-  }
-
-  deleteSession(idHash: string): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
-    });
-  }
-
-  deleteSessionsOf(userId: string): Promise<number> {
-    return this.#call(async (database) => (await database.query('DELETE FROM sessions WHERE user_id = $1', [userId])).rowCount ?? 0);
   }
 
   ping(): Promise<void> {

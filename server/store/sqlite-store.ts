@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { rateLimitRepository, settingsRepository } from './shared-repositories.ts';
+import { rateLimitRepository, sessionRepository, settingsRepository } from './shared-repositories.ts';
 import { SQLITE_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import {
   PASSAGE_COLUMNS,
@@ -49,9 +49,9 @@ import {
   type Role,
   type IndexablePassage,
   type ScoredPassage,
-  type SessionRecord,
   type StoredPassage,
   type RateLimitRepository,
+  type SessionRepository,
   type SettingsRepository,
   type Store,
   type TokenRecord,
@@ -138,7 +138,7 @@ const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url
 const REACH_FILTER = SQLITE_REACH_FILTER;
 
 /** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
-interface SqliteStore extends RateLimitRepository, SettingsRepository {}
+interface SqliteStore extends RateLimitRepository, SessionRepository, SettingsRepository {}
 
 class SqliteStore implements Store {
   readonly #database: Database;
@@ -156,7 +156,7 @@ class SqliteStore implements Store {
       get: <Row>(text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare<unknown[], Row>(text).get(...params)),
       run: (text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare(text).run(...params).changes),
     };
-    Object.assign(this, rateLimitRepository(sql), settingsRepository(sql));
+    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql));
   }
 
   /** Prepares a statement once per connection and reuses it. */
@@ -758,48 +758,6 @@ class SqliteStore implements Store {
     return this.#call(() => {
       this.#prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
     });
-  }
-
-  createSession(session: SessionRecord): Promise<void> {
-    return this.#call(() =>
-      this.#database
-        .transaction(() => {
-          this.#prepare('DELETE FROM sessions WHERE expires_at <= ?').run(session.createdAt);
-          this.#prepare(
-              `INSERT INTO sessions (id_hash, user_id, created_at, expires_at, last_seen_at)
-               VALUES (@idHash, @userId, @createdAt, @expiresAt, @lastSeenAt)`,
-            )
-            .run(session);
-        })
-        .immediate(),
-    );
-  }
-
-  findSession(idHash: string): Promise<SessionRecord | undefined> {
-    return this.#call(() =>
-      this.#prepare<[string], SessionRecord>(
-          `SELECT id_hash AS idHash, user_id AS userId, created_at AS createdAt, expires_at AS expiresAt,
-                  last_seen_at AS lastSeenAt
-           FROM sessions WHERE id_hash = ?`,
-        )
-        .get(idHash),
-    );
-  }
-
-  touchSession(idHash: string, at: number, expiresAt: number): Promise<void> {
-    return this.#call(() => {
-      this.#prepare('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id_hash = ?').run(at, expiresAt, idHash);
-    });
-  }
-
-  deleteSession(idHash: string): Promise<void> {
-    return this.#call(() => {
-      this.#prepare('DELETE FROM sessions WHERE id_hash = ?').run(idHash);
-    });
-  }
-
-  deleteSessionsOf(userId: string): Promise<number> {
-    return this.#call(() => this.#prepare('DELETE FROM sessions WHERE user_id = ?').run(userId).changes);
   }
 
   ping(): Promise<void> {
