@@ -1,7 +1,7 @@
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { translatePostgresError } from './postgres-errors.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import { rateLimitRepository, sessionRepository, settingsRepository } from './shared-repositories.ts';
+import { rateLimitRepository, sessionRepository, settingsRepository, tokenRepository } from './shared-repositories.ts';
 import { numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import {
@@ -20,8 +20,6 @@ import {
   changedKnowledgeBase,
   documentRecord,
   newId,
-  tokenRecord,
-  type TokenRowBase,
   FEEDBACK_COLUMNS,
   feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
@@ -55,8 +53,8 @@ import {
   type RateLimitRepository,
   type SessionRepository,
   type SettingsRepository,
+  type TokenRepository,
   type Store,
-  type TokenRecord,
   type User,
   type Visibility,
 } from './store.ts';
@@ -168,17 +166,8 @@ interface DocumentRow extends DocumentRowBase {
   readers: string[] | null;
 }
 
-interface TokenRow extends TokenRowBase {
-  allowed_origins: string[];
-  scope: Visibility[];
-}
-
 function toDocument(row: DocumentRow): DocumentRecord {
   return documentRecord(row, { readers: row.readers ?? [], quotable: row.quotable });
-}
-
-function toToken(row: TokenRow): TokenRecord {
-  return tokenRecord(row, { allowedOrigins: row.allowed_origins, scope: row.scope });
 }
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
@@ -186,14 +175,11 @@ const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
 const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
   d.content_hash, d.source_root, d.updated_at, d.chunk_count, (SELECT array_agg(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
 
-const TOKEN_COLUMNS =
-  'id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at';
-
 /** Postings inserted per statement (arrays of this many rows per column). */
 const POSTINGS_PER_INSERT = 5_000;
 
 /** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
-interface PostgresStore extends RateLimitRepository, SessionRepository, SettingsRepository {}
+interface PostgresStore extends RateLimitRepository, SessionRepository, SettingsRepository, TokenRepository {}
 
 class PostgresStore implements Store {
   readonly #pool: Pool;
@@ -217,7 +203,7 @@ class PostgresStore implements Store {
       run: (text: string, params: readonly unknown[] = []) =>
         this.#call(async (database) => (await database.query(numberedPlaceholders(text), [...params])).rowCount ?? 0),
     };
-    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql));
+    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql), tokenRepository(sql));
   }
 
   /** Resolves once the schema is migrated; a failed attempt is forgotten so the next call tries again. */
@@ -854,55 +840,6 @@ class PostgresStore implements Store {
         sources: JSON.parse(row.sources) as FaqPair['sources'],
       })),
     );
-  }
-
-  insertToken(token: TokenRecord): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query(
-        `INSERT INTO tokens (${TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          token.id,
-          token.kbId,
-          token.issuerId ?? null,
-          token.tokenHash,
-          token.allowedOrigins,
-          token.scope,
-          token.purpose,
-          token.createdAt,
-          token.expiresAt,
-          token.revokedAt ?? null,
-          token.lastUsedAt ?? null,
-        ],
-      );
-    });
-  }
-
-  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
-    return this.#call(async (database) => {
-      const row = (await database.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE token_hash = $1`, [tokenHash])).rows[0];
-      return row && toToken(row);
-    });
-  }
-
-  listTokens(kbId: string): Promise<TokenRecord[]> {
-    return this.#call(async (database) =>
-      (await database.query<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE kb_id = $1 ORDER BY created_at, id`, [kbId])).rows.map(
-        toToken,
-      ),
-    );
-  }
-
-  revokeToken(id: string, at: number): Promise<boolean> {
-    return this.#call(async (database) => {
-      const { rowCount } = await database.query('UPDATE tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2', [at, id]);
-      return (rowCount ?? 0) > 0;
-    });
-  }
-
-  recordTokenUse(id: string, at: number): Promise<void> {
-    return this.#call(async (database) => {
-      await database.query('UPDATE tokens SET last_used_at = $1 WHERE id = $2', [at, id]);
-    });
   }
 
   ping(): Promise<void> {

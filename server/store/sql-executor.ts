@@ -20,10 +20,22 @@ export interface SqlExecutor {
 export interface SqlDialect {
   /** The larger of two values: `MAX(a, b)` in SQLite, `GREATEST(a, b)` in PostgreSQL. */
   greatest(left: string, right: string): string;
+  /** A list of strings as a column value: JSON text in SQLite, an array (`text[]`) in PostgreSQL. */
+  writeList(values: readonly string[]): unknown;
+  /** A list column's value as the strings it holds. */
+  readList(value: unknown): string[];
 }
 
-export const SQLITE_DIALECT: SqlDialect = { greatest: (left, right) => `MAX(${left}, ${right})` };
-export const POSTGRES_DIALECT: SqlDialect = { greatest: (left, right) => `GREATEST(${left}, ${right})` };
+export const SQLITE_DIALECT: SqlDialect = {
+  greatest: (left, right) => `MAX(${left}, ${right})`,
+  writeList: (values) => JSON.stringify(values),
+  readList: (value) => JSON.parse(String(value)) as string[],
+};
+export const POSTGRES_DIALECT: SqlDialect = {
+  greatest: (left, right) => `GREATEST(${left}, ${right})`,
+  writeList: (values) => [...values],
+  readList: (value) => value as string[],
+};
 
 /**
  * A statement with `?` placeholders in PostgreSQL's numbered form: the n-th

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { rateLimitRepository, sessionRepository, settingsRepository } from './shared-repositories.ts';
+import { rateLimitRepository, sessionRepository, settingsRepository, tokenRepository } from './shared-repositories.ts';
 import { SQLITE_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import {
   PASSAGE_COLUMNS,
@@ -18,8 +18,6 @@ import {
   changedKnowledgeBase,
   documentRecord,
   newId,
-  tokenRecord,
-  type TokenRowBase,
   FEEDBACK_COLUMNS,
   feedbackRecords,
   KNOWLEDGE_BASE_COLUMNS,
@@ -53,8 +51,8 @@ import {
   type RateLimitRepository,
   type SessionRepository,
   type SettingsRepository,
+  type TokenRepository,
   type Store,
-  type TokenRecord,
   type User,
   type Visibility,
 } from './store.ts';
@@ -72,13 +70,6 @@ interface DocumentRow extends DocumentRowBase {
   quotable: number;
   /** JSON array of user ids, or null. */
   readers: string | null;
-}
-
-interface TokenRow extends TokenRowBase {
-  /** JSON array. */
-  allowed_origins: string;
-  /** JSON array. */
-  scope: string;
 }
 
 /**
@@ -126,10 +117,6 @@ function toDocument(row: DocumentRow): DocumentRecord {
   return documentRecord(row, { readers: row.readers ? (JSON.parse(row.readers) as string[]) : [], quotable: row.quotable === 1 });
 }
 
-function toToken(row: TokenRow): TokenRecord {
-  return tokenRecord(row, { allowedOrigins: JSON.parse(row.allowed_origins) as string[], scope: JSON.parse(row.scope) as Visibility[] });
-}
-
 const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
   d.content_hash, d.source_root, d.updated_at, d.chunk_count,
   (SELECT json_group_array(r.user_id) FROM document_readers r WHERE r.document_id = d.id) AS readers`;
@@ -138,7 +125,7 @@ const DOCUMENT_COLUMNS = `d.id, d.kb_id, d.doc_id, d.title, d.description, d.url
 const REACH_FILTER = SQLITE_REACH_FILTER;
 
 /** The repositories written once for both backends (shared-repositories.ts), taken as they are. */
-interface SqliteStore extends RateLimitRepository, SessionRepository, SettingsRepository {}
+interface SqliteStore extends RateLimitRepository, SessionRepository, SettingsRepository, TokenRepository {}
 
 class SqliteStore implements Store {
   readonly #database: Database;
@@ -156,7 +143,7 @@ class SqliteStore implements Store {
       get: <Row>(text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare<unknown[], Row>(text).get(...params)),
       run: (text: string, params: readonly unknown[] = []) => this.#call(() => this.#prepare(text).run(...params).changes),
     };
-    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql));
+    Object.assign(this, rateLimitRepository(sql), sessionRepository(sql), settingsRepository(sql), tokenRepository(sql));
   }
 
   /** Prepares a statement once per connection and reuses it. */
@@ -706,58 +693,6 @@ class SqliteStore implements Store {
           sources: JSON.parse(row.sources) as FaqPair['sources'],
         })),
     );
-  }
-
-  insertToken(token: TokenRecord): Promise<void> {
-    return this.#call(() => {
-      this.#prepare(
-          `INSERT INTO tokens (id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          token.id,
-          token.kbId,
-          token.issuerId ?? null,
-          token.tokenHash,
-          JSON.stringify(token.allowedOrigins),
-          JSON.stringify(token.scope),
-          token.purpose,
-          token.createdAt,
-          token.expiresAt,
-          token.revokedAt ?? null,
-          token.lastUsedAt ?? null,
-        );
-    });
-  }
-
-  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined> {
-    return this.#call(() => {
-      const row = this.#prepare<[string], TokenRow>('SELECT * FROM tokens WHERE token_hash = ?').get(tokenHash);
-      return row && toToken(row);
-    });
-  }
-
-  listTokens(kbId: string): Promise<TokenRecord[]> {
-    return this.#call(() =>
-      this.#prepare<[string], TokenRow>('SELECT * FROM tokens WHERE kb_id = ? ORDER BY created_at, id')
-        .all(kbId)
-        .map(toToken),
-    );
-  }
-
-  revokeToken(id: string, at: number): Promise<boolean> {
-    return this.#call(() => {
-      const exists = this.#prepare('SELECT 1 FROM tokens WHERE id = ?').get(id);
-      if (!exists) return false;
-      this.#prepare('UPDATE tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(at, id);
-      return true;
-    });
-  }
-
-  recordTokenUse(id: string, at: number): Promise<void> {
-    return this.#call(() => {
-      this.#prepare('UPDATE tokens SET last_used_at = ? WHERE id = ?').run(at, id);
-    });
   }
 
   ping(): Promise<void> {
