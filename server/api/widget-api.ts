@@ -42,9 +42,10 @@ export interface WidgetApiDeps {
  * Mounts the widget API under `/kb-api` (SPEC.md) on the app: CORS, JSON
  * bodies of at most 16 KiB, per-client and per-token rate limits, the token
  * check, then the query, stream and feedback endpoints. On the app itself,
- * not in a router of its own: Express keeps each router's `next` chain on
- * the request, and an answer stream holds its request for its whole life
- * (about 1 KB more per open stream, `npm run bench`).
+ * not in a router of its own, so that a request passes through no more
+ * routers than it did when the app registered these directly (an answer
+ * stream holds its request, and what Express keeps on it, for its whole
+ * life).
  */
 export function mountWidgetApi(app: Express, deps: WidgetApiDeps): void {
   app.use('/kb-api', widgetCors());
