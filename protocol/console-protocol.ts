@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROVENANCES } from './query-schemas.ts';
 import { ROLES, TOKEN_PURPOSES, VISIBILITIES } from './workspace-terms.ts';
 
 /**
@@ -188,7 +189,7 @@ export const ConsoleFeedbackSchema = z
     kind: z.enum(['rating', 'problem']),
     created_at: timestamp(),
     question: z.string(),
-    provenance: z.enum(['generated', 'abstained', 'qa_shortcut']),
+    provenance: z.enum(PROVENANCES),
     rating: z.enum(['up', 'down']).optional().meta({ description: 'Ratings only' }),
     reason: z.string().optional().meta({ description: "A rating's reason (optional, `down` only) or a problem report's" }),
     comment: z.string().optional(),

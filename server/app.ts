@@ -10,7 +10,6 @@ import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetric
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };
 export { WIDGET_API_PATH } from './api/widget-api.ts';
 
-
 /** What the app needs: the widget API's and the console's dependencies, and the proxies it trusts. */
 export interface AppDeps extends WidgetApiDeps, ConsoleAppDeps {
   /** Number of trusted reverse proxies (Express `trust proxy`). */
@@ -30,10 +29,10 @@ const FIXED_ROUTES = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/widg
 /**
  * Builds the Express app. Reads top to bottom as a request's path: the
  * request log line and id, request metrics; liveness (`/healthz`),
- * readiness (`/readyz`), metrics (`/metrics`), the OpenAPI document, the widget script; the widget API router
- * (api/widget-api.ts: CORS, media type, body limits, rate limits, token
- * check, query, stream and feedback endpoints); the console router
- * (console-api/console-app.ts: same-origin check, sessions, sign-in, the
+ * readiness (`/readyz`), metrics (`/metrics`), the OpenAPI document, the
+ * widget script; the widget API (api/widget-api.ts: CORS, media type, body
+ * limits, rate limits, token check, query, stream and feedback endpoints);
+ * the console (console-api/console-app.ts: same-origin check, sessions, sign-in, the
  * console API, the console page); a JSON 404, one error handler last.
  */
 export function createApp(deps: AppDeps): Express {

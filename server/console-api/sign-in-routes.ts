@@ -54,9 +54,7 @@ export interface SignInDeps {
   sharedRateLimits?: boolean;
 }
 
-const credentialsSchema = SignInRequestSchema;
-type Credentials = SignInRequest;
-type SignInLocals = { credentials: Credentials };
+type SignInLocals = { credentials: SignInRequest };
 
 /** The one answer to every failed sign-in. */
 const SIGN_IN_FAILED = 'The email or password is not correct';
@@ -77,7 +75,7 @@ export function signInRoutes(deps: SignInDeps): Router {
   router.post(
     '/session',
     (request, response, next) => {
-      const parsed = credentialsSchema.safeParse(request.body);
+      const parsed = SignInRequestSchema.safeParse(request.body);
       if (!parsed.success) {
         const issues = parsed.error.issues.map((issue) => `"${issue.path.join('.') || 'body'}": ${issue.message}`);
         throw problem(400, 'invalid_request', `Send a JSON object {"email": "...", "password": "..."}; ${issues.join('; ')}`);

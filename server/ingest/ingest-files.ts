@@ -92,8 +92,9 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
   const flush = async () => {
     const writing = pending.filter((outcome) => outcome.kind === 'write');
     const written = writing.length === 0 ? [] : await writeBatch(store, writing);
+    let next = 0;
     for (const outcome of pending) {
-      recordOutcome(report, outcome.kind === 'write' ? written[writing.indexOf(outcome)]! : outcome);
+      recordOutcome(report, outcome.kind === 'write' ? written[next++]! : outcome);
       done += 1;
       options.onProgress?.({ done, total: files.length, docId: outcome.file.docId });
     }
@@ -185,8 +186,9 @@ async function prepareFile(
       quotable: options.quotable,
       ...(file.root === undefined ? {} : { sourceRoot: file.root }),
     };
-    if (storedHashes.get(file.docId) === sourceContentHash(source, knowledgeBase.anchorStyle)) return { file, kind: 'unchanged' };
-    const result = await preparer.prepare({ source, site: knowledgeBase });
+    const contentHash = sourceContentHash(source, knowledgeBase.anchorStyle);
+    if (storedHashes.get(file.docId) === contentHash) return { file, kind: 'unchanged' };
+    const result = await preparer.prepare({ source, site: knowledgeBase, contentHash });
     if (result.kind === 'prepared') return { file, kind: 'write', input: result.input, bytes: bytes.length };
     if (result.kind === 'rejected') return { file, kind: 'failed', reason: result.reason };
     return { file, kind: 'skipped', reason: result.reason, removed: await store.removeDocument(options.kbId, file.docId) };

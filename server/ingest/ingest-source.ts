@@ -96,9 +96,10 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
   if (!parserFor(source.docId)) throw unsupported(source.docId);
   const site = knowledgeBase ?? (await store.getKnowledgeBase(source.kbId));
   if (site === undefined) throw new NotFoundError(`Knowledge base "${source.kbId}" does not exist`);
+  const contentHash = sourceContentHash(source, site.anchorStyle);
   const existing = await store.getDocument(source.kbId, source.docId);
-  if (existing?.contentHash === sourceContentHash(source, site.anchorStyle)) return 'unchanged';
-  const input = prepareDocument(source, site);
+  if (existing?.contentHash === contentHash) return 'unchanged';
+  const input = prepareDocument(source, site, contentHash);
   try {
     return await store.putDocument(input);
   } catch (error) {
@@ -119,11 +120,12 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
  * anchors in the site's anchor style.
  *
  * @param site the knowledge base's site settings (base URL, URL and anchor styles)
+ * @param contentHash the source's {@link sourceContentHash}, which the caller compared with the stored one
  * @throws SourceSkippedError when the page is a draft or has no text to index
  * @throws SourceRejectedError when the format is not supported, the bytes are
  *   not UTF-8, or the front matter cannot be read
  */
-export function prepareDocument(source: SourceDocument, site: KnowledgeBase): DocumentInput {
+export function prepareDocument(source: SourceDocument, site: KnowledgeBase, contentHash: string): DocumentInput {
   const parse = parserFor(source.docId);
   if (!parse) throw unsupported(source.docId);
   let text: string;
@@ -158,7 +160,7 @@ export function prepareDocument(source: SourceDocument, site: KnowledgeBase): Do
     visibility: source.visibility,
     readers: [...source.readers],
     quotable: source.quotable,
-    contentHash: sourceContentHash(source, site.anchorStyle),
+    contentHash,
     analysisVersion: INDEX_ANALYSIS_VERSION,
     chunks,
     page: indexPage(source.docId, fields, chunks),

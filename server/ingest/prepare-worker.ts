@@ -12,6 +12,8 @@ import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
 export interface PrepareTask {
   source: SourceDocument;
   site: KnowledgeBase;
+  /** The source's content hash, as the ingest computed it to find unchanged files. */
+  contentHash: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export type PrepareResult =
 
 export default function prepare(task: PrepareTask): PrepareResult {
   try {
-    return { kind: 'prepared', input: prepareDocument(task.source, task.site) };
+    return { kind: 'prepared', input: prepareDocument(task.source, task.site, task.contentHash) };
   } catch (error) {
     if (error instanceof SourceSkippedError) return { kind: 'skipped', reason: error.message };
     if (error instanceof SourceRejectedError) return { kind: 'rejected', reason: error.message };

@@ -106,6 +106,8 @@ export function indexPage(
   document: DocumentFields,
   passages: readonly { headingPath: readonly string[]; text: string; index?: IndexedPassage }[],
 ): IndexedPage {
+  // The body is counted from the passages' own indexes when they come with them (ingest, re-index): analyzed once, not twice.
+  const indexed = passages.every((passage) => passage.index !== undefined);
   const headings = new Map<string, string>();
   for (const passage of passages) {
     const sections = sectionHeadings(document.title, passage.headingPath);
@@ -116,12 +118,11 @@ export function indexPage(
     analyze(document.description ?? ''),
     document.description === undefined ? analyze(leadParagraph(passages[0]?.text ?? '')) : [],
     analyze([...headings.values()].join('\n')),
-    // The body is counted from the passages' own indexes when they come with them (ingest, re-index): analyzed once, not twice.
-    passages.every((passage) => passage.index) ? [] : passages.flatMap((passage) => analyze(passage.text)),
+    indexed ? [] : passages.flatMap((passage) => analyze(passage.text)),
     analyze(docId.replace(/\.[a-z]+$/i, '').replace(/(^|\/)_?index$/, '')),
   ];
   const page = fieldTerms(fields);
-  if (passages.length > 0 && passages.every((passage) => passage.index)) addPassageBodies(page, passages.map((passage) => passage.index!));
+  if (indexed) addPassageBodies(page, passages.map((passage) => passage.index!));
   return page as unknown as IndexedPage;
 }
 

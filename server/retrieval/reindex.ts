@@ -40,7 +40,7 @@ export async function reindexStaleDocuments(
         const page = indexPage(
           docId,
           fields,
-          document.passages.map((passage, position) => ({ ...passage, index: passages[position]!.index })),
+          document.passages.map((passage, position) => ({ ...passage, index: indexes[position]! })),
         );
         await store.reindexDocument(kbId, docId, INDEX_ANALYSIS_VERSION, passages, page);
         report.reindexed += 1;

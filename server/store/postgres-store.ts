@@ -194,12 +194,12 @@ class PostgresStore implements Store {
     this.#schema = options.schema;
     // Start migrating now; a failure here is reported by the first call instead.
     this.#ready().catch(() => undefined);
+    const all = <Row>(text: string, params: readonly unknown[] = []) =>
+      this.#call(async (database) => (await database.query<Row & QueryResultRow>(numberedPlaceholders(text), [...params])).rows as Row[]);
     const sql: SqlExecutor = {
       dialect: POSTGRES_DIALECT,
-      all: <Row>(text: string, params: readonly unknown[] = []) =>
-        this.#call(async (database) => (await database.query<Row & QueryResultRow>(numberedPlaceholders(text), [...params])).rows as Row[]),
-      get: <Row>(text: string, params: readonly unknown[] = []) =>
-        this.#call(async (database) => (await database.query<Row & QueryResultRow>(numberedPlaceholders(text), [...params])).rows[0] as Row | undefined),
+      all,
+      get: async <Row>(text: string, params?: readonly unknown[]) => (await all<Row>(text, params))[0],
       run: (text: string, params: readonly unknown[] = []) =>
         this.#call(async (database) => (await database.query(numberedPlaceholders(text), [...params])).rowCount ?? 0),
     };

@@ -311,7 +311,14 @@ class SqliteStore implements Store {
   }
 
   putDocument(input: DocumentInput): Promise<PutOutcome> {
-    return this.#call(() => this.#database.transaction(() => this.#putDocument(input)).immediate());
+    return this.#call(() =>
+      this.#database
+        .transaction(() => {
+          this.#requireKnowledgeBase(input.kbId);
+          return this.#putDocument(input);
+        })
+        .immediate(),
+    );
   }
 
   putDocuments(inputs: readonly DocumentInput[]): Promise<BatchPutOutcome[]> {
@@ -337,9 +344,8 @@ class SqliteStore implements Store {
     );
   }
 
-  /** Creates or replaces one document, in the caller's transaction. */
+  /** Creates or replaces one document, in the caller's transaction; its knowledge base exists. */
   #putDocument(input: DocumentInput): PutOutcome {
-    this.#requireKnowledgeBase(input.kbId);
     const existing = this.#prepare<[string, string], { id: number; content_hash: string }>(
       'SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?',
     ).get(input.kbId, input.docId);
