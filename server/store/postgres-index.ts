@@ -9,7 +9,7 @@ import {
   type PostingRow,
   type ReachStatistics,
 } from './index-data.ts';
-import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
+import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
 import type { Reach, StoredPassage } from './store.ts';
 
 /**
@@ -46,34 +46,12 @@ export function postgresReachParameters(reach: Reach): [kbId: string, visibiliti
   return [reach.kbId, [...reach.visibilities], reach.userId];
 }
 
-/** The columns of a passage row but its id, from chunks `c` and documents `d` (sqlite-index.ts's `PASSAGE_COLUMNS`). */
-export const POSTGRES_PASSAGE_COLUMNS = `c.heading_path AS "headingPath", c.anchor AS anchor, c.text AS text, d.doc_id AS "docId",
-       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS "contentHash"`;
-
-/** A passage row as the PostgreSQL queries select it ({@link POSTGRES_PASSAGE_COLUMNS}, plus its id). */
-export interface PostgresPassageRow extends PassageSiteColumns {
-  chunkId: number;
-  headingPath: string[];
-  text: string;
-  docId: string;
-  title: string;
-  quotable: boolean;
-  contentHash: string;
-}
+/** A passage row as the PostgreSQL queries select it: its heading path as `text[]`. */
+type PostgresPassageRow = PassageRow<string[]>;
 
 /** Turns a selected passage row into a {@link StoredPassage}. */
-export function toPostgresPassage(kbId: string, row: PostgresPassageRow): StoredPassage {
-  return {
-    chunkId: row.chunkId,
-    kbId,
-    docId: row.docId,
-    title: row.title,
-    ...passageSiteFields(row),
-    headingPath: row.headingPath,
-    text: row.text,
-    quotable: row.quotable,
-    contentHash: row.contentHash,
-  };
+function toPostgresPassage(kbId: string, row: PostgresPassageRow): StoredPassage {
+  return toPassage(kbId, row, row.headingPath);
 }
 
 /**
@@ -81,8 +59,6 @@ export function toPostgresPassage(kbId: string, row: PostgresPassageRow): Stored
  * the ids of the documents inside the reach when it does not cover every
  * passage, in one round trip.
  */
-const PAGE_LENGTH_COLUMNS = ['page_title_length', 'page_description_length', 'page_lead_length', 'page_headings_length', 'page_body_length', 'page_path_length'];
-
 const REACH_STATISTICS_SQL = `
 WITH inside AS (SELECT d.id, d.chunk_count, d.title_length_sum, d.description_length_sum, d.heading_length_sum, d.body_length_sum,
                        ${PAGE_LENGTH_COLUMNS.map((column) => `d.${column}`).join(', ')}
@@ -98,39 +74,20 @@ SELECT t.passages, t.title, t.description, t.heading, t.body, t.pages, ${PAGE_LE
 FROM totals t LEFT JOIN stats s ON true
 `;
 
-interface ReachStatisticsRow extends Record<`page${number}`, number> {
-  passages: number;
-  pages: number;
-  title: number;
-  description: number;
-  heading: number;
-  body: number;
-  version: number | null;
+/** The reach's statistics, with the ids of the documents inside it when it does not cover every passage. */
+interface PostgresReachStatisticsRow extends ReachStatisticsRow {
   /** `bigint[]`: node-postgres parses its elements to strings. */
   readable: (string | number)[] | null;
 }
 
-const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
-const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
 
 /**
  * @param database a pool or client whose `bigint` columns parse to numbers (postgres-store.ts)
  */
 export async function readReachStatistics(database: Queryable, reach: Reach): Promise<ReachStatistics> {
-  const row = (await database.query<ReachStatisticsRow>(REACH_STATISTICS_SQL, postgresReachParameters(reach))).rows[0];
-  const statistics: ReachStatistics = {
-    version: row?.version ?? 0,
-    passageCount: row?.passages ?? 0,
-    lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
-    pageCount: row?.pages ?? 0,
-    pageLengthSums: [0, 1, 2, 3, 4, 5].map((field) => row?.[`page${field}`] ?? 0) as unknown as ReachStatistics['pageLengthSums'],
-  };
-  if (row?.readable) statistics.readableDocuments = row.readable.map(Number);
-  return statistics;
+  const row = (await database.query<PostgresReachStatisticsRow>(REACH_STATISTICS_SQL, postgresReachParameters(reach))).rows[0];
+  return toReachStatistics(row, row?.readable ? row.readable.map(Number) : undefined);
 }
-
-const PAGE_POSTING_COLUMNS = 'term, document_id, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path';
-const PAGE_LENGTH_ROW_COLUMNS = `id, id, ${PAGE_LENGTH_COLUMNS.join(', ')}`;
 
 /**
  * The whole index of a knowledge base, its passages' and its pages'. Call
@@ -197,7 +154,7 @@ async function readColumns(
 export async function readPostgresPassagesById(database: Queryable, kbId: string, chunkIds: readonly number[]): Promise<StoredPassage[]> {
   if (chunkIds.length === 0) return [];
   const rows = await database.query<PostgresPassageRow>(
-    `SELECT c.id AS "chunkId", ${POSTGRES_PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+    `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.id = ANY($1::bigint[])`,
     [[...chunkIds]],
   );
@@ -206,4 +163,27 @@ export async function readPostgresPassagesById(database: Queryable, kbId: string
 
 async function readVersion(database: Queryable, kbId: string): Promise<number> {
   return (await database.query<{ version: number }>('SELECT version FROM index_stats WHERE kb_id = $1', [kbId])).rows[0]?.version ?? 0;
+}
+
+/** A document's passages inside the reach, in order, those under `heading` only when given. */
+export async function readPostgresPassagesOf(database: Queryable, reach: Reach, docId: string, heading?: string): Promise<StoredPassage[]> {
+  const { rows } = await database.query<PostgresPassageRow>(
+    `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS}
+     FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}
+       AND ($5::text IS NULL OR $5::text = ANY(c.heading_path))
+     ORDER BY c.ordinal`,
+    [...postgresReachParameters(reach), docId, heading ?? null],
+  );
+  return rows.map((row) => toPostgresPassage(reach.kbId, row));
+}
+
+/** How many of a document's passages are inside the reach. */
+export async function countPostgresPassages(database: Queryable, reach: Reach, docId: string): Promise<number> {
+  const { rows } = await database.query<{ count: number }>(
+    `SELECT COUNT(*)::int AS count FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE d.doc_id = $4 AND ${POSTGRES_REACH_FILTER}`,
+    [...postgresReachParameters(reach), docId],
+  );
+  return rows[0]?.count ?? 0;
 }

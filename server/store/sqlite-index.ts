@@ -8,7 +8,7 @@ import {
   type PostingRow,
   type ReachStatistics,
 } from './index-data.ts';
-import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
+import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
 import type { Reach, StoredPassage } from './store.ts';
 
 /**
@@ -31,38 +31,13 @@ export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
   return { kbId: reach.kbId, userId: reach.userId, visibilities: JSON.stringify(reach.visibilities) };
 }
 
-/** The columns of a passage row, aliased to {@link PassageRow}'s names, over chunks `c` and documents `d`. */
-export const PASSAGE_COLUMNS = `c.heading_path AS headingPath, c.anchor AS anchor, c.text AS text, d.doc_id AS docId,
-       d.title AS title, d.description AS description, d.url AS url, d.quotable AS quotable, d.content_hash AS contentHash`;
-
-/** A passage row as the SQLite queries select it ({@link PASSAGE_COLUMNS}, plus its id). */
-export interface PassageRow extends PassageSiteColumns {
-  chunkId: number;
-  headingPath: string;
-  text: string;
-  docId: string;
-  title: string;
-  quotable: number;
-  contentHash: string;
-}
+/** A passage row as the SQLite queries select it: its heading path as JSON text. */
+type SqlitePassageRow = PassageRow<string>;
 
 /** Turns a selected passage row into a {@link StoredPassage}. */
-export function toPassage(kbId: string, row: PassageRow): StoredPassage {
-  return {
-    chunkId: row.chunkId,
-    kbId,
-    docId: row.docId,
-    title: row.title,
-    ...passageSiteFields(row),
-    headingPath: JSON.parse(row.headingPath) as string[],
-    text: row.text,
-    quotable: row.quotable === 1,
-    contentHash: row.contentHash,
-  };
+function toSqlitePassage(kbId: string, row: SqlitePassageRow): StoredPassage {
+  return toPassage(kbId, row, JSON.parse(row.headingPath) as string[]);
 }
-
-/** The page field length columns of `documents`, in page field order. */
-const PAGE_LENGTH_COLUMNS = ['page_title_length', 'page_description_length', 'page_lead_length', 'page_headings_length', 'page_body_length', 'page_path_length'];
 
 /** Their sums as `page0` .. `page5`. */
 const PAGE_LENGTH_SUMS = PAGE_LENGTH_COLUMNS.map((column, field) => `COALESCE(SUM(d.${column}), 0) AS page${field}`).join(', ');
@@ -86,20 +61,9 @@ FROM documents d WHERE ${SQLITE_REACH_FILTER}
 /** The documents inside the reach (storage ids). */
 const READABLE_DOCUMENTS_SQL = `SELECT d.id FROM documents d WHERE ${SQLITE_REACH_FILTER}`;
 
-const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
-const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
-const PAGE_POSTING_COLUMNS = 'term, document_id, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path';
-const PAGE_LENGTH_ROW_COLUMNS = `id, id, ${PAGE_LENGTH_COLUMNS.join(', ')}`;
-
-interface ReachStatisticsRow extends Record<`page${number}`, number> {
-  passages: number;
-  pages: number;
-  title: number;
-  description: number;
-  heading: number;
-  body: number;
+/** The reach's statistics, beside the whole knowledge base's passage count. */
+interface SqliteReachStatisticsRow extends ReachStatisticsRow {
   knowledgeBasePassages: number | null;
-  version: number | null;
 }
 
 /** The index reads of one connection, with statements prepared once. */
@@ -109,6 +73,10 @@ export interface SqliteIndexReads {
   readIndex(kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined;
   readTermIndex(kbId: string, terms: readonly string[]): KnowledgeBaseIndex;
   passagesById(kbId: string, chunkIds: readonly number[]): StoredPassage[];
+  /** A document's passages inside the reach, in order, those under `heading` only when given. */
+  passagesOf(reach: Reach, docId: string, heading?: string): StoredPassage[];
+  /** How many of a document's passages are inside the reach. */
+  countPassages(reach: Reach, docId: string): number;
 }
 
 /**
@@ -119,7 +87,7 @@ export interface SqliteIndexReads {
  * @param database an open better-sqlite3 connection (read-only is enough)
  */
 export function prepareIndexReads(database: Database): SqliteIndexReads {
-  const statistics: Statement<SqliteReachParameters, ReachStatisticsRow> = database.prepare(REACH_STATISTICS_SQL);
+  const statistics: Statement<SqliteReachParameters, SqliteReachStatisticsRow> = database.prepare(REACH_STATISTICS_SQL);
   const readableDocuments = database.prepare<SqliteReachParameters, number>(READABLE_DOCUMENTS_SQL).pluck();
   const version = database.prepare<[string], number>('SELECT version FROM index_stats WHERE kb_id = ?').pluck();
   const postingCount = database
@@ -147,23 +115,29 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
   const chunksById = database
     .prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id IN (SELECT value FROM json_each(?))`)
     .raw();
-  const passages = database.prepare<[string], PassageRow>(
-    `SELECT c.id AS chunkId, ${PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
+  const passages = database.prepare<[string], SqlitePassageRow>(
+    `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
      WHERE c.id IN (SELECT value FROM json_each(?))`,
   );
+
+  const passagesOfDocument = database.prepare<Record<string, unknown>, SqlitePassageRow>(
+    `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS}
+     FROM chunks c JOIN documents d ON d.id = c.document_id
+     WHERE d.doc_id = @docId AND ${SQLITE_REACH_FILTER}
+       AND (@heading IS NULL OR EXISTS (SELECT 1 FROM json_each(c.heading_path) h WHERE h.value = @heading))
+     ORDER BY c.ordinal`,
+  );
+  const passageCount = database
+    .prepare<Record<string, unknown>, number>(
+      `SELECT COUNT(*) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE d.doc_id = @docId AND ${SQLITE_REACH_FILTER}`,
+    )
+    .pluck();
 
   const reachStatistics = database.transaction((reach: Reach): ReachStatistics => {
     const parameters = sqliteReachParameters(reach);
     const row = statistics.get(parameters);
-    const result: ReachStatistics = {
-      version: row?.version ?? 0,
-      passageCount: row?.passages ?? 0,
-      lengthSums: [row?.title ?? 0, row?.description ?? 0, row?.heading ?? 0, row?.body ?? 0],
-      pageCount: row?.pages ?? 0,
-      pageLengthSums: [0, 1, 2, 3, 4, 5].map((field) => row?.[`page${field}`] ?? 0) as unknown as ReachStatistics['pageLengthSums'],
-    };
-    if (result.passageCount !== (row?.knowledgeBasePassages ?? 0)) result.readableDocuments = readableDocuments.all(parameters);
-    return result;
+    const coversAll = (row?.passages ?? 0) === (row?.knowledgeBasePassages ?? 0);
+    return toReachStatistics(row, coversAll ? undefined : readableDocuments.all(parameters));
   });
   const readIndex = database.transaction((kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined => {
     if (postingCount.get(kbId, kbId)! > maxPostings) return undefined;
@@ -191,6 +165,9 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
     readIndex: (kbId, maxPostings) => readIndex(kbId, maxPostings),
     readTermIndex: (kbId, terms) => readTermIndex(kbId, terms),
     passagesById: (kbId, chunkIds) =>
-      chunkIds.length === 0 ? [] : passages.all(JSON.stringify(chunkIds)).map((row) => toPassage(kbId, row)),
+      chunkIds.length === 0 ? [] : passages.all(JSON.stringify(chunkIds)).map((row) => toSqlitePassage(kbId, row)),
+    passagesOf: (reach, docId, heading) =>
+      passagesOfDocument.all({ docId, heading: heading ?? null, ...sqliteReachParameters(reach) }).map((row) => toSqlitePassage(reach.kbId, row)),
+    countPassages: (reach, docId) => passageCount.get({ docId, ...sqliteReachParameters(reach) }) ?? 0,
   };
 }

@@ -511,6 +511,27 @@ describe('Store documents', () => {
     expect(await store.getDocument(KB_ID, 'a.md')).toBeUndefined();
   });
 
+  test('calls made while a failing batch is written: their own writes are kept when the batch is rolled back', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const failing = [documentInput('a.md', [[['A'], 'Alpha text.']]), { ...documentInput('b.md', [[['B'], 'Beta text.']]), kbId: 'missing' }];
+
+    // Act: issued together, the other calls run while the batch's transaction is open
+    const [putting, hit, user] = await Promise.allSettled([
+      store.putDocuments(failing),
+      store.hitRateLimit('visitor', 60_000, START),
+      store.createUser({ email: 'ada@example.com', name: 'Ada' }),
+    ]);
+
+    // Assert
+    expect(putting.status).toBe('rejected');
+    expect(hit).toEqual({ status: 'fulfilled', value: { hits: 1, resetAt: START + 60_000 } });
+    expect(user.status).toBe('fulfilled');
+    expect((await store.hitRateLimit('visitor', 60_000, START)).hits).toBe(2);
+    expect(await store.findUserByEmail('ada@example.com')).toMatchObject({ name: 'Ada' });
+    expect(await store.getDocument(KB_ID, 'a.md')).toBeUndefined();
+  });
+
   test('putDocument into an unknown knowledge base: rejected with NotFoundError', async () => {
     // Arrange
     const { store } = await openTestStore();

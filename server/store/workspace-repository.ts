@@ -1,0 +1,118 @@
+import type { SqlExecutor } from './sql-executor.ts';
+import { changedKnowledgeBase, KNOWLEDGE_BASE_COLUMNS, newId, newKnowledgeBase, toKnowledgeBase, type KnowledgeBaseRow } from './store-records.ts';
+import { NotFoundError, type Membership, type Role, type User, type WorkspaceRepository } from './store.ts';
+
+const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
+
+/** A `users` row as {@link USER_COLUMNS} selects it (PostgreSQL's `bigint` read as a number, store/postgres-store.ts). */
+type UserRow = User;
+
+/** E-mail addresses are compared trimmed and lowercased: `Ada@Example.com ` is `ada@example.com`. */
+function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
+ * Users, knowledge bases and their members' roles, written once for both
+ * backends over a {@link SqlExecutor}. A knowledge base is created with its
+ * index statistics row in one transaction; a role needs an existing user
+ * and knowledge base.
+ *
+ * @param now the clock, epoch milliseconds (creation times)
+ */
+export function workspaceRepository(sql: SqlExecutor, now: () => number): WorkspaceRepository {
+  const requireExisting = async (table: 'users' | 'knowledge_bases', id: string, label: string) => {
+    if ((await sql.get(`SELECT 1 AS found FROM ${table} WHERE id = ?`, [id])) === undefined) {
+      throw new NotFoundError(`${label} "${id}" does not exist`);
+    }
+  };
+  return {
+    async createUser(input) {
+      const user: User = { id: newId('usr'), email: normalizedEmail(input.email), name: input.name, createdAt: now() };
+      await sql.run('INSERT INTO users (id, email, name, created_at) VALUES (?, ?, ?, ?)', [user.id, user.email, user.name, user.createdAt]);
+      return user;
+    },
+    getUser(id) {
+      return sql.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = ?`, [id]);
+    },
+    findUserByEmail(email) {
+      return sql.get<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = ?`, [normalizedEmail(email)]);
+    },
+    listUsers() {
+      return sql.all<UserRow>(`SELECT ${USER_COLUMNS} FROM users ORDER BY email`);
+    },
+    async removeUser(id) {
+      await sql.run('DELETE FROM users WHERE id = ?', [id]);
+    },
+    async setPasswordHash(userId, passwordHash) {
+      if ((await sql.run('UPDATE users SET password_hash = ? WHERE id = ?', [passwordHash, userId])) === 0) {
+        throw new NotFoundError(`User "${userId}" does not exist`);
+      }
+    },
+    async getPasswordHash(userId) {
+      return (await sql.get<{ password_hash: string | null }>('SELECT password_hash FROM users WHERE id = ?', [userId]))?.password_hash ?? undefined;
+    },
+
+    createKnowledgeBase(input) {
+      const knowledgeBase = newKnowledgeBase(input, now());
+      return sql.transaction(async (transaction) => {
+        await transaction.run('INSERT INTO knowledge_bases (id, name, created_at, base_url, url_style, anchor_style) VALUES (?, ?, ?, ?, ?, ?)', [
+          knowledgeBase.id,
+          knowledgeBase.name,
+          knowledgeBase.createdAt,
+          knowledgeBase.baseUrl ?? null,
+          knowledgeBase.urlStyle,
+          knowledgeBase.anchorStyle,
+        ]);
+        await transaction.run('INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES (?, 0, 0, 0)', [knowledgeBase.id]);
+        return knowledgeBase;
+      });
+    },
+    async getKnowledgeBase(id) {
+      const row = await sql.get<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = ?`, [id]);
+      return row && toKnowledgeBase(row);
+    },
+    async listKnowledgeBases() {
+      return (await sql.all<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases ORDER BY id`)).map(toKnowledgeBase);
+    },
+    updateKnowledgeBase(id, changes) {
+      return sql.transaction(async (transaction) => {
+        const row = await transaction.get<KnowledgeBaseRow>(`SELECT ${KNOWLEDGE_BASE_COLUMNS} FROM knowledge_bases WHERE id = ?${sql.dialect.forUpdate}`, [id]);
+        if (!row) throw new NotFoundError(`Knowledge base "${id}" does not exist`);
+        const updated = changedKnowledgeBase(toKnowledgeBase(row), changes);
+        await transaction.run('UPDATE knowledge_bases SET name = ?, base_url = ?, url_style = ?, anchor_style = ? WHERE id = ?', [
+          updated.name,
+          updated.baseUrl ?? null,
+          updated.urlStyle,
+          updated.anchorStyle,
+          id,
+        ]);
+        return updated;
+      });
+    },
+
+    async setRole(kbId, userId, role) {
+      await requireExisting('knowledge_bases', kbId, 'Knowledge base');
+      await requireExisting('users', userId, 'User');
+      // A user or knowledge base removed in between fails the foreign key, as it would have a moment later.
+      await sql.run(
+        `INSERT INTO memberships (kb_id, user_id, role) VALUES (?, ?, ?)
+         ON CONFLICT (kb_id, user_id) DO UPDATE SET role = excluded.role`,
+        [kbId, userId, role],
+      );
+    },
+    async removeRole(kbId, userId) {
+      await sql.run('DELETE FROM memberships WHERE kb_id = ? AND user_id = ?', [kbId, userId]);
+    },
+    async getRole(kbId, userId) {
+      return (await sql.get<{ role: Role }>('SELECT role FROM memberships WHERE kb_id = ? AND user_id = ?', [kbId, userId]))?.role;
+    },
+    listMembers(kbId) {
+      return sql.all<Membership & { email: string }>(
+        `SELECT m.kb_id AS "kbId", m.user_id AS "userId", m.role AS role, u.email AS email
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.kb_id = ? ORDER BY u.email`,
+        [kbId],
+      );
+    },
+  };
+}
