@@ -4,10 +4,12 @@ import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { abandonQuestions } from './abandoned-questions.ts';
+import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleRow } from './scale-table.ts';
 import { openIdleStreams } from './idle-streams.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
@@ -33,16 +35,23 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  * - abandoned questions (posted, then the connection closed 1-4 ms later): a
  *   normal client's p50 while one client, then 32 clients, abandon questions,
  *   beside its p50 without; the server's CPU per abandoned question, beside its CPU per
- *   answered one; its open files and threads after 10,000, beside before.
+ *   answered one; its open files and threads after 10,000, beside before;
+ * - the scale table (bench/scale-table.ts): the docs copied 1x, 4x and 16x
+ *   (`BENCH_SCALES`), each backend's ingest MB/s, store size, search and
+ *   answer p50/p95, beside SQLite FTS5 over the same passages.
  */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** Copies of the Node.js docs in the scale table (issue 17): `BENCH_SCALES=1,4,16,64`. */
+const SCALES = (process.env.BENCH_SCALES ?? '1,4,16').split(',').map(Number);
+/** Questions of the Node.js docs set searched and answered at each scale. */
+const SCALE_QUESTIONS = 100;
 const CLIENT_COUNTS = [32, 256] as const;
 const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const ACTIVE_STREAMS = 1_000;
 const FIRST_FRAME_SAMPLES = 200;
 const RESULTS_FILE = new URL('./results.md', import.meta.url);
-const ALL_PARTS = ['json', 'streams', 'abandoned'];
-/** `BENCH_PARTS=streams` (or `json`, `abandoned`) runs one part alone while working on it; results.md is then left as it was. */
+const ALL_PARTS = ['json', 'streams', 'abandoned', 'scale'];
+/** `BENCH_PARTS=streams` (or `json`, `abandoned`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
 /** Questions abandoned by one client for the cost and resource figures (issue 13: 10,000). */
 const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
@@ -139,6 +148,19 @@ try {
   if (PARTS.has('streams')) await streamFigures(embedded, embeddedToken);
   // Abandoned questions: their cost, and what they do to a normal client (embedded backend).
   if (PARTS.has('abandoned')) await abandonedFigures(embedded, embeddedToken);
+
+  if (PARTS.has('scale')) {
+    const scaleRows = await measureScaleTable({
+      corpus: DEMO_CORPUS_PATH,
+      scales: SCALES,
+      questions: (await nodeDocsQuestions(fileURLToPath(new URL('../eval/node-docs-questions.jsonl', import.meta.url)))).slice(0, SCALE_QUESTIONS),
+      passes: 1,
+      folder: join(dataDir, 'scale'),
+      ...(postgres && postgres.location.kind === 'postgres' ? { postgresUrl: postgres.location.url } : {}),
+      onProgress: (message) => console.error(message),
+    });
+    notes.push(scaleNote(scaleRows));
+  }
 
   const text = report(rows, notes, (performance.now() - started) / 1000);
   if (ALL_PARTS.every((part) => PARTS.has(part))) await writeFile(RESULTS_FILE, text);
@@ -242,6 +264,17 @@ async function abandonedFigures(embedded: StoreLocation, embeddedToken: string):
   if (answered.status !== 200) throw new Error(`After the abandoned questions the server answered ${answered.status}`);
   await answered.body?.cancel();
   await stopChild(server.child);
+}
+
+/** The scale table and what its columns mean, as a note of the results. */
+function scaleNote(scaleRows: readonly ScaleRow[]): string {
+  return [
+    '## Scale (issue 17)',
+    '',
+    `The bundled Node.js docs copied ${SCALES.map((scale) => `${scale}x`).join(', ')} under new names, ingested through \`ingestPaths\` into a fresh store of each backend, then ${SCALE_QUESTIONS} questions of \`eval/node-docs-questions.jsonl\` searched (top 10) and answered at one client. Baseline: SQLite FTS5 (porter stemmer, BM25, the question's words OR-ed) over the same passages, what a user could pick instead. Store MB is the whole database (documents, passages and index; FTS5: passages and index). "search" holds the whole index in memory once read, as an answer worker does (terms read instead when it is over the cap); "terms read" reads each search's postings from the store, as right after an ingest; "whole index read" is the time that read took.`,
+    '',
+    ...scaleTableMarkdown(scaleRows),
+  ].join('\n');
 }
 
 /** What the bench server reports of itself: CPU time of all its threads, open files, threads. */

@@ -93,7 +93,7 @@ describe('IndexCache', () => {
     expect(cache.postingTotal).toBe(3);
   });
 
-  test('a second search while the first is still reading the knowledge base: not held for it, and not read twice', async () => {
+  test('a slow read: the search that starts it and those meanwhile read their terms, the store is read once; then the index is served', async () => {
     const cache = new IndexCache({ quietMilliseconds: 0, now: () => 0 });
     let release: (() => void) | undefined;
     const reads: string[] = [];
@@ -103,12 +103,38 @@ describe('IndexCache', () => {
       return columnsOf(1, 2);
     };
 
-    const first = cache.indexAt('kb', 1, slow);
+    const first = await cache.indexAt('kb', 1, slow);
     const second = await cache.indexAt('kb', 1, slow);
     release!();
+    await cache.settled();
+    const third = await cache.indexAt('kb', 1, slow);
 
-    expect(second).toBeUndefined();
-    expect((await first)?.passages.version).toBe(1);
+    expect([first, second]).toEqual([undefined, undefined]);
+    expect(third?.passages.version).toBe(1);
     expect(reads).toEqual(['kb']);
+  });
+
+  test('a read that fails (a statement timeout): no search sees the error; read again only after the quiet period, then held', async () => {
+    let now = 0;
+    const cache = new IndexCache({ quietMilliseconds: 1_000, now: () => now });
+    let fail = true;
+    const reads: number[] = [];
+    const flaky: IndexLoader = async () => {
+      reads.push(now);
+      if (fail) throw new Error('canceling statement due to statement timeout');
+      return columnsOf(1, 2);
+    };
+
+    const failed = await cache.indexAt('kb', 1, flaky);
+    now = 500;
+    const backingOff = await cache.indexAt('kb', 1, flaky);
+    fail = false;
+    now = 1_100;
+    const retried = await cache.indexAt('kb', 1, flaky);
+
+    expect([failed, backingOff]).toEqual([undefined, undefined]);
+    expect(retried?.passages.version).toBe(1);
+    expect(reads).toEqual([0, 1_100]);
+    expect(cache.postingTotal).toBe(2);
   });
 });

@@ -14,8 +14,11 @@ import type { KnowledgeBaseIndex } from '../store/index-data.ts';
  * - After a knowledge base changed, it is read again only once its new version
  *   has stayed unchanged for the quiet period, so that a long ingest does
  *   not make every search re-read the whole index.
- * - One read of a knowledge base at a time; other searches of it meanwhile
- *   read their terms.
+ * - One read of a knowledge base at a time, in the background: the search
+ *   that starts it and the searches meanwhile read their terms (unless the
+ *   store answered synchronously, as SQLite does), so a large index's read
+ *   (seconds in PostgreSQL at 80,000 passages) never holds up a visitor, and
+ *   a read that fails is only tried again after the quiet period.
  *
  * Not thread-safe: one per thread (each answer worker has its own).
  */
@@ -63,7 +66,8 @@ export class IndexCache {
   /** Held entries, least recently used first. */
   readonly #entries = new Map<string, Entry>();
   readonly #waiting = new Map<string, Waiting>();
-  readonly #reading = new Set<string>();
+  /** Reads in progress, by knowledge base. */
+  readonly #reading = new Map<string, Promise<unknown>>();
   #postingTotal = 0;
 
   constructor(options: IndexCacheOptions = {}) {
@@ -82,7 +86,6 @@ export class IndexCache {
    *
    * @param version the knowledge base's current index version (from the search's statistics)
    * @returns the columns at `version`, or undefined: search with the terms' postings
-   * @throws what `load` throws
    */
   async indexAt(kbId: string, version: number, load: IndexLoader): Promise<KnowledgeBaseIndex | undefined> {
     const now = this.#now();
@@ -105,26 +108,55 @@ export class IndexCache {
     } else if (waiting.tooLarge || now - waiting.since < this.#quietMilliseconds) {
       return undefined;
     }
-    this.#reading.add(kbId);
-    try {
-      const columns = await load(kbId, this.#maxPostings);
-      if (!columns) {
-        waiting.tooLarge = true;
-        return undefined;
-      }
-      const postings = columns.passages.postingChunks.length + columns.pages.postingChunks.length;
-      if (!this.#makeRoom(postings)) {
-        // No room now: this search uses what was read; another read is tried only after the quiet period.
+    const read = this.#read(kbId, waiting, load);
+    // A store that reads synchronously (SQLite) has finished already: this search uses what it read.
+    const pending = Symbol('pending');
+    const columns = await Promise.race([read, new Promise<typeof pending>((resolve) => setImmediate(() => resolve(pending)))]);
+    return columns !== pending && columns?.passages.version === version ? columns : undefined;
+  }
+
+  /** Resolves once every read in progress has ended (tests, shutdown). */
+  async settled(): Promise<void> {
+    await Promise.all(this.#reading.values());
+  }
+
+  /**
+   * Reads a knowledge base's whole index and holds it when it fits, in the
+   * background: searches meanwhile read their terms. A read that fails (the
+   * store unavailable, a statement timeout) is not reported to any search:
+   * it is tried again once the quiet period has passed.
+   *
+   * @returns what was read, held or not (undefined: too large, or failed)
+   */
+  #read(kbId: string, waiting: Waiting, load: IndexLoader): Promise<KnowledgeBaseIndex | undefined> {
+    const read = (async () => {
+      try {
+        const columns = await load(kbId, this.#maxPostings);
+        if (!columns) {
+          waiting.tooLarge = true;
+          return undefined;
+        }
+        const postings = columns.passages.postingChunks.length + columns.pages.postingChunks.length;
+        if (!this.#makeRoom(postings)) {
+          // No room now: another read is tried only after the quiet period.
+          waiting.since = this.#now();
+          return columns;
+        }
+        if (this.#waiting.get(kbId) === waiting) this.#waiting.delete(kbId);
+        const previous = this.#entries.get(kbId);
+        if (previous) this.#drop(kbId, previous);
+        this.#entries.set(kbId, { columns, postings, lastUsedAt: this.#now() });
+        this.#postingTotal += postings;
+        return columns;
+      } catch {
         waiting.since = this.#now();
-        return columns.passages.version === version ? columns : undefined;
+        return undefined;
+      } finally {
+        this.#reading.delete(kbId);
       }
-      this.#waiting.delete(kbId);
-      this.#entries.set(kbId, { columns, postings, lastUsedAt: this.#now() });
-      this.#postingTotal += postings;
-      return columns.passages.version === version ? columns : undefined;
-    } finally {
-      this.#reading.delete(kbId);
-    }
+    })();
+    this.#reading.set(kbId, read);
+    return read;
   }
 
   /** Evicts least recently used idle entries until `count` more postings fit; false when they cannot. */

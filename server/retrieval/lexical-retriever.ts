@@ -29,12 +29,15 @@ export type IndexStore = Pick<Store, 'reachStatistics' | 'readIndex' | 'readTerm
 
 /** Options of {@link createLexicalRetriever}. */
 export interface LexicalRetrieverOptions {
-  /** The in-memory index's cap, quiet period and clock; `false` reads each search's terms instead (for tests). */
-  cache?: IndexCacheOptions | false;
+  /**
+   * The in-memory index: its cap, quiet period and clock, or a cache to use
+   * (a benchmark waits for its reads); `false` reads each search's terms instead (for tests).
+   */
+  cache?: IndexCacheOptions | IndexCache | false;
 }
 
 export function createLexicalRetriever(store: IndexStore, options: LexicalRetrieverOptions = {}): Retriever {
-  const cache = options.cache === false ? undefined : new IndexCache(options.cache);
+  const cache = options.cache === false ? undefined : options.cache instanceof IndexCache ? options.cache : new IndexCache(options.cache);
   return {
     async search(query: RetrievalQuery): Promise<SearchResult> {
       const { kbId } = query.reach;

@@ -132,42 +132,76 @@ export function buildIndexColumns(
   postings: Iterable<PostingRow>,
   units: Iterable<ChunkLengthRow>,
 ): IndexColumns {
-  const chunkRows = [...units].sort((left, right) => left[0] - right[0]);
-  const slotOf = new Map<number, number>();
-  const chunkIds = new Float64Array(chunkRows.length);
-  const chunkDocuments = new Float64Array(chunkRows.length);
-  const chunkLengths = new Uint32Array(chunkRows.length * fieldCount);
-  chunkRows.forEach((row, slot) => {
-    slotOf.set(row[0], slot);
-    chunkIds[slot] = row[0];
-    chunkDocuments[slot] = row[1];
-    for (let field = 0; field < fieldCount; field++) chunkLengths[slot * fieldCount + field] = row[2 + field]!;
-  });
-  const terms: string[] = [];
-  const starts: number[] = [];
-  const postingChunks: number[] = [];
-  const frequencies: number[] = [];
-  for (const row of postings) {
-    const [term, unitId] = row;
-    if (terms.at(-1) !== term) {
-      terms.push(term);
-      starts.push(postingChunks.length);
-    }
-    const slot = slotOf.get(unitId);
-    if (slot === undefined) throw new Error(`Posting of "${term}" names unit ${unitId}, which was not read`);
-    postingChunks.push(slot);
-    for (let field = 0; field < fieldCount; field++) frequencies.push(Math.min(row[3 + field] as number, MAX_FREQUENCY));
+  const builder = new IndexColumnsBuilder(version, fieldCount, units);
+  builder.add(postings);
+  return builder.finish();
+}
+
+/**
+ * {@link buildIndexColumns} a batch of postings at a time, for a backend
+ * that reads a large index in pages (postgres-index.ts): the rows of one
+ * page can be let go before the next is read.
+ */
+export class IndexColumnsBuilder {
+  readonly #version: number;
+  readonly #fieldCount: number;
+  readonly #slotOf = new Map<number, number>();
+  readonly #chunkIds: Float64Array;
+  readonly #chunkDocuments: Float64Array;
+  readonly #chunkLengths: Uint32Array;
+  readonly #terms: string[] = [];
+  readonly #starts: number[] = [];
+  readonly #postingChunks: number[] = [];
+  readonly #frequencies: number[] = [];
+
+  /** @param units every unit the postings will name (others are allowed), any order */
+  constructor(version: number, fieldCount: number, units: Iterable<ChunkLengthRow>) {
+    this.#version = version;
+    this.#fieldCount = fieldCount;
+    const chunkRows = [...units].sort((left, right) => left[0] - right[0]);
+    this.#chunkIds = new Float64Array(chunkRows.length);
+    this.#chunkDocuments = new Float64Array(chunkRows.length);
+    this.#chunkLengths = new Uint32Array(chunkRows.length * fieldCount);
+    chunkRows.forEach((row, slot) => {
+      this.#slotOf.set(row[0], slot);
+      this.#chunkIds[slot] = row[0];
+      this.#chunkDocuments[slot] = row[1];
+      for (let field = 0; field < fieldCount; field++) this.#chunkLengths[slot * fieldCount + field] = row[2 + field]!;
+    });
   }
-  starts.push(postingChunks.length);
-  return {
-    version,
-    fieldCount,
-    terms,
-    termStarts: Uint32Array.from(starts),
-    postingChunks: Uint32Array.from(postingChunks),
-    postingFrequencies: Uint16Array.from(frequencies),
-    chunkIds,
-    chunkDocuments,
-    chunkLengths,
-  };
+
+  /**
+   * Adds posting rows following those added before (grouped by term, then by unit id across calls).
+   *
+   * @throws Error when a posting names a unit missing from the units
+   */
+  add(postings: Iterable<PostingRow>): void {
+    const fieldCount = this.#fieldCount;
+    for (const row of postings) {
+      const [term, unitId] = row;
+      if (this.#terms.at(-1) !== term) {
+        this.#terms.push(term);
+        this.#starts.push(this.#postingChunks.length);
+      }
+      const slot = this.#slotOf.get(unitId);
+      if (slot === undefined) throw new Error(`Posting of "${term}" names unit ${unitId}, which was not read`);
+      this.#postingChunks.push(slot);
+      for (let field = 0; field < fieldCount; field++) this.#frequencies.push(Math.min(row[3 + field] as number, MAX_FREQUENCY));
+    }
+  }
+
+  /** The columns of every posting added. */
+  finish(): IndexColumns {
+    return {
+      version: this.#version,
+      fieldCount: this.#fieldCount,
+      terms: this.#terms,
+      termStarts: Uint32Array.from([...this.#starts, this.#postingChunks.length]),
+      postingChunks: Uint32Array.from(this.#postingChunks),
+      postingFrequencies: Uint16Array.from(this.#frequencies),
+      chunkIds: this.#chunkIds,
+      chunkDocuments: this.#chunkDocuments,
+      chunkLengths: this.#chunkLengths,
+    };
+  }
 }

@@ -4,7 +4,8 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyzeChunks } from '../ingest/analyze-chunks.ts';
 import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
-import { openPostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
+import { readPostgresIndex } from './postgres-index.ts';
+import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
 import { StoreUnavailableError, type Store } from './store.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 
@@ -172,5 +173,43 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore when the database go
     expect(Date.now() - started).toBeLessThan(3_000);
     await blocker.query('ROLLBACK');
     await expect(store.getDocument('kb', 'a.md')).resolves.toMatchObject({ contentHash: 'v1', chunkCount: 1 });
+  });
+});
+
+describe.runIf(testBackend() === 'postgres')('PostgresStore whole-index reads', () => {
+  test('a whole index read a few postings per statement: the same columns as read in one statement', async () => {
+    // Arrange
+    const { schema, open } = freshSchema();
+    const store = open();
+    await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
+    const texts = ['The falcon hunts over the field.', 'A heron fishes in the shallow river.', 'The falcon and the heron share the river field.'];
+    for (const [position, text] of texts.entries()) {
+      const docId = `page-${position}.md`;
+      await store.putDocument({
+        kbId: 'kb',
+        docId,
+        title: `Page ${position}`,
+        visibility: 'public',
+        readers: [],
+        quotable: true,
+        contentHash: `v${position}`,
+        analysisVersion: INDEX_ANALYSIS_VERSION,
+        chunks: analyzeChunks({ title: `Page ${position}` }, [{ headingPath: [`Page ${position}`], text }, { headingPath: [`Page ${position}`, 'More'], text: `${text} Again.` }]),
+        page: indexPage(docId, { title: `Page ${position}` }, [{ headingPath: [`Page ${position}`], text }]),
+      });
+    }
+    const client = new pg.Client({ connectionString: testDatabaseUrl(), options: `-c search_path=${schema}`, types: POSTGRES_TYPES });
+    await client.connect();
+    onTestFinished(() => client.end());
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+
+    // Act
+    const whole = await readPostgresIndex(client, 'kb', 1_000_000);
+    const paged = await readPostgresIndex(client, 'kb', 1_000_000, 3);
+
+    // Assert
+    expect(whole!.passages.postingChunks.length).toBeGreaterThan(9);
+    expect(whole!.pages.postingChunks.length).toBeGreaterThan(9);
+    expect(paged).toEqual(whole);
   });
 });

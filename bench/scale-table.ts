@@ -1,0 +1,300 @@
+import { copyFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { collectAnswer } from '../server/engine/answer-events.ts';
+import { createAnswerEngine, questionTerms } from '../server/engine/answer-engine.ts';
+import { ingestPaths } from '../server/ingest/ingest-files.ts';
+import { tokenize } from '../server/retrieval/analyzer.ts';
+import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
+import { IndexCache } from '../server/retrieval/index-cache.ts';
+import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
+import type { Retriever } from '../server/retrieval/retriever.ts';
+import type { Reach } from '../server/store/store.ts';
+
+/**
+ * The scale table of `npm run bench` (issue 17): the bundled Node.js docs
+ * copied 1×, 4×, 16× (... ) under new names, ingested into each backend
+ * through the normal ingestion path, then searched and answered at one
+ * client, beside SQLite FTS5 (BM25, porter stemmer) over the same passages
+ * as the reference a user could pick instead.
+ *
+ * - ingest MB/s: the corpus's bytes over the wall-clock time of `ingestPaths`;
+ * - store size: the whole database (documents, passages, index): the SQLite
+ *   file after close, or the store's tables in PostgreSQL with their indexes
+ *   and TOAST; FTS5's file holds the passages' text and its index;
+ * - search: the lexical retriever over the question's terms (top 10), with
+ *   the whole index held in memory as a server's answer worker holds it once
+ *   read (retrieval/index-cache.ts; over its cap, terms read instead), beside
+ *   the same searches reading their terms' postings from the store (right
+ *   after an ingest, or over the cap), and the time the whole read took;
+ *   answer: the whole extractive answer, index held.
+ */
+
+/** One row of the table: a backend at one scale. */
+export interface ScaleRow {
+  scale: number;
+  backend: string;
+  documents: number;
+  passages: number;
+  corpusMegabytes: number;
+  ingestSeconds: number;
+  storeMegabytes: number;
+  /** Searches with the index held in memory when it fits (else as `termSearch`). */
+  search: { p50: number; p95: number };
+  /** Searches reading their terms' postings from the store. */
+  termSearch?: { p50: number; p95: number };
+  /** Seconds to read the whole index into memory; undefined when it was not held (over the cap). */
+  indexRead?: number;
+  answer?: { p50: number; p95: number };
+}
+
+/** Options of {@link measureScaleTable}. */
+export interface ScaleTableOptions {
+  /** Folder of the corpus copied at each scale (markdown files). */
+  corpus: string;
+  /** Copies of the corpus, one table block each (for example 1, 4, 16). */
+  scales: readonly number[];
+  /** Questions searched and answered, each once per pass. */
+  questions: readonly string[];
+  /** Passes over the questions measured (after one warm-up pass). */
+  passes: number;
+  /** Scratch folder (created, and removed at the end). */
+  folder: string;
+  /** A database of the local PostgreSQL server for the run (a schema per scale), or undefined to skip the backend. */
+  postgresUrl?: string;
+  /** Progress lines. */
+  onProgress?: (message: string) => void;
+}
+
+const MEGABYTE = 1024 * 1024;
+const TOP_K = 10;
+const OWNER_EMAIL = 'owner@example.com';
+const KB_ID = 'scale';
+
+/**
+ * Measures every scale on each backend and FTS5.
+ *
+ * @returns the rows, scale by scale: embedded, PostgreSQL (when given), FTS5
+ */
+export async function measureScaleTable(options: ScaleTableOptions): Promise<ScaleRow[]> {
+  const progress = options.onProgress ?? (() => undefined);
+  const rows: ScaleRow[] = [];
+  await mkdir(options.folder, { recursive: true });
+  try {
+    for (const scale of options.scales) {
+      const corpus = join(options.folder, `corpus-${scale}`);
+      const corpusBytes = await copyCorpus(options.corpus, corpus, scale);
+      const locations: { backend: string; location: StoreLocation; size: () => Promise<number> }[] = [
+        {
+          backend: 'embedded',
+          location: embeddedStoreLocation(join(options.folder, `embedded-${scale}`)),
+          size: async () => (await stat(join(options.folder, `embedded-${scale}`, 'kb.sqlite'))).size,
+        },
+      ];
+      if (options.postgresUrl) {
+        const schema = `scale_${scale}`;
+        locations.push({
+          backend: 'PostgreSQL',
+          location: { kind: 'postgres', url: options.postgresUrl, schema },
+          size: () => postgresSchemaBytes(options.postgresUrl!, schema),
+        });
+      }
+      let passages: { heading: string; text: string }[] = [];
+      for (const { backend, location, size } of locations) {
+        progress(`scale ${scale}x: ingesting ${(corpusBytes / MEGABYTE).toFixed(1)} MB into ${backend}`);
+        const row = await measureBackend(scale, backend, location, corpus, corpusBytes, options, size);
+        rows.push(row.row);
+        if (backend === 'embedded') passages = row.passages;
+      }
+      progress(`scale ${scale}x: FTS5 over ${passages.length} passages`);
+      rows.push(await measureFts5(scale, passages, corpusBytes, options));
+      await rm(corpus, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(options.folder, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Copies the corpus `scale` times into `target`, copy k under `copy<k>/`; returns the bytes copied. */
+async function copyCorpus(source: string, target: string, scale: number): Promise<number> {
+  const files = (await readdir(source)).filter((name) => name.endsWith('.md'));
+  let bytes = 0;
+  for (let copy = 0; copy < scale; copy += 1) {
+    const folder = join(target, `copy${copy}`);
+    await mkdir(folder, { recursive: true });
+    for (const name of files) {
+      await copyFile(join(source, name), join(folder, name));
+      if (copy === 0) bytes += (await stat(join(source, name))).size;
+    }
+  }
+  return bytes * scale;
+}
+
+async function measureBackend(
+  scale: number,
+  backend: string,
+  location: StoreLocation,
+  corpus: string,
+  corpusBytes: number,
+  options: ScaleTableOptions,
+  size: () => Promise<number>,
+): Promise<{ row: ScaleRow; passages: { heading: string; text: string }[] }> {
+  let store = openStore(location);
+  const owner = await store.createUser({ email: OWNER_EMAIL, name: 'Owner' });
+  await store.createKnowledgeBase({ id: KB_ID, name: `Node.js docs ${scale}x` });
+  await store.setRole(KB_ID, owner.id, 'owner');
+  const started = performance.now();
+  const report = await ingestPaths(store, { kbId: KB_ID, paths: [corpus], visibility: 'public', readers: [], quotable: true });
+  const ingestSeconds = (performance.now() - started) / 1000;
+  if (report.failed.length > 0) throw new Error(`Ingesting the ${scale}x corpus into ${backend} failed: ${report.failed[0]!.reason}`);
+  // A server's view: a new connection, as a worker opens after the ingest.
+  await store.close();
+  store = openStore(location);
+  try {
+    const reach: Reach = { kbId: KB_ID, userId: owner.id, visibilities: ['public', 'workspace', 'restricted'] };
+    const documents = await store.listDocuments(KB_ID);
+    const passages: { heading: string; text: string }[] = [];
+    if (backend === 'embedded') {
+      for (const document of documents) {
+        for (const passage of await store.passagesOf(reach, document.docId)) passages.push({ heading: passage.headingPath.join(' / '), text: passage.text });
+      }
+    }
+    const searchWith = (retriever: Retriever) => (question: string) => retriever.search({ reach, terms: questionTerms(question), topK: TOP_K });
+    // Terms read from the store for each search, as right after an ingest or when the index does not fit in memory.
+    const termSearch = searchWith(createLexicalRetriever(store, { cache: false }));
+    for (const question of options.questions) await termSearch(question);
+    const termSearchTimes = await timeEach(options, termSearch);
+    // The index held in memory once read (in the background after the first search), as a server's worker holds it.
+    const cache = new IndexCache();
+    const retriever = createLexicalRetriever(store, { cache });
+    const search = searchWith(retriever);
+    const readStarted = performance.now();
+    await search(options.questions[0]!);
+    await cache.settled();
+    const indexReadSeconds = (performance.now() - readStarted) / 1000;
+    const held = cache.postingTotal > 0;
+    for (const question of options.questions) await search(question);
+    const searchTimes = await timeEach(options, search);
+    const engine = createAnswerEngine({ store, retriever });
+    const answerTimes = await timeEach(options, (question) => collectAnswer(engine.answer({ question, reach })));
+    await store.close();
+    return {
+      row: {
+        scale,
+        backend,
+        documents: documents.length,
+        passages: documents.reduce((sum, document) => sum + document.chunkCount, 0),
+        corpusMegabytes: corpusBytes / MEGABYTE,
+        ingestSeconds,
+        storeMegabytes: (await size()) / MEGABYTE,
+        search: percentiles(searchTimes),
+        termSearch: percentiles(termSearchTimes),
+        indexRead: held ? indexReadSeconds : undefined,
+        answer: percentiles(answerTimes),
+      },
+      passages,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** FTS5 (porter stemmer, BM25 ranking) over the same passages: indexing time, file size, top-10 search time. */
+async function measureFts5(
+  scale: number,
+  passages: readonly { heading: string; text: string }[],
+  corpusBytes: number,
+  options: ScaleTableOptions,
+): Promise<ScaleRow> {
+  const path = join(options.folder, `fts5-${scale}.sqlite`);
+  const database = new BetterSqlite3(path);
+  try {
+    database.pragma('journal_mode = WAL');
+    database.exec(`CREATE VIRTUAL TABLE passages USING fts5(heading, text, tokenize = 'porter unicode61')`);
+    const insert = database.prepare('INSERT INTO passages (heading, text) VALUES (?, ?)');
+    const started = performance.now();
+    database.transaction(() => {
+      for (const passage of passages) insert.run(passage.heading, passage.text);
+    })();
+    const ingestSeconds = (performance.now() - started) / 1000;
+    const search = database.prepare('SELECT rowid, bm25(passages) AS score FROM passages WHERE passages MATCH ? ORDER BY rank LIMIT 10');
+    const query = (question: string) => {
+      const words = [...new Set(tokenize(question))].map((word) => `"${word.replace(/"/g, '""')}"`);
+      return words.length === 0 ? [] : search.all(words.join(' OR '));
+    };
+    for (const question of options.questions) query(question);
+    const searchTimes = await timeEach(options, async (question) => query(question));
+    database.pragma('wal_checkpoint(TRUNCATE)');
+    return {
+      scale,
+      backend: 'SQLite FTS5 (reference)',
+      documents: 0,
+      passages: passages.length,
+      corpusMegabytes: corpusBytes / MEGABYTE,
+      ingestSeconds,
+      storeMegabytes: (await stat(path)).size / MEGABYTE,
+      search: percentiles(searchTimes),
+    };
+  } finally {
+    database.close();
+  }
+}
+
+/** Milliseconds of each call, every question once per pass. */
+async function timeEach(options: ScaleTableOptions, call: (question: string) => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let pass = 0; pass < options.passes; pass += 1) {
+    for (const question of options.questions) {
+      const started = performance.now();
+      await call(question);
+      times.push(performance.now() - started);
+    }
+  }
+  return times;
+}
+
+function percentiles(values: readonly number[]): { p50: number; p95: number } {
+  const sorted = [...values].sort((left, right) => left - right);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+/** Bytes of the store's tables in a schema, with their indexes and TOAST. */
+async function postgresSchemaBytes(url: string, schema: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ bytes: string }>(
+      `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS bytes
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+      [schema],
+    );
+    return Number(rows[0]?.bytes ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The questions of the Node.js docs set (eval/node-docs-questions.jsonl), in file order. */
+export async function nodeDocsQuestions(path: string): Promise<string[]> {
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => (JSON.parse(line) as { question: string }).question);
+}
+
+/** The table in markdown. */
+export function scaleTableMarkdown(rows: readonly ScaleRow[]): string[] {
+  const format = (value: number) => (Number.isNaN(value) ? '-' : value >= 100 ? value.toFixed(0) : value.toFixed(2));
+  return [
+    '| scale | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map(
+      (row) =>
+        `| ${row.scale}x | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} |`,
+    ),
+  ];
+}
