@@ -123,6 +123,7 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
     await preparer.close();
   }
   await pruneRemoved(store, options.kbId, folders, files, report);
+  if (report.created.length + report.updated.length + report.removed.length > 0) await store.refreshPlannerStatistics();
   return report;
 }
 

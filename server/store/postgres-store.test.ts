@@ -212,4 +212,32 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore whole-index reads', 
     expect(whole!.pages.postingChunks.length).toBeGreaterThan(9);
     expect(paged).toEqual(whole);
   });
+
+  test('planner statistics refreshed after a write: every index table analyzed, so that searches right after get good plans', async () => {
+    // Arrange
+    const { schema, open } = freshSchema();
+    const store = open();
+    await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
+    await store.putDocument({
+      kbId: 'kb',
+      docId: 'a.md',
+      title: 'A',
+      visibility: 'public',
+      readers: [],
+      quotable: true,
+      contentHash: 'v1',
+      analysisVersion: INDEX_ANALYSIS_VERSION,
+      chunks: analyzeChunks({ title: 'A' }, [{ headingPath: ['A'], text: 'The falcon hunts.' }]),
+      page: indexPage('a.md', { title: 'A' }, [{ headingPath: ['A'], text: 'The falcon hunts.' }]),
+    });
+
+    // Act
+    await store.refreshPlannerStatistics();
+
+    // Assert
+    const analyzed = await adminQuery<{ relname: string }>(
+      `SELECT relname FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND last_analyze IS NOT NULL ORDER BY relname`,
+    );
+    expect(analyzed.map((row) => row.relname)).toEqual(['chunks', 'documents', 'page_postings', 'postings']);
+  });
 });

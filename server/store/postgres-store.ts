@@ -232,6 +232,12 @@ class PostgresStore implements Store {
     return this.#call((database) => countPostgresPassages(database, reach, docId));
   }
 
+  refreshPlannerStatistics(): Promise<void> {
+    return this.#call(async (database) => {
+      await database.query('ANALYZE documents, chunks, postings, page_postings');
+    });
+  }
+
   ping(): Promise<void> {
     return this.#call(async (database) => {
       await database.query('SELECT 1');

@@ -165,6 +165,12 @@ class SqliteStore implements Store {
     return this.#call(() => this.#index.countPassages(reach, docId));
   }
 
+  refreshPlannerStatistics(): Promise<void> {
+    return this.#call(() => {
+      this.#database.pragma('optimize');
+    });
+  }
+
   ping(): Promise<void> {
     return this.#call(() => {
       this.#prepare('SELECT 1').get();
