@@ -22,6 +22,8 @@ export interface ScoredColumns {
   documentFrequencies: Record<string, number>;
   /** Storage ids of the best units, best first. */
   chunkIds: number[];
+  /** Their documents' storage ids, aligned with `chunkIds`. */
+  documentIds: number[];
   /** Their scores, aligned with `chunkIds`. */
   scores: number[];
 }
@@ -70,7 +72,7 @@ export function scoreColumns(
     documentFrequencies[term] = frequency;
     if (frequency > 0 && weight > 0) ranges.push({ start, end, weight: weight * inverseDocumentFrequency(unitCount, frequency) });
   }
-  if (ranges.length === 0 || topK <= 0) return { documentFrequencies, chunkIds: [], scores: [] };
+  if (ranges.length === 0 || topK <= 0) return { documentFrequencies, chunkIds: [], documentIds: [], scores: [] };
 
   const scratch = scratchOf(columns);
   scratch.epoch = scratch.epoch === 0xffffffff ? 1 : scratch.epoch + 1;
@@ -129,6 +131,7 @@ export function scoreColumns(
   return {
     documentFrequencies,
     chunkIds: best.map((slot) => columns.chunkIds[slot]!),
+    documentIds: best.map((slot) => columns.chunkDocuments[slot]!),
     scores: best.map((slot) => sums[slot]!),
   };
 }

@@ -10,7 +10,6 @@ import {
 import { IndexCache, type IndexCacheOptions } from './index-cache.ts';
 import { readableChunks, scoreColumns, type QueryTerm, type ScoredColumns } from './index-scorer.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
-import type { IndexColumns } from '../store/index-data.ts';
 import type { ScoredPassage, Store } from '../store/store.ts';
 
 /**
@@ -75,7 +74,7 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
         const frequency = pageRanking.documentFrequencies[term] ?? 0;
         return frequency > 0 ? sum + maximumTermScore(PAGE_RANKING, weight * inverseDocumentFrequency(pageCount, frequency)) : sum;
       }, 0);
-      const scored = withPageEvidence(index.passages, passageRanking, pageRanking, pageMaximum, query.topK);
+      const scored = withPageEvidence(passageRanking, pageRanking, pageMaximum, query.topK);
       const rows = new Map((await store.passagesById(kbId, scored.chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
       scored.chunkIds.forEach((chunkId, rank) => {
@@ -94,17 +93,14 @@ export function createLexicalRetriever(store: IndexStore, options: LexicalRetrie
  * by storage id), the first `topK` kept.
  */
 function withPageEvidence(
-  passages: IndexColumns,
   passageRanking: ScoredColumns,
   pageRanking: ScoredColumns,
   pageMaximum: number,
   topK: number,
 ): { chunkIds: number[]; scores: number[]; pageEvidence: number[] } {
   const pageScores = new Map(pageRanking.chunkIds.map((documentId, rank) => [documentId, pageRanking.scores[rank]!]));
-  const documentOf = new Map<number, number>();
-  passages.chunkIds.forEach((chunkId, slot) => documentOf.set(chunkId, passages.chunkDocuments[slot]!));
   const combined = passageRanking.chunkIds.map((chunkId, rank) => {
-    const page = pageScores.get(documentOf.get(chunkId)!) ?? 0;
+    const page = pageScores.get(passageRanking.documentIds[rank]!) ?? 0;
     return { chunkId, score: passageRanking.scores[rank]! + PAGE_EVIDENCE_WEIGHT * page, pageEvidence: pageMaximum > 0 ? page / pageMaximum : 0 };
   });
   combined.sort((left, right) => right.score - left.score || left.chunkId - right.chunkId);
