@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { abandonQuestions } from './abandoned-questions.ts';
+import { formatFigure, quantile } from './figures.ts';
 import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleRow } from './scale-table.ts';
 import { openIdleStreams } from './idle-streams.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
@@ -410,10 +411,6 @@ async function firstFrameTimes(url: string, headers: Record<string, string>, sam
   return times;
 }
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 function ask(child: ChildProcess, type: string): Promise<unknown> {
   const reply = once(child, 'message').then(([message]) => message);
@@ -422,7 +419,7 @@ function ask(child: ChildProcess, type: string): Promise<unknown> {
 }
 
 function report(table: Row[], extraNotes: string[], seconds: number): string {
-  const format = (value: number) => (Number.isNaN(value) ? '-' : value >= 100 ? value.toFixed(0) : value.toFixed(2));
+  const format = formatFigure;
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   return [
     '# kb-widget benchmark results',

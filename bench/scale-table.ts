@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { formatFigure, quantile } from './figures.ts';
 import { collectAnswer } from '../server/engine/answer-events.ts';
 import { createAnswerEngine, questionTerms } from '../server/engine/answer-engine.ts';
 import { ingestPaths } from '../server/ingest/ingest-files.ts';
@@ -257,9 +258,7 @@ async function timeEach(options: ScaleTableOptions, call: (question: string) => 
 }
 
 function percentiles(values: readonly number[]): { p50: number; p95: number } {
-  const sorted = [...values].sort((left, right) => left - right);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95) };
+  return { p50: quantile(values, 0.5), p95: quantile(values, 0.95) };
 }
 
 /** Bytes of the store's tables in a schema, with their indexes and TOAST. */
@@ -288,7 +287,7 @@ export async function nodeDocsQuestions(path: string): Promise<string[]> {
 
 /** The table in markdown. */
 export function scaleTableMarkdown(rows: readonly ScaleRow[]): string[] {
-  const format = (value: number) => (Number.isNaN(value) ? '-' : value >= 100 ? value.toFixed(0) : value.toFixed(2));
+  const format = formatFigure;
   return [
     '| scale | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

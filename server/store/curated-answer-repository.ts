@@ -1,5 +1,6 @@
 import type { SqlExecutor } from './sql-executor.ts';
-import { NotFoundError, type CuratedAnswerRepository, type FaqPair } from './store.ts';
+import { lockKnowledgeBase } from './knowledge-base-checks.ts';
+import type { CuratedAnswerRepository, FaqPair } from './store.ts';
 
 /**
  * A knowledge base's curated answers (question and answer pairs with their
@@ -11,10 +12,8 @@ export function curatedAnswerRepository(sql: SqlExecutor): CuratedAnswerReposito
   return {
     replaceFaq(kbId, pairs) {
       return sql.transaction(async (transaction) => {
-        // The knowledge base's statistics row, locked: replacements of one knowledge base take turns.
-        if ((await transaction.get(`SELECT 1 AS found FROM index_stats WHERE kb_id = ?${sql.dialect.forUpdate}`, [kbId])) === undefined) {
-          throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
-        }
+        // Replacements of one knowledge base take turns.
+        await lockKnowledgeBase(transaction, kbId);
         await transaction.run('DELETE FROM faq_pairs WHERE kb_id = ?', [kbId]);
         for (const [ordinal, pair] of pairs.entries()) {
           await transaction.run('INSERT INTO faq_pairs (kb_id, ordinal, question, answer, sources) VALUES (?, ?, ?, ?, ?)', [

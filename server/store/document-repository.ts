@@ -1,4 +1,5 @@
 import type { IndexedPage, IndexedPassage } from './index-data.ts';
+import { lockKnowledgeBase } from './knowledge-base-checks.ts';
 import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
 import { documentRecord, type DocumentRowBase } from './store-records.ts';
 import {
@@ -74,18 +75,6 @@ export type DocumentWrites = DocumentRepository & Pick<IndexRepository, 'listSta
 export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, now: () => number): DocumentWrites {
   const { dialect } = sql;
 
-  /**
-   * Locks a knowledge base's statistics row for the transaction.
-   *
-   * @returns whether the knowledge base exists
-   * @throws NotFoundError when it does not and `required`
-   */
-  const lockKnowledgeBase = async (transaction: SqlExecutor, kbId: string, required: boolean): Promise<boolean> => {
-    const found = (await transaction.get(`SELECT 1 AS found FROM index_stats WHERE kb_id = ?${dialect.forUpdate}`, [kbId])) !== undefined;
-    if (!found && required) throw new NotFoundError(`Knowledge base "${kbId}" does not exist`);
-    return found;
-  };
-
   const documentId = async (transaction: SqlExecutor, kbId: string, docId: string, lock = ''): Promise<number | undefined> =>
     (await transaction.get<{ id: number }>(`SELECT id FROM documents WHERE kb_id = ? AND doc_id = ?${lock}`, [kbId, docId]))?.id;
 
@@ -128,9 +117,9 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     await transaction.run(
       `UPDATE documents SET chunk_count = ?, title_length_sum = ?, description_length_sum = ?, heading_length_sum = ?, body_length_sum = ?,
          analysis_version = ? WHERE id = ?`,
-      [Number(counts.count), ...sums, analysisVersion, id],
+      [counts.count, ...sums, analysisVersion, id],
     );
-    await adjustStats(transaction, kbId, Number(counts.count) - Number(counts.previous));
+    await adjustStats(transaction, kbId, counts.count - counts.previous);
   };
 
   const insertDocument = async (transaction: SqlExecutor, input: DocumentInput): Promise<void> => {
@@ -164,7 +153,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     await transaction.run('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)', [id]);
     await transaction.run('DELETE FROM page_postings WHERE document_id = ?', [id]);
     await transaction.run('DELETE FROM documents WHERE id = ?', [id]);
-    if (totals) await adjustStats(transaction, kbId, -Number(totals.count));
+    if (totals) await adjustStats(transaction, kbId, -totals.count);
   };
 
   /** Creates or replaces one document, in the caller's transaction, its knowledge base locked. */
@@ -184,14 +173,14 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
   return {
     putDocument(input) {
       return sql.transaction(async (transaction) => {
-        await lockKnowledgeBase(transaction, input.kbId, true);
+        await lockKnowledgeBase(transaction, input.kbId);
         return putOne(transaction, input);
       });
     },
     putDocuments(inputs) {
       return sql.transaction(async (transaction) => {
         // Locked in a fixed order, so that two batches over the same knowledge bases cannot deadlock.
-        for (const kbId of [...new Set(inputs.map((input) => input.kbId))].sort()) await lockKnowledgeBase(transaction, kbId, true);
+        for (const kbId of [...new Set(inputs.map((input) => input.kbId))].sort()) await lockKnowledgeBase(transaction, kbId);
         const outcomes: BatchPutOutcome[] = [];
         for (const input of inputs) {
           try {
@@ -249,7 +238,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
       );
     },
     readIndexableDocument(kbId, docId) {
-      // One transaction: the document and its passages as of one moment.
+      // One snapshot: the document and its passages as of one moment.
       return sql.transaction(async (transaction) => {
         const document = await transaction.get<{ id: number; title: string; description: string | null }>(
           'SELECT id, title, description FROM documents WHERE kb_id = ? AND doc_id = ?',
@@ -262,11 +251,11 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         );
         const passages = rows.map((row) => ({ chunkId: row.chunkId, headingPath: dialect.readList(row.headingPath), text: row.text }));
         return { title: document.title, ...(document.description === null ? {} : { description: document.description }), passages };
-      });
+      }, { readOnly: true });
     },
     reindexDocument(kbId, docId, analysisVersion, passages, page) {
       return sql.transaction(async (transaction) => {
-        await lockKnowledgeBase(transaction, kbId, true);
+        await lockKnowledgeBase(transaction, kbId);
         const id = await documentId(transaction, kbId, docId);
         if (id === undefined) throw missingDocument(kbId, docId);
         const own = (await transaction.all<{ id: number }>('SELECT id FROM chunks WHERE document_id = ?', [id])).map((row) => row.id);

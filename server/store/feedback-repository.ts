@@ -1,7 +1,8 @@
+import { requireKnowledgeBase } from './knowledge-base-checks.ts';
 import { reachFilter, reachParameters } from './reach-filter.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { FEEDBACK_COLUMNS, feedbackRecords, type FeedbackPassageRow, type FeedbackRow } from './store-records.ts';
-import { NotFoundError, type FeedbackRepository } from './store.ts';
+import type { FeedbackRepository } from './store.ts';
 
 /**
  * Visitors' feedback and problem reports, with the passages they were
@@ -15,9 +16,7 @@ export function feedbackRepository(sql: SqlExecutor): FeedbackRepository {
   return {
     addFeedback(input) {
       return sql.transaction(async (transaction) => {
-        if ((await transaction.get('SELECT 1 AS found FROM knowledge_bases WHERE id = ?', [input.kbId])) === undefined) {
-          throw new NotFoundError(`Knowledge base "${input.kbId}" does not exist`);
-        }
+        await requireKnowledgeBase(transaction, input.kbId);
         const { id } = (await transaction.get<{ id: number }>(
           `INSERT INTO feedback (kb_id, kind, created_at, question, provenance, rating, reason, comment)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,

@@ -11,7 +11,9 @@ import {
   type ReachStatistics,
 } from './index-data.ts';
 import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
-import type { Reach, StoredPassage } from './store.ts';
+import { reachFilter } from './reach-filter.ts';
+import { POSTGRES_DIALECT } from './sql-executor.ts';
+import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
  * The PostgreSQL store's reads of the lexical index (store/index-data.ts)
@@ -31,16 +33,12 @@ export interface ArrayQueryable extends Queryable {
 }
 
 /**
- * The documents of the reach, the rule of every passage query of the store
- * (sqlite-index.ts's `SQLITE_REACH_FILTER`): `$1` the knowledge base, `$2`
+ * The documents of the reach (reach-filter.ts): `$1` the knowledge base, `$2`
  * the reachable visibilities (`text[]`), `$3` the user who must be a listed
  * reader of `restricted` documents. Queries using it take these three
  * parameters first.
  */
-export const POSTGRES_REACH_FILTER = `d.kb_id = $1
-  AND d.visibility = ANY($2::text[])
-  AND (d.visibility <> 'restricted'
-       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = $3))`;
+export const POSTGRES_REACH_FILTER = reachFilter(POSTGRES_DIALECT, { kbId: '$1', visibilities: '$2::text[]', userId: '$3' });
 
 /** The values of {@link POSTGRES_REACH_FILTER}'s parameters `$1` to `$3` for one reach, in order. */
 export function postgresReachParameters(reach: Reach): [kbId: string, visibilities: string[], userId: string] {
@@ -207,8 +205,8 @@ async function readVersion(database: Queryable, kbId: string): Promise<number> {
   return (await database.query<{ version: number }>('SELECT version FROM index_stats WHERE kb_id = $1', [kbId])).rows[0]?.version ?? 0;
 }
 
-/** A document's passages inside the reach, in order, those under `heading` only when given. */
-export async function readPostgresPassagesOf(database: Queryable, reach: Reach, docId: string, heading?: string): Promise<StoredPassage[]> {
+/** A document's passages inside the reach, in order, those under `heading` only when given; unscored (0). */
+export async function readPostgresPassagesOf(database: Queryable, reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
   const { rows } = await database.query<PostgresPassageRow>(
     `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS}
      FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -217,7 +215,7 @@ export async function readPostgresPassagesOf(database: Queryable, reach: Reach, 
      ORDER BY c.ordinal`,
     [...postgresReachParameters(reach), docId, heading ?? null],
   );
-  return rows.map((row) => toPostgresPassage(reach.kbId, row));
+  return rows.map((row) => ({ ...toPostgresPassage(reach.kbId, row), score: 0 }));
 }
 
 /** How many of a document's passages are inside the reach. */

@@ -128,7 +128,7 @@ class PostgresStore implements Store {
     const now = options.now ?? Date.now;
     const sql: SqlExecutor = {
       ...queries((work) => this.#call(work)),
-      transaction: (work) =>
+      transaction: (work, transactionOptions) =>
         this.#transaction((client) => {
           const inTransaction: SqlExecutor = {
             ...queries(async (query) => {
@@ -141,7 +141,7 @@ class PostgresStore implements Store {
             transaction: (nested) => nestedTransaction(inTransaction, nested),
           };
           return work(inTransaction);
-        }),
+        }, { snapshot: transactionOptions?.readOnly === true }),
     };
     Object.assign(this, sharedRepositories(sql, POSTGRES_BULK_WRITES, now));
   }
@@ -225,7 +225,7 @@ class PostgresStore implements Store {
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
-    return this.#call(async (database) => (await readPostgresPassagesOf(database, reach, docId, heading)).map((passage) => ({ ...passage, score: 0 })));
+    return this.#call((database) => readPostgresPassagesOf(database, reach, docId, heading));
   }
 
   countPassages(reach: Reach, docId: string): Promise<number> {

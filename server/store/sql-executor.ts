@@ -26,8 +26,17 @@ export interface SqlExecutor {
    *
    * Inside `work`, use only the executor handed to it: on the embedded store
    * other calls wait for the transaction to end.
+   *
+   * @param options.readOnly reads only, all from one snapshot: PostgreSQL's
+   *   `REPEATABLE READ READ ONLY`; SQLite's deferred transaction, which takes
+   *   no write lock
    */
-  transaction<T>(work: (transaction: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (transaction: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
+}
+
+/** Options of {@link SqlExecutor.transaction}. */
+export interface TransactionOptions {
+  readOnly?: boolean;
 }
 
 /** The spellings that differ between SQLite and PostgreSQL. */
@@ -40,8 +49,8 @@ export interface SqlDialect {
   readList(value: unknown): string[];
   /** A boolean as a parameter: 0 or 1 in SQLite, a boolean in PostgreSQL. */
   writeBoolean(value: boolean): unknown;
-  /** `column` is one of the values of a {@link writeList} parameter (the condition's one `?`). */
-  memberOf(column: string): string;
+  /** `column` is one of the values of a {@link writeList} parameter, `?` unless another placeholder is given. */
+  memberOf(column: string, placeholder?: string): string;
   /** The values of `expression` over a group as one {@link readList} value. */
   aggregateList(expression: string): string;
   /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`FOR UPDATE`); nothing in SQLite, whose writers take turns. */
@@ -53,7 +62,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   writeList: (values) => JSON.stringify(values),
   readList: (value) => (value === null || value === undefined ? [] : (JSON.parse(String(value)) as string[])),
   writeBoolean: (value) => (value ? 1 : 0),
-  memberOf: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  memberOf: (column, placeholder = '?') => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
   aggregateList: (expression) => `json_group_array(${expression})`,
   forUpdate: '',
 };
@@ -62,7 +71,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   writeList: (values) => [...values],
   readList: (value) => (value === null || value === undefined ? [] : (value as string[])),
   writeBoolean: (value) => value,
-  memberOf: (column) => `${column} = ANY(?)`,
+  memberOf: (column, placeholder = '?') => `${column} = ANY(${placeholder})`,
   aggregateList: (expression) => `array_agg(${expression})`,
   forUpdate: ' FOR UPDATE',
 };

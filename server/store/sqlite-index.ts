@@ -9,7 +9,9 @@ import {
   type ReachStatistics,
 } from './index-data.ts';
 import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
-import type { Reach, StoredPassage } from './store.ts';
+import { reachFilter } from './reach-filter.ts';
+import { SQLITE_DIALECT } from './sql-executor.ts';
+import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
  * The embedded store's reads of the lexical index (store/index-data.ts) and
@@ -17,11 +19,8 @@ import type { Reach, StoredPassage } from './store.ts';
  * Nothing here scores: retrieval/ does, the same way for every backend.
  */
 
-/** The documents of the reach: the same rule as every passage query of the store. */
-export const SQLITE_REACH_FILTER = `d.kb_id = @kbId
-  AND d.visibility IN (SELECT value FROM json_each(@visibilities))
-  AND (d.visibility <> 'restricted'
-       OR EXISTS (SELECT 1 FROM document_readers r WHERE r.document_id = d.id AND r.user_id = @userId))`;
+/** The documents of the reach (reach-filter.ts), with the named parameters of {@link SqliteReachParameters}. */
+export const SQLITE_REACH_FILTER = reachFilter(SQLITE_DIALECT, { kbId: '@kbId', visibilities: '@visibilities', userId: '@userId' });
 
 /** Named parameters of {@link SQLITE_REACH_FILTER}: `@kbId`, `@userId` and `@visibilities` (a JSON array). */
 export type SqliteReachParameters = { kbId: string; userId: string; visibilities: string };
@@ -73,8 +72,8 @@ export interface SqliteIndexReads {
   readIndex(kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined;
   readTermIndex(kbId: string, terms: readonly string[]): KnowledgeBaseIndex;
   passagesById(kbId: string, chunkIds: readonly number[]): StoredPassage[];
-  /** A document's passages inside the reach, in order, those under `heading` only when given. */
-  passagesOf(reach: Reach, docId: string, heading?: string): StoredPassage[];
+  /** A document's passages inside the reach, in order, those under `heading` only when given; unscored (0). */
+  passagesOf(reach: Reach, docId: string, heading?: string): ScoredPassage[];
   /** How many of a document's passages are inside the reach. */
   countPassages(reach: Reach, docId: string): number;
 }
@@ -167,7 +166,9 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
     passagesById: (kbId, chunkIds) =>
       chunkIds.length === 0 ? [] : passages.all(JSON.stringify(chunkIds)).map((row) => toSqlitePassage(kbId, row)),
     passagesOf: (reach, docId, heading) =>
-      passagesOfDocument.all({ docId, heading: heading ?? null, ...sqliteReachParameters(reach) }).map((row) => toSqlitePassage(reach.kbId, row)),
+      passagesOfDocument
+        .all({ docId, heading: heading ?? null, ...sqliteReachParameters(reach) })
+        .map((row) => ({ ...toSqlitePassage(reach.kbId, row), score: 0 })),
     countPassages: (reach, docId) => passageCount.get({ docId, ...sqliteReachParameters(reach) }) ?? 0,
   };
 }

@@ -6,7 +6,7 @@ import { sharedRepositories, type SharedRepositories } from './shared-repositori
 import { sqliteBulkWrites } from './sqlite-bulk-writes.ts';
 import { prepareIndexReads, type SqliteIndexReads } from './sqlite-index.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor } from './sql-executor.ts';
+import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor, type TransactionOptions } from './sql-executor.ts';
 import { ConflictError, NotFoundError, StoreUnavailableError, type Reach, type ScoredPassage, type Store, type StoredPassage } from './store.ts';
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -73,6 +73,8 @@ class SqliteStore implements Store {
   readonly #statements = new Map<string, Statement>();
   /** Settles when the open transaction ends; undefined while none is open. */
   #held: Promise<void> | undefined;
+  /** The executor handed to a transaction's work: its statements run on the held connection. */
+  readonly #inTransaction: SqlExecutor;
 
   constructor(database: Database, options: SqliteStoreOptions) {
     this.#database = database;
@@ -83,16 +85,13 @@ class SqliteStore implements Store {
       all: <Row>(text: string, params: readonly unknown[] = []) => call(() => this.#prepare(text).all(...params) as Row[]),
       get: <Row>(text: string, params: readonly unknown[] = []) => call(() => this.#prepare(text).get(...params) as Row | undefined),
       run: (text: string, params: readonly unknown[] = []) => call(() => this.#prepare(text).run(...params).changes),
-      transaction: (work) => this.#transaction(work),
+      transaction: (work, transactionOptions) => this.#transaction(work, transactionOptions),
     });
     const sql = executor((work) => this.#call(work));
     const inTransaction: SqlExecutor = { ...executor((work) => this.#direct(work)), transaction: (work) => nestedTransaction(inTransaction, work) };
     this.#inTransaction = inTransaction;
     Object.assign(this, sharedRepositories(sql, sqliteBulkWrites((text) => this.#prepare(text), (work) => this.#direct(work)), now));
   }
-
-  /** The executor handed to a transaction's work: its statements run on the held connection. */
-  readonly #inTransaction: SqlExecutor;
 
   /** Prepares a statement once per connection and reuses it. */
   #prepare(sql: string): Statement<unknown[]> {
@@ -119,16 +118,17 @@ class SqliteStore implements Store {
   }
 
   /**
-   * Runs `work` in one write transaction (`BEGIN IMMEDIATE`: the database's
-   * write lock is taken at once, waiting up to the busy timeout for another
-   * process), holding the connection until it ends.
+   * Runs `work` in one transaction, holding the connection until it ends: a
+   * write transaction (`BEGIN IMMEDIATE`: the database's write lock is taken
+   * at once, waiting up to the busy timeout for another process), or a
+   * deferred one that only reads.
    */
-  async #transaction<T>(work: (transaction: SqlExecutor) => Promise<T>): Promise<T> {
+  async #transaction<T>(work: (transaction: SqlExecutor) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     while (this.#held !== undefined) await this.#held;
     let release!: () => void;
     this.#held = new Promise((resolve) => (release = resolve));
     try {
-      await this.#direct(() => this.#database.exec('BEGIN IMMEDIATE'));
+      await this.#direct(() => this.#database.exec(options.readOnly ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE'));
       const result = await work(this.#inTransaction);
       await this.#direct(() => this.#database.exec('COMMIT'));
       return result;
@@ -158,7 +158,7 @@ class SqliteStore implements Store {
   }
 
   passagesOf(reach: Reach, docId: string, heading?: string): Promise<ScoredPassage[]> {
-    return this.#call(() => this.#index.passagesOf(reach, docId, heading).map((passage) => ({ ...passage, score: 0 })));
+    return this.#call(() => this.#index.passagesOf(reach, docId, heading));
   }
 
   countPassages(reach: Reach, docId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { requireKnowledgeBase } from './knowledge-base-checks.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { changedKnowledgeBase, KNOWLEDGE_BASE_COLUMNS, newId, newKnowledgeBase, toKnowledgeBase, type KnowledgeBaseRow } from './store-records.ts';
 import { NotFoundError, type Membership, type Role, type User, type WorkspaceRepository } from './store.ts';
@@ -21,11 +22,6 @@ function normalizedEmail(email: string): string {
  * @param now the clock, epoch milliseconds (creation times)
  */
 export function workspaceRepository(sql: SqlExecutor, now: () => number): WorkspaceRepository {
-  const requireExisting = async (table: 'users' | 'knowledge_bases', id: string, label: string) => {
-    if ((await sql.get(`SELECT 1 AS found FROM ${table} WHERE id = ?`, [id])) === undefined) {
-      throw new NotFoundError(`${label} "${id}" does not exist`);
-    }
-  };
   return {
     async createUser(input) {
       const user: User = { id: newId('usr'), email: normalizedEmail(input.email), name: input.name, createdAt: now() };
@@ -92,8 +88,8 @@ export function workspaceRepository(sql: SqlExecutor, now: () => number): Worksp
     },
 
     async setRole(kbId, userId, role) {
-      await requireExisting('knowledge_bases', kbId, 'Knowledge base');
-      await requireExisting('users', userId, 'User');
+      await requireKnowledgeBase(sql, kbId);
+      if ((await sql.get('SELECT 1 AS found FROM users WHERE id = ?', [userId])) === undefined) throw new NotFoundError(`User "${userId}" does not exist`);
       // A user or knowledge base removed in between fails the foreign key, as it would have a moment later.
       await sql.run(
         `INSERT INTO memberships (kb_id, user_id, role) VALUES (?, ?, ?)
