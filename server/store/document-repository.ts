@@ -20,6 +20,14 @@ export interface IndexedChunk {
   index: IndexedPassage;
 }
 
+/** What the index holds of one document: its passages' postings and its page's. */
+export interface DocumentIndexEntry {
+  /** The document's storage id (`documents.id`). */
+  documentId: number;
+  passages: readonly IndexedChunk[];
+  page: IndexedPage;
+}
+
 /**
  * The writes of a document's many rows, which each backend makes its own
  * fastest way (SQLite: one prepared statement run per row; PostgreSQL: one
@@ -35,10 +43,14 @@ export interface DocumentBulkWrites {
   insertChunks(transaction: SqlExecutor, kbId: string, documentId: number, chunks: readonly ChunkInput[]): Promise<number[]>;
   /** Sets the field lengths of existing passages (a re-index). */
   updateChunkLengths(transaction: SqlExecutor, passages: readonly IndexedChunk[]): Promise<void>;
-  /** Inserts the postings of a whole page (`page_postings`). */
-  insertPagePostings(transaction: SqlExecutor, kbId: string, documentId: number, page: IndexedPage): Promise<void>;
-  /** Inserts the postings of a document's passages (`postings`). */
-  insertPostings(transaction: SqlExecutor, kbId: string, documentId: number, passages: readonly IndexedChunk[]): Promise<void>;
+  /**
+   * Writes the postings of documents that have none, passages' and pages':
+   * the documents one transaction indexed, together (the PostgreSQL store
+   * makes them one index segment: postgres-segments.ts).
+   */
+  insertIndex(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void>;
+  /** Removes the postings of a document's passages and page, before its rows change or go. */
+  deleteIndex(transaction: SqlExecutor, kbId: string, documentId: number): Promise<void>;
   /** Sets the URLs of documents of a knowledge base; a missing document is passed over, an absent URL clears it. */
   setDocumentUrls(transaction: SqlExecutor, kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
 }
@@ -89,9 +101,11 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
   };
 
   /**
-   * Writes the postings of a document's passages, its field-length sums and
-   * analysis version, and the knowledge base's statistics; the document has
-   * no postings yet, and its passages hold their field lengths.
+   * Writes a document's field-length sums and analysis version and the
+   * knowledge base's statistics, its passages holding their field lengths;
+   * returns the document's index entry, for the caller to write its
+   * postings with those of the other documents of the transaction
+   * ({@link DocumentBulkWrites.insertIndex}).
    */
   const writeIndex = async (
     transaction: SqlExecutor,
@@ -100,14 +114,12 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     analysisVersion: string,
     passages: readonly IndexedChunk[],
     page: IndexedPage,
-  ): Promise<void> => {
-    await bulk.insertPagePostings(transaction, kbId, id, page);
+  ): Promise<DocumentIndexEntry> => {
     await transaction.run(
       `UPDATE documents SET page_title_length = ?, page_description_length = ?, page_lead_length = ?, page_headings_length = ?,
          page_body_length = ?, page_path_length = ? WHERE id = ?`,
       [...page.lengths, id],
     );
-    await bulk.insertPostings(transaction, kbId, id, passages);
     const sums = [0, 0, 0, 0];
     for (const { index } of passages) index.lengths.forEach((length, field) => (sums[field] = sums[field]! + length));
     const counts = (await transaction.get<{ previous: number; count: number }>(
@@ -120,9 +132,10 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
       [counts.count, ...sums, analysisVersion, id],
     );
     await adjustStats(transaction, kbId, counts.count - counts.previous);
+    return { documentId: id, passages, page };
   };
 
-  const insertDocument = async (transaction: SqlExecutor, input: DocumentInput): Promise<void> => {
+  const insertDocument = async (transaction: SqlExecutor, input: DocumentInput): Promise<DocumentIndexEntry> => {
     const { id } = (await transaction.get<{ id: number }>(
       `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
                               source_root, updated_at)
@@ -145,27 +158,34 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     await insertReaders(transaction, id, input.readers);
     const chunkIds = await bulk.insertChunks(transaction, input.kbId, id, input.chunks);
     const passages = input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index }));
-    await writeIndex(transaction, input.kbId, id, input.analysisVersion, passages, input.page);
+    return writeIndex(transaction, input.kbId, id, input.analysisVersion, passages, input.page);
   };
 
   const deleteDocument = async (transaction: SqlExecutor, kbId: string, id: number): Promise<void> => {
     const totals = await transaction.get<{ count: number }>('SELECT chunk_count AS count FROM documents WHERE id = ?', [id]);
-    await transaction.run('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)', [id]);
-    await transaction.run('DELETE FROM page_postings WHERE document_id = ?', [id]);
+    await bulk.deleteIndex(transaction, kbId, id);
     await transaction.run('DELETE FROM documents WHERE id = ?', [id]);
     if (totals) await adjustStats(transaction, kbId, -totals.count);
   };
 
-  /** Creates or replaces one document, in the caller's transaction, its knowledge base locked. */
-  const putOne = async (transaction: SqlExecutor, input: DocumentInput): Promise<PutOutcome> => {
+  /**
+   * Creates or replaces one document, in the caller's transaction, its
+   * knowledge base locked; its postings are left for the caller to write.
+   *
+   * @returns the outcome, the new document's index entry, and the storage id of the document it replaced
+   */
+  const putOne = async (
+    transaction: SqlExecutor,
+    input: DocumentInput,
+  ): Promise<{ outcome: PutOutcome; entry?: DocumentIndexEntry; replaced?: number }> => {
     const existing = await transaction.get<{ id: number; content_hash: string }>('SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?', [
       input.kbId,
       input.docId,
     ]);
-    if (existing?.content_hash === input.contentHash) return 'unchanged';
+    if (existing?.content_hash === input.contentHash) return { outcome: 'unchanged' };
     if (existing) await deleteDocument(transaction, input.kbId, existing.id);
-    await insertDocument(transaction, input);
-    return existing ? 'updated' : 'created';
+    const entry = await insertDocument(transaction, input);
+    return existing ? { outcome: 'updated', entry, replaced: existing.id } : { outcome: 'created', entry };
   };
 
   const toDocument = (row: DocumentRow) => documentRecord(row, { readers: dialect.readList(row.readers), quotable: Boolean(row.quotable) });
@@ -174,7 +194,9 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     putDocument(input) {
       return sql.transaction(async (transaction) => {
         await lockKnowledgeBase(transaction, input.kbId);
-        return putOne(transaction, input);
+        const { outcome, entry } = await putOne(transaction, input);
+        if (entry) await bulk.insertIndex(transaction, input.kbId, [entry]);
+        return outcome;
       });
     },
     putDocuments(inputs) {
@@ -182,16 +204,25 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         // Locked in a fixed order, so that two batches over the same knowledge bases cannot deadlock.
         for (const kbId of [...new Set(inputs.map((input) => input.kbId))].sort()) await lockKnowledgeBase(transaction, kbId);
         const outcomes: BatchPutOutcome[] = [];
+        // The index entries of the documents written, by knowledge base and document: written together at the end.
+        const pending = new Map<string, Map<number, DocumentIndexEntry>>();
         for (const input of inputs) {
           try {
             // A document that fails is rolled back alone.
-            outcomes.push({ outcome: await transaction.transaction((nested) => putOne(nested, input)) });
+            const { outcome, entry, replaced } = await transaction.transaction((nested) => putOne(nested, input));
+            const entries = pending.get(input.kbId) ?? new Map<number, DocumentIndexEntry>();
+            pending.set(input.kbId, entries);
+            // A document written twice in one batch: its first version's postings are never written.
+            if (replaced !== undefined) entries.delete(replaced);
+            if (entry) entries.set(entry.documentId, entry);
+            outcomes.push({ outcome });
           } catch (error) {
             // The database itself failing ends the batch: nothing of it is committed.
             if (error instanceof StoreUnavailableError || !(error instanceof Error)) throw error;
             outcomes.push({ error });
           }
         }
+        for (const [kbId, entries] of pending) await bulk.insertIndex(transaction, kbId, [...entries.values()]);
         return outcomes;
       });
     },
@@ -263,10 +294,9 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         if (own.length !== given.size || own.some((chunkId) => !given.has(chunkId))) {
           throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
         }
-        await transaction.run('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)', [id]);
-        await transaction.run('DELETE FROM page_postings WHERE document_id = ?', [id]);
+        await bulk.deleteIndex(transaction, kbId, id);
         await bulk.updateChunkLengths(transaction, passages);
-        await writeIndex(transaction, kbId, id, analysisVersion, passages, page);
+        await bulk.insertIndex(transaction, kbId, [await writeIndex(transaction, kbId, id, analysisVersion, passages, page)]);
       });
     },
   };

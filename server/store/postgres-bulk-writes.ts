@@ -1,8 +1,6 @@
-import type { DocumentBulkWrites, IndexedChunk } from './document-repository.ts';
+import type { DocumentBulkWrites } from './document-repository.ts';
+import { deleteSegmentUnits, writeSegments } from './postgres-segments.ts';
 import type { SqlExecutor } from './sql-executor.ts';
-
-/** Postings inserted per statement (arrays of this many rows per column). */
-const POSTINGS_PER_INSERT = 5_000;
 
 /** The values of one field of every passage's lengths, in passage order. */
 function lengthColumn(passages: readonly { index: { lengths: readonly number[] } }[], field: number): number[] {
@@ -12,7 +10,8 @@ function lengthColumn(passages: readonly { index: { lengths: readonly number[] }
 /**
  * The PostgreSQL store's many-row writes of a document (document-repository.ts):
  * one statement over unnested arrays per batch, on the transaction's
- * connection, instead of a round trip per row.
+ * connection, instead of a round trip per row; postings as index segments
+ * (postgres-segments.ts).
  */
 export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
   async insertChunks(transaction, kbId, documentId, chunks) {
@@ -48,42 +47,8 @@ export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
       [passages.map((passage) => passage.chunkId), ...[0, 1, 2, 3].map((field) => lengthColumn(passages, field))],
     );
   },
-  async insertPagePostings(transaction, kbId, documentId, page) {
-    const terms = [...page.terms];
-    if (terms.length === 0) return;
-    await transaction.run(
-      `INSERT INTO page_postings (kb_id, term, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path)
-       SELECT ?, p.term, ?::bigint, p.a, p.b, p.c, p.d, p.e, p.f
-       FROM unnest(?::text[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[]) AS p(term, a, b, c, d, e, f)`,
-      [kbId, documentId, terms.map(([term]) => term), ...[0, 1, 2, 3, 4, 5].map((field) => terms.map(([, counts]) => counts[field]!))],
-    );
-  },
-  async insertPostings(transaction, kbId, documentId, passages) {
-    const columns = { term: [] as string[], chunkId: [] as number[], title: [] as number[], description: [] as number[], heading: [] as number[], body: [] as number[] };
-    const flush = async (): Promise<void> => {
-      if (columns.term.length === 0) return;
-      await transaction.run(
-        `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
-         SELECT ?, p.term, p.chunk_id, ?::bigint, p.tf_title, p.tf_description, p.tf_heading, p.tf_body
-         FROM unnest(?::text[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[])
-              AS p(term, chunk_id, tf_title, tf_description, tf_heading, tf_body)`,
-        [kbId, documentId, columns.term, columns.chunkId, columns.title, columns.description, columns.heading, columns.body],
-      );
-      for (const column of Object.values(columns)) column.length = 0;
-    };
-    for (const { chunkId, index } of passages as readonly IndexedChunk[]) {
-      for (const [term, [title, description, heading, body]] of index.terms) {
-        columns.term.push(term);
-        columns.chunkId.push(chunkId);
-        columns.title.push(title);
-        columns.description.push(description);
-        columns.heading.push(heading);
-        columns.body.push(body);
-      }
-      if (columns.term.length >= POSTINGS_PER_INSERT) await flush();
-    }
-    await flush();
-  },
+  insertIndex: writeSegments,
+  deleteIndex: deleteSegmentUnits,
   async setDocumentUrls(transaction: SqlExecutor, kbId, urls) {
     await transaction.run(
       `UPDATE documents d SET url = u.url FROM unnest(?::text[], ?::text[]) AS u(doc_id, url)

@@ -1,24 +1,16 @@
 import type { QueryResultRow } from 'pg';
-import {
-  buildIndexColumns,
-  IndexColumnsBuilder,
-  FIELD_COUNT,
-  PAGE_FIELD_COUNT,
-  type ChunkLengthRow,
-  type IndexColumns,
-  type KnowledgeBaseIndex,
-  type PostingRow,
-  type ReachStatistics,
-} from './index-data.ts';
-import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
+import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
+import { SEGMENT_KINDS, type SegmentKind } from './postgres-segments.ts';
+import { SegmentColumnsBuilder } from './segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { POSTGRES_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
- * The PostgreSQL store's reads of the lexical index (store/index-data.ts)
- * and of passages: sqlite-index.ts's queries in PostgreSQL's dialect. Nothing
- * here scores: retrieval/ does, the same way for every backend.
+ * The PostgreSQL store's reads of the lexical index (store/index-data.ts),
+ * from its segments (postgres-segments.ts), and of passages. Nothing here
+ * scores: retrieval/ does, the same way for every backend.
  */
 
 /** What the reads need of a connection: a `pg.Pool` or a checked-out `pg.PoolClient`. */
@@ -89,105 +81,84 @@ export async function readReachStatistics(database: Queryable, reach: Reach): Pr
 }
 
 /**
- * Postings read per statement of a whole-index read: each statement stays far
- * inside the statement timeout (about 0.3 s a page at 80,000 passages on a
- * 2-core machine), however large the knowledge base.
+ * Term rows (a term's packed postings in one segment) read per statement of a
+ * whole-index read: each statement stays far inside the statement timeout
+ * however large the knowledge base.
  */
-const POSTINGS_PER_PAGE = 50_000;
+const TERM_ROWS_PER_PAGE = 2_000;
 
 /**
- * The whole index of a knowledge base, its passages' and its pages'. Call
- * on a client inside a `REPEATABLE READ` transaction, so its reads see one
- * snapshot. Terms come ordered by `term COLLATE "C"` (byte order, the
- * column's collation), each term's postings together, as the columns need.
+ * The whole index of a knowledge base, its passages' and its pages', from
+ * its segments (postgres-segments.ts). Call on a client inside a
+ * `REPEATABLE READ` transaction, so its reads see one snapshot. Terms come
+ * in byte order (the `"C"` collation of the column).
  *
- * @param pageSize postings read per statement
+ * @param pageSize term rows read per statement
  * @returns undefined when it has more than `maxPostings` postings, both kinds together
  */
 export async function readPostgresIndex(
   client: ArrayQueryable,
   kbId: string,
   maxPostings: number,
-  pageSize = POSTINGS_PER_PAGE,
+  pageSize = TERM_ROWS_PER_PAGE,
 ): Promise<KnowledgeBaseIndex | undefined> {
   const count = (
-    await client.query<{ count: number }>(
-      'SELECT (SELECT COUNT(*) FROM postings WHERE kb_id = $1) + (SELECT COUNT(*) FROM page_postings WHERE kb_id = $1) AS count',
-      [kbId],
-    )
+    await client.query<{ count: number }>('SELECT COALESCE(SUM(postings), 0)::bigint AS count FROM index_segments WHERE kb_id = $1', [kbId])
   ).rows[0];
   if ((count?.count ?? 0) > maxPostings) return undefined;
   const version = await readVersion(client, kbId);
-  const passages = await readPagedColumns(client, version, FIELD_COUNT, kbId, pageSize, {
-    units: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = $1`,
-    postings: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 AND (term, chunk_id) > ($2, $3) ORDER BY term, chunk_id LIMIT $4`,
-  });
-  const pages = await readPagedColumns(client, version, PAGE_FIELD_COUNT, kbId, pageSize, {
-    units: `SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE kb_id = $1`,
-    postings: `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = $1 AND (term, document_id) > ($2, $3) ORDER BY term, document_id LIMIT $4`,
-  });
-  return { passages, pages };
+  const read = async ({ kind, fieldCount }: SegmentKind): Promise<IndexColumns> => {
+    const builder = new SegmentColumnsBuilder(version, fieldCount, await readDeletions(client, kbId, kind));
+    let after: [term: string, segmentId: number] = ['', -1];
+    for (;;) {
+      const page = await client.query<unknown[]>({
+        text: `SELECT term, segment_id, postings FROM segment_terms
+               WHERE kb_id = $1 AND kind = $2 AND (term, segment_id) > ($3, $4) ORDER BY term, segment_id LIMIT $5`,
+        values: [kbId, kind, ...after, pageSize],
+        rowMode: 'array',
+      });
+      const rows = page.rows as unknown as TermRow[];
+      for (const [term, segmentId, postings] of rows) builder.add(term, segmentId, postings);
+      if (rows.length < pageSize) return builder.finish();
+      const last = rows.at(-1)!;
+      after = [last[0], last[1]];
+    }
+  };
+  return { passages: await read(SEGMENT_KINDS.passages), pages: await read(SEGMENT_KINDS.pages) };
 }
 
 /** The postings of `terms` and the lengths of the units they name; inside a `REPEATABLE READ` transaction like {@link readPostgresIndex}. */
 export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string, terms: readonly string[]): Promise<KnowledgeBaseIndex> {
   const version = await readVersion(client, kbId);
-  const values = [kbId, [...terms]];
-  const passages = await readColumns(client, version, FIELD_COUNT, {
-    postings: `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", chunk_id`,
-    units: `SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id IN
-              (SELECT chunk_id FROM postings WHERE kb_id = $1 AND term = ANY($2::text[]))`,
-    values,
-  });
-  const pages = await readColumns(client, version, PAGE_FIELD_COUNT, {
-    postings: `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = $1 AND term = ANY($2::text[]) ORDER BY term COLLATE "C", document_id`,
-    units: `SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE id IN
-              (SELECT document_id FROM page_postings WHERE kb_id = $1 AND term = ANY($2::text[]))`,
-    values,
-  });
-  return { passages, pages };
+  const read = async ({ kind, fieldCount }: SegmentKind): Promise<IndexColumns> => {
+    const builder = new SegmentColumnsBuilder(version, fieldCount, await readDeletions(client, kbId, kind));
+    const { rows } = await client.query<unknown[]>({
+      text: 'SELECT term, segment_id, postings FROM segment_terms WHERE kb_id = $1 AND kind = $2 AND term = ANY($3::text[]) ORDER BY term, segment_id',
+      values: [kbId, kind, [...terms]],
+      rowMode: 'array',
+    });
+    for (const [term, segmentId, postings] of rows as unknown as TermRow[]) builder.add(term, segmentId, postings);
+    return builder.finish();
+  };
+  return { passages: await read(SEGMENT_KINDS.passages), pages: await read(SEGMENT_KINDS.pages) };
 }
 
+/** A `segment_terms` row as the reads select it: term, segment id, packed postings. */
+type TermRow = [term: string, segmentId: number, postings: Buffer];
 
-/**
- * Reads one kind of unit's lengths, then all its postings a page at a time
- * (keyset pagination on the primary key's order: term in byte order, then
- * unit id), and builds their columns. Inside a `REPEATABLE READ`
- * transaction, every page comes from the same snapshot.
- *
- * @param sql.postings the page query: `$1` the knowledge base, `$2` and `$3` the last (term, unit id) read, `$4` the page size
- */
-async function readPagedColumns(
-  client: ArrayQueryable,
-  version: number,
-  fieldCount: number,
-  kbId: string,
-  pageSize: number,
-  sql: { units: string; postings: string },
-): Promise<IndexColumns> {
-  const units = await client.query<unknown[]>({ text: sql.units, values: [kbId], rowMode: 'array' });
-  const builder = new IndexColumnsBuilder(version, fieldCount, units.rows as unknown as ChunkLengthRow[]);
-  let after: [term: string, unitId: number] = ['', -1];
-  for (;;) {
-    const page = await client.query<unknown[]>({ text: sql.postings, values: [kbId, ...after, pageSize], rowMode: 'array' });
-    const rows = page.rows as unknown as PostingRow[];
-    builder.add(rows);
-    if (rows.length < pageSize) return builder.finish();
-    const last = rows.at(-1)!;
-    after = [last[0], Number(last[1])];
+/** Segment id -> the units deleted from it, for one kind of unit of a knowledge base. */
+async function readDeletions(client: Queryable, kbId: string, kind: number): Promise<Map<number, Set<number>>> {
+  const { rows } = await client.query<{ segment_id: number; unit_id: number }>(
+    'SELECT segment_id, unit_id FROM segment_deletions WHERE kb_id = $1 AND kind = $2',
+    [kbId, kind],
+  );
+  const deleted = new Map<number, Set<number>>();
+  for (const row of rows) {
+    let units = deleted.get(row.segment_id);
+    if (!units) deleted.set(row.segment_id, (units = new Set()));
+    units.add(row.unit_id);
   }
-}
-
-/** Reads one kind of unit's lengths and postings as arrays and builds their columns. */
-async function readColumns(
-  client: ArrayQueryable,
-  version: number,
-  fieldCount: number,
-  sql: { units: string; postings: string; values: unknown[] },
-): Promise<IndexColumns> {
-  const units = await client.query<unknown[]>({ text: sql.units, values: sql.values, rowMode: 'array' });
-  const postings = await client.query<unknown[]>({ text: sql.postings, values: sql.values, rowMode: 'array' });
-  return buildIndexColumns(version, fieldCount, postings.rows as unknown as PostingRow[], units.rows as unknown as ChunkLengthRow[]);
+  return deleted;
 }
 
 /** Passages by storage id, in any order; ids no longer stored are left out. */

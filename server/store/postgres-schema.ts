@@ -230,4 +230,51 @@ UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
 UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;
 `,
   },
+  {
+    // Index segments (issue 17): postings packed per term and segment
+    // (postgres-segments.ts, segment-codec.ts) instead of a row per posting,
+    // so a search reads a few rows per query term. The documents are marked
+    // stale: the server re-indexes them from their stored passages at start
+    // (retrieval/reindex.ts), as after migration 4.
+    version: 5,
+    sql: `
+DROP TABLE postings;
+DROP TABLE page_postings;
+CREATE TABLE index_segments (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  -- 0: passages (units are chunks), 1: pages (units are documents)
+  kind smallint NOT NULL,
+  units integer NOT NULL,
+  postings bigint NOT NULL,
+  -- units since deleted (their rows in segment_deletions)
+  deleted integer NOT NULL DEFAULT 0
+);
+CREATE INDEX index_segments_kb ON index_segments (kb_id, kind);
+CREATE TABLE segment_terms (
+  kb_id text COLLATE "C" NOT NULL,
+  kind smallint NOT NULL,
+  term text COLLATE "C" NOT NULL,
+  segment_id bigint NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  postings bytea NOT NULL,
+  PRIMARY KEY (kb_id, kind, term, segment_id)
+);
+-- Stored uncompressed: a read is a copy, not a decompression.
+ALTER TABLE segment_terms ALTER COLUMN postings SET STORAGE EXTERNAL;
+CREATE INDEX segment_terms_segment ON segment_terms (segment_id);
+CREATE TABLE segment_deletions (
+  kb_id text COLLATE "C" NOT NULL,
+  kind smallint NOT NULL,
+  segment_id bigint NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  unit_id bigint NOT NULL,
+  PRIMARY KEY (segment_id, unit_id)
+);
+CREATE INDEX segment_deletions_kb ON segment_deletions (kb_id, kind);
+-- The segment holding the unit's postings (NULL: none, or deleted).
+ALTER TABLE chunks ADD COLUMN segment_id bigint;
+ALTER TABLE documents ADD COLUMN page_segment_id bigint;
+UPDATE documents SET analysis_version = NULL;
+UPDATE index_stats SET version = version + 1;
+`,
+  },
 ];

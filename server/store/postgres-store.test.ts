@@ -7,7 +7,10 @@ import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
 import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
 import { StoreUnavailableError, type Store } from './store.ts';
+import { analyze } from '../retrieval/analyzer.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
+import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 
 /**
  * What only the PostgreSQL store has: migrations shared by several processes,
@@ -70,6 +73,57 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore migrations', () => {
     const versions = await adminQuery<{ version: number }>(`SELECT version FROM ${schema}.schema_migrations ORDER BY version`);
     expect(versions.map((row) => row.version)).toEqual(POSTGRES_MIGRATIONS.map((migration) => migration.version));
     await expect(store.updateKnowledgeBase('kb', { baseUrl: 'https://docs.example.com/' })).resolves.toMatchObject({ baseUrl: 'https://docs.example.com/' });
+  });
+
+  test('a schema of migration 4 (a row per posting): migration 5 applied at open, the document stale and not found until re-indexed from its stored passages, then found as when ingested afresh', async () => {
+    // Arrange: a document indexed as migration 4 stored it
+    const { schema, open } = freshSchema();
+    await adminQuery(`CREATE SCHEMA ${schema}`);
+    const before = POSTGRES_MIGRATIONS.filter((migration) => migration.version <= 4);
+    await adminQuery(`BEGIN; SET LOCAL search_path TO ${schema}; ${before.map((migration) => migration.sql).join('\n')}
+      CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL);
+      INSERT INTO schema_migrations SELECT unnest(ARRAY[${before.map((migration) => migration.version).join(', ')}]), 0;
+      INSERT INTO knowledge_bases (id, name, created_at) VALUES ('kb', 'KB', 5);
+      INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum, version) VALUES ('kb', 1, 0, 0, 1);
+      INSERT INTO documents (kb_id, doc_id, title, visibility, quotable, content_hash, updated_at, chunk_count, analysis_version)
+        VALUES ('kb', 'a.md', 'Birds', 'public', true, 'v1', 5, 1, '${INDEX_ANALYSIS_VERSION}');
+      INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, text, body_length, heading_length)
+        SELECT id, 'kb', 0, ARRAY['Birds'], 'The falcon nests on cliffs.', 3, 1 FROM documents;
+      INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
+        SELECT 'kb', 'falcon', c.id, c.document_id, 0, 0, 0, 1 FROM chunks c; COMMIT;`);
+    const texts = [{ headingPath: ['Birds'], text: 'The falcon nests on cliffs.' }];
+    const fresh = freshSchema().open();
+    await fresh.createKnowledgeBase({ id: 'kb', name: 'KB' });
+    await fresh.putDocument({
+      kbId: 'kb',
+      docId: 'a.md',
+      title: 'Birds',
+      visibility: 'public',
+      readers: [],
+      quotable: true,
+      contentHash: 'v1',
+      analysisVersion: INDEX_ANALYSIS_VERSION,
+      chunks: analyzeChunks({ title: 'Birds' }, texts),
+      page: indexPage('a.md', { title: 'Birds' }, texts),
+    });
+    const search = async (store: Store) =>
+      (await createLexicalRetriever(store, { cache: false }).search({ reach, terms: analyze('falcon cliffs'), topK: 5 })).passages.map(
+        ({ chunkId: _id, ...passage }) => passage,
+      );
+    const reach = { kbId: 'kb', userId: 'usr_nobody', visibilities: ['public'] as const };
+
+    // Act
+    const store = open();
+    const stale = await store.listStaleDocuments(INDEX_ANALYSIS_VERSION);
+    const beforeReindex = await search(store);
+    const report = await reindexStaleDocuments(store);
+
+    // Assert
+    expect(stale).toEqual([{ kbId: 'kb', docId: 'a.md' }]);
+    expect(beforeReindex).toEqual([]);
+    expect(report).toEqual({ reindexed: 1, skipped: 0 });
+    expect(await search(store)).toEqual(await search(fresh));
+    expect((await search(store)).map((passage) => passage.text)).toEqual(['The falcon nests on cliffs.']);
   });
 
   test('a schema name with characters other than letters, digits and _: refused at open', () => {
@@ -177,7 +231,7 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore when the database go
 });
 
 describe.runIf(testBackend() === 'postgres')('PostgresStore whole-index reads', () => {
-  test('a whole index read a few postings per statement: the same columns as read in one statement', async () => {
+  test('a whole index read a few term rows per statement: the same columns as read in one statement', async () => {
     // Arrange
     const { schema, open } = freshSchema();
     const store = open();
@@ -238,6 +292,6 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore whole-index reads', 
     const analyzed = await adminQuery<{ relname: string }>(
       `SELECT relname FROM pg_stat_user_tables WHERE schemaname = '${schema}' AND last_analyze IS NOT NULL ORDER BY relname`,
     );
-    expect(analyzed.map((row) => row.relname)).toEqual(['chunks', 'documents', 'page_postings', 'postings']);
+    expect(analyzed.map((row) => row.relname)).toEqual(['chunks', 'documents', 'index_segments', 'segment_deletions', 'segment_terms']);
   });
 });

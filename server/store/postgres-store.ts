@@ -234,7 +234,7 @@ class PostgresStore implements Store {
 
   refreshPlannerStatistics(): Promise<void> {
     return this.#call(async (database) => {
-      await database.query('ANALYZE documents, chunks, postings, page_postings');
+      await database.query('ANALYZE documents, chunks, index_segments, segment_terms, segment_deletions');
     });
   }
 

@@ -33,23 +33,27 @@ export function sqliteBulkWrites(
         const update = prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
         for (const { chunkId, index } of passages) update.run(...index.lengths, chunkId);
       }),
-    insertPagePostings: (_transaction, kbId, documentId, page) =>
+    insertIndex: (_transaction, kbId, documents) =>
       call(() => {
-        const insert = prepare(
+        const insertPage = prepare(
           `INSERT INTO page_postings (kb_id, term, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         );
-        for (const [term, frequencies] of page.terms) insert.run(kbId, term, documentId, ...frequencies);
-      }),
-    insertPostings: (_transaction, kbId, documentId, passages) =>
-      call(() => {
-        const insert = prepare(
+        const insertPassage = prepare(
           `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         );
-        for (const { chunkId, index } of passages) {
-          for (const [term, frequencies] of index.terms) insert.run(kbId, term, chunkId, documentId, ...frequencies);
+        for (const { documentId, passages, page } of documents) {
+          for (const [term, frequencies] of page.terms) insertPage.run(kbId, term, documentId, ...frequencies);
+          for (const { chunkId, index } of passages) {
+            for (const [term, frequencies] of index.terms) insertPassage.run(kbId, term, chunkId, documentId, ...frequencies);
+          }
         }
+      }),
+    deleteIndex: (_transaction, _kbId, documentId) =>
+      call(() => {
+        prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
+        prepare('DELETE FROM page_postings WHERE document_id = ?').run(documentId);
       }),
     setDocumentUrls: (_transaction, kbId, urls) =>
       call(() => {
