@@ -6,28 +6,24 @@ import type { IndexColumns } from './index-data.ts';
  * and segment instead of a row per posting, and needs no join to find the
  * lengths of the units it scores.
  *
- * A term's postings, in ascending unit id, each `16 + 6 × fieldCount` bytes,
- * little-endian:
+ * A term's postings in one segment, in ascending unit id, as variable-length
+ * integers (Lucene's VInt: seven bits a byte, low bits first, the high bit
+ * set on every byte but the last; "Apache Lucene - Index File Formats"):
  *
- * | bytes | value |
- * |---|---|
- * | 8 | unit id (`chunks.id` for a passage, `documents.id` for a page), float64 |
- * | 8 | the unit's document id, float64 |
- * | 2 × fieldCount | the term's frequency in each field, uint16 (capped at 65,535) |
- * | 4 × fieldCount | the unit's length in each field, in analyzed terms, uint32 |
+ * - the number of postings;
+ * - per posting: the unit id (`chunks.id` for a passage, `documents.id` for
+ *   a page) minus the previous posting's (the first: minus 0); the unit's
+ *   document id minus the previous posting's, zigzag-encoded (it may go
+ *   down); the term's frequency in each field (capped at 65,535); the unit's
+ *   length in each field, in analyzed terms.
  *
- * The layout follows Lucene's postings in spirit (a term's postings stored
- * together, in unit order, read as one run; "Apache Lucene - Index File
- * Formats", `.doc` files), without its compression: PostgreSQL stores the
- * rows uncompressed (`STORAGE EXTERNAL`) so a read is a copy, and the lengths
- * ride along (norms inline) because a read of a few terms must not look up
- * tens of thousands of units elsewhere.
+ * Most numbers fit in a byte, so a posting of a passage (four fields) takes
+ * about ten bytes where fixed-width numbers took forty: a search moves a
+ * quarter of the bytes. The lengths ride along (norms inline) because a read
+ * of a few terms must not look up tens of thousands of units elsewhere.
+ * PostgreSQL stores the rows uncompressed (`STORAGE EXTERNAL`): a read is a
+ * copy, not a decompression.
  */
-
-/** Bytes of one posting with `fieldCount` fields. */
-export function postingStride(fieldCount: number): number {
-  return 16 + 6 * fieldCount;
-}
 
 /** Largest frequency a posting keeps per field, as in index-data.ts: more is no more evidence under BM25's saturation. */
 const MAX_FREQUENCY = 0xffff;
@@ -51,6 +47,127 @@ export interface PackedSegment {
   postingCount: number;
 }
 
+/** Postings decoded into columns: per posting its unit, document, and `fieldCount` frequencies and lengths. */
+interface DecodedPostings {
+  count: number;
+  unitIds: Float64Array;
+  documentIds: Float64Array;
+  frequencies: Uint16Array;
+  lengths: Uint32Array;
+}
+
+/** A growing byte string of variable-length integers. */
+class VarintWriter {
+  #bytes = Buffer.allocUnsafe(256);
+  #length = 0;
+
+  /** Appends a non-negative integer below 2^53. */
+  write(value: number): void {
+    if (this.#length + 8 > this.#bytes.length) {
+      const grown = Buffer.allocUnsafe(this.#bytes.length * 2);
+      this.#bytes.copy(grown, 0, 0, this.#length);
+      this.#bytes = grown;
+    }
+    let rest = value;
+    while (rest >= 0x80) {
+      this.#bytes[this.#length++] = (rest % 0x80) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+    this.#bytes[this.#length++] = rest;
+  }
+
+  /** The bytes written, in a buffer of their own. */
+  finish(): Buffer {
+    return Buffer.from(this.#bytes.subarray(0, this.#length));
+  }
+}
+
+/** A reader of variable-length integers from `bytes`, at `offset`. */
+class VarintReader {
+  offset = 0;
+  readonly bytes: Buffer;
+
+  constructor(bytes: Buffer) {
+    this.bytes = bytes;
+  }
+
+  read(): number {
+    const bytes = this.bytes;
+    let byte = bytes[this.offset++]!;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
+    do {
+      byte = bytes[this.offset++]!;
+      value += (byte & 0x7f) * scale;
+      scale *= 0x80;
+    } while (byte >= 0x80);
+    return value;
+  }
+}
+
+/** Zigzag encoding (as protobuf's): small magnitudes, either sign, to small non-negative integers. */
+function zigzag(value: number): number {
+  return value >= 0 ? value * 2 : -value * 2 - 1;
+}
+
+function unzigzag(value: number): number {
+  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
+}
+
+/** Encodes decoded postings `indexes` (ascending unit id) as one term's run. */
+function encodeRun(fieldCount: number, postings: DecodedPostings, indexes: ArrayLike<number>): Buffer {
+  const writer = new VarintWriter();
+  writer.write(indexes.length);
+  let previousUnit = 0;
+  let previousDocument = 0;
+  for (let position = 0; position < indexes.length; position++) {
+    const index = indexes[position]!;
+    const unitId = postings.unitIds[index]!;
+    const documentId = postings.documentIds[index]!;
+    writer.write(unitId - previousUnit);
+    writer.write(zigzag(documentId - previousDocument));
+    for (let field = 0; field < fieldCount; field++) writer.write(postings.frequencies[index * fieldCount + field]!);
+    for (let field = 0; field < fieldCount; field++) writer.write(postings.lengths[index * fieldCount + field]!);
+    previousUnit = unitId;
+    previousDocument = documentId;
+  }
+  return writer.finish();
+}
+
+/** The number of postings of a term's run. */
+function runLength(run: Buffer): number {
+  return new VarintReader(run).read();
+}
+
+/** Decodes runs into `into`, from posting `at` on; returns the position after the last. */
+function decodeRun(fieldCount: number, run: Buffer, into: DecodedPostings, at: number): number {
+  const reader = new VarintReader(run);
+  const count = reader.read();
+  let unitId = 0;
+  let documentId = 0;
+  for (let index = at; index < at + count; index++) {
+    unitId += reader.read();
+    documentId += unzigzag(reader.read());
+    into.unitIds[index] = unitId;
+    into.documentIds[index] = documentId;
+    for (let field = 0; field < fieldCount; field++) into.frequencies[index * fieldCount + field] = reader.read();
+    for (let field = 0; field < fieldCount; field++) into.lengths[index * fieldCount + field] = reader.read();
+  }
+  return at + count;
+}
+
+/** Empty columns for `count` postings. */
+function decodedPostings(fieldCount: number, count: number): DecodedPostings {
+  return {
+    count,
+    unitIds: new Float64Array(count),
+    documentIds: new Float64Array(count),
+    frequencies: new Uint16Array(count * fieldCount),
+    lengths: new Uint32Array(count * fieldCount),
+  };
+}
+
 /**
  * Packs units' postings term by term, each term's in ascending unit id.
  *
@@ -58,52 +175,34 @@ export interface PackedSegment {
  */
 export function packSegment(fieldCount: number, units: readonly SegmentUnit[]): PackedSegment {
   const ordered = [...units].sort((left, right) => left.unitId - right.unitId);
-  const counts = new Map<string, number>();
-  for (const unit of ordered) for (const term of unit.terms.keys()) counts.set(term, (counts.get(term) ?? 0) + 1);
-  const terms = [...counts.keys()].sort(compareBytes);
-  const stride = postingStride(fieldCount);
-  const buffers = new Map<string, { view: DataView; buffer: Buffer; offset: number }>();
+  const writers = new Map<string, { writer: VarintWriter; count: number; previousUnit: number; previousDocument: number; body: number[] }>();
   let postingCount = 0;
-  for (const term of terms) {
-    const buffer = Buffer.alloc(counts.get(term)! * stride);
-    buffers.set(term, { buffer, view: new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength), offset: 0 });
-  }
   for (const unit of ordered) {
     for (const [term, frequencies] of unit.terms) {
-      const target = buffers.get(term)!;
-      writePosting(target.view, target.offset, fieldCount, unit.unitId, unit.documentId, frequencies, unit.lengths);
-      target.offset += stride;
+      let entry = writers.get(term);
+      if (!entry) writers.set(term, (entry = { writer: new VarintWriter(), count: 0, previousUnit: 0, previousDocument: 0, body: [] }));
+      entry.body.push(unit.unitId - entry.previousUnit, zigzag(unit.documentId - entry.previousDocument));
+      for (let field = 0; field < fieldCount; field++) entry.body.push(Math.min(frequencies[field]!, MAX_FREQUENCY));
+      for (let field = 0; field < fieldCount; field++) entry.body.push(unit.lengths[field]!);
+      entry.previousUnit = unit.unitId;
+      entry.previousDocument = unit.documentId;
+      entry.count += 1;
       postingCount += 1;
     }
   }
-  return { terms, postings: terms.map((term) => buffers.get(term)!.buffer), postingCount };
-}
-
-function writePosting(
-  view: DataView,
-  offset: number,
-  fieldCount: number,
-  unitId: number,
-  documentId: number,
-  frequencies: readonly number[],
-  lengths: readonly number[],
-): void {
-  view.setFloat64(offset, unitId, true);
-  view.setFloat64(offset + 8, documentId, true);
-  for (let field = 0; field < fieldCount; field++) {
-    view.setUint16(offset + 16 + 2 * field, Math.min(frequencies[field]!, MAX_FREQUENCY), true);
-    view.setUint32(offset + 16 + 2 * fieldCount + 4 * field, lengths[field]!, true);
-  }
+  const terms = [...writers.keys()].sort(compareBytes);
+  const postings = terms.map((term) => {
+    const { writer, count, body } = writers.get(term)!;
+    writer.write(count);
+    for (const value of body) writer.write(value);
+    return writer.finish();
+  });
+  return { terms, postings, postingCount };
 }
 
 /** Compares strings in UTF-8 byte order, the order of PostgreSQL's `"C"` collation. */
 export function compareBytes(left: string, right: string): number {
   return Buffer.compare(Buffer.from(left), Buffer.from(right));
-}
-
-/** The unit id of the posting at `index` of a term's packed postings. */
-export function postingUnitId(postings: Buffer, fieldCount: number, index: number): number {
-  return postings.readDoubleLE(index * postingStride(fieldCount));
 }
 
 /**
@@ -113,18 +212,19 @@ export function postingUnitId(postings: Buffer, fieldCount: number, index: numbe
  * @param runs the term's postings in each segment, with that segment's deleted unit ids
  */
 export function mergePostings(fieldCount: number, runs: readonly { postings: Buffer; deleted?: ReadonlySet<number> }[]): { postings: Buffer; count: number } {
-  const stride = postingStride(fieldCount);
-  const kept: { unitId: number; run: Buffer; offset: number }[] = [];
+  const decoded = decodedPostings(
+    fieldCount,
+    runs.reduce((sum, run) => sum + runLength(run.postings), 0),
+  );
+  const kept: number[] = [];
+  let at = 0;
   for (const { postings, deleted } of runs) {
-    for (let offset = 0; offset < postings.length; offset += stride) {
-      const unitId = postings.readDoubleLE(offset);
-      if (!deleted?.has(unitId)) kept.push({ unitId, run: postings, offset });
-    }
+    const end = decodeRun(fieldCount, postings, decoded, at);
+    for (let index = at; index < end; index++) if (!deleted?.has(decoded.unitIds[index]!)) kept.push(index);
+    at = end;
   }
-  if (runs.length > 1) kept.sort((left, right) => left.unitId - right.unitId);
-  const merged = Buffer.allocUnsafe(kept.length * stride);
-  kept.forEach((posting, index) => posting.run.copy(merged, index * stride, posting.offset, posting.offset + stride));
-  return { postings: merged, count: kept.length };
+  if (runs.length > 1) kept.sort((left, right) => decoded.unitIds[left]! - decoded.unitIds[right]!);
+  return { postings: encodeRun(fieldCount, decoded, kept), count: kept.length };
 }
 
 /** Postings a term can have, as a power of two: a posting's position within its term rides in the low bits of its sort key. */
@@ -142,52 +242,47 @@ const POSITION_BITS = 2 ** 24;
 export class SegmentColumnsBuilder {
   readonly #version: number;
   readonly #fieldCount: number;
-  readonly #stride: number;
   readonly #deleted: ReadonlyMap<number, ReadonlySet<number>>;
-  readonly #rows: { term: string; segmentId: number; postings: Buffer }[] = [];
+  readonly #rows: { term: string; segmentId: number; postings: Buffer; count: number }[] = [];
   #postingCount = 0;
 
   /** @param deleted segment id -> ids of the units whose postings in it are deleted */
   constructor(version: number, fieldCount: number, deleted: ReadonlyMap<number, ReadonlySet<number>>) {
     this.#version = version;
     this.#fieldCount = fieldCount;
-    this.#stride = postingStride(fieldCount);
     this.#deleted = deleted;
   }
 
   /** Adds one term's packed postings in one segment. */
   add(term: string, segmentId: number, postings: Buffer): void {
-    this.#rows.push({ term, segmentId, postings });
-    this.#postingCount += postings.length / this.#stride;
+    const count = runLength(postings);
+    this.#rows.push({ term, segmentId, postings, count });
+    this.#postingCount += count;
   }
 
   /** The columns of every live posting added; units in ascending id (their chunk slots). */
   finish(): IndexColumns {
     const fieldCount = this.#fieldCount;
-    const stride = this.#stride;
     const rows = this.#rows;
-    const total = this.#postingCount;
-    // Pass 1: each posting's unit id, and which postings are live.
-    const unitIds = new Float64Array(total);
-    const live = new Uint8Array(total);
+    // Pass 1: every posting decoded, and which are live.
+    const decoded = decodedPostings(fieldCount, this.#postingCount);
+    const live = new Uint8Array(decoded.count);
     let liveCount = 0;
     let position = 0;
     for (const { segmentId, postings } of rows) {
+      const end = decodeRun(fieldCount, postings, decoded, position);
       const deleted = this.#deleted.get(segmentId);
-      for (let offset = 0; offset < postings.length; offset += stride, position++) {
-        const unitId = postings.readDoubleLE(offset);
-        unitIds[position] = unitId;
-        if (deleted?.has(unitId)) continue;
+      for (; position < end; position++) {
+        if (deleted?.has(decoded.unitIds[position]!)) continue;
         live[position] = 1;
         liveCount += 1;
       }
     }
-    const { chunkIds, slotOf } = unitSlots(unitIds, live, liveCount);
+    const { chunkIds, slotOf } = unitSlots(decoded.unitIds, live, liveCount);
     const unitCount = chunkIds.length;
     const chunkDocuments = new Float64Array(unitCount);
     const chunkLengths = new Uint32Array(unitCount * fieldCount);
-    const described = new Uint8Array(unitCount);
-    // Pass 2: term by term, each live posting's slot and frequencies, its unit's document and lengths the first time.
+    // Pass 2: term by term, each live posting's slot and frequencies, its unit's document and lengths.
     const postingChunks = new Uint32Array(liveCount);
     const postingFrequencies = new Uint16Array(liveCount * fieldCount);
     const terms: string[] = [];
@@ -199,21 +294,16 @@ export class SegmentColumnsBuilder {
       while (end < rows.length && rows[end]!.term === rows[first]!.term) end += 1;
       const termStart = written;
       for (let row = first; row < end; row++) {
-        const { postings } = rows[row]!;
-        for (let offset = 0; offset < postings.length; offset += stride, position++) {
+        const rowEnd = position + rows[row]!.count;
+        for (; position < rowEnd; position++) {
           if (!live[position]) continue;
-          const slot = slotOf(unitIds[position]!);
-          if (!described[slot]) {
-            described[slot] = 1;
-            chunkDocuments[slot] = postings.readDoubleLE(offset + 8);
-            for (let field = 0; field < fieldCount; field++) {
-              chunkLengths[slot * fieldCount + field] = postings.readUInt32LE(offset + 16 + 2 * fieldCount + 4 * field);
-            }
+          const slot = slotOf(decoded.unitIds[position]!);
+          chunkDocuments[slot] = decoded.documentIds[position]!;
+          for (let field = 0; field < fieldCount; field++) {
+            chunkLengths[slot * fieldCount + field] = decoded.lengths[position * fieldCount + field]!;
+            postingFrequencies[written * fieldCount + field] = decoded.frequencies[position * fieldCount + field]!;
           }
           postingChunks[written] = slot;
-          for (let field = 0; field < fieldCount; field++) {
-            postingFrequencies[written * fieldCount + field] = postings.readUInt16LE(offset + 16 + 2 * field);
-          }
           written += 1;
         }
       }
