@@ -1,19 +1,25 @@
 import { describe, expect, test } from 'vitest';
 import { IndexCache, type IndexLoader } from './index-cache.ts';
-import { buildIndexColumns, FIELD_COUNT, PAGE_FIELD_COUNT, type KnowledgeBaseIndex } from '../store/index-data.ts';
+import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexColumns, type KnowledgeBaseIndex } from '../store/index-data.ts';
+
+/** Columns of `postings` passages of document 1, each with one posting of "alpha" in its text (length 1). */
+function oneTermColumns(version: number, fieldCount: number, postings: number): IndexColumns {
+  return {
+    version,
+    fieldCount,
+    terms: postings === 0 ? [] : ['alpha'],
+    termStarts: Uint32Array.from(postings === 0 ? [0] : [0, postings]),
+    postingChunks: Uint32Array.from({ length: postings }, (_, slot) => slot),
+    postingFrequencies: Uint16Array.from({ length: postings * fieldCount }, (_, index) => (index % fieldCount === fieldCount - 1 ? 1 : 0)),
+    chunkIds: Float64Array.from({ length: postings }, (_, slot) => slot + 1),
+    chunkDocuments: new Float64Array(postings).fill(1),
+    chunkLengths: Uint32Array.from({ length: postings * fieldCount }, (_, index) => (index % fieldCount === fieldCount - 1 ? 1 : 0)),
+  };
+}
 
 /** An index of `postings` one-term passage postings (and no pages) at `version`. */
 function columnsOf(version: number, postings: number): KnowledgeBaseIndex {
-  const chunks = Array.from({ length: postings }, (_, index) => [index + 1, 1, 0, 0, 0, 1] as const);
-  return {
-    passages: buildIndexColumns(
-      version,
-      FIELD_COUNT,
-      chunks.map(([chunkId]) => ['alpha', chunkId, 1, 0, 0, 0, 1] as const),
-      chunks,
-    ),
-    pages: buildIndexColumns(version, PAGE_FIELD_COUNT, [], []),
-  };
+  return { passages: oneTermColumns(version, FIELD_COUNT, postings), pages: oneTermColumns(version, PAGE_FIELD_COUNT, 0) };
 }
 
 /** A loader serving the given knowledge bases at their current versions, counting its reads. */

@@ -46,7 +46,7 @@ export interface DocumentBulkWrites {
   /**
    * Writes the postings of documents that have none, passages' and pages':
    * the documents one transaction indexed, together (the PostgreSQL store
-   * makes them one index segment: postgres-segments.ts).
+   * makes them one index segment: index-segments.ts).
    */
   insertIndex(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void>;
   /** Removes the postings of a document's passages and page, before its rows change or go. */

@@ -19,15 +19,6 @@ export const PAGE_LENGTH_COLUMNS = [
   'page_path_length',
 ] as const;
 
-/** A passage posting: term, passage, its document, then its frequency in each passage field. */
-export const POSTING_COLUMNS = 'term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body';
-/** A passage's lengths: passage, its document, then each passage field's length. */
-export const CHUNK_LENGTH_COLUMNS = 'id, document_id, title_length, description_length, heading_length, body_length';
-/** A page posting, shaped as a passage posting whose passage is the page: term, page, page, then each page field's frequency. */
-export const PAGE_POSTING_COLUMNS = 'term, document_id, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path';
-/** A page's lengths, shaped as a passage's: page, page, then each page field's length. */
-export const PAGE_LENGTH_ROW_COLUMNS = `id, id, ${PAGE_LENGTH_COLUMNS.join(', ')}`;
-
 /**
  * A reach's statistics as both backends select them: passages and their
  * field length sums (`title` .. `body`), pages with passages and their

@@ -1,5 +1,5 @@
 /**
- * Which index segments to merge (postgres-segments.ts): Lucene's
+ * Which index segments to merge (index-segments.ts): Lucene's
  * LogMergePolicy (`org.apache.lucene.index.LogMergePolicy`): segments fall
  * into levels by the logarithm of their size, and once a level holds
  * {@link MERGE_FACTOR} segments they are merged into one of the next level.

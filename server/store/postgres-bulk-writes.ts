@@ -1,5 +1,5 @@
 import type { DocumentBulkWrites } from './document-repository.ts';
-import { deleteSegmentUnits, writeSegments } from './postgres-segments.ts';
+import { deleteSegmentUnits, writeSegments } from './index-segments.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** The values of one field of every passage's lengths, in passage order. */
@@ -11,7 +11,7 @@ function lengthColumn(passages: readonly { index: { lengths: readonly number[] }
  * The PostgreSQL store's many-row writes of a document (document-repository.ts):
  * one statement over unnested arrays per batch, on the transaction's
  * connection, instead of a round trip per row; postings as index segments
- * (postgres-segments.ts).
+ * (index-segments.ts).
  */
 export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
   async insertChunks(transaction, kbId, documentId, chunks) {

@@ -1,7 +1,7 @@
 import type { QueryResultRow } from 'pg';
 import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
-import { SEGMENT_KINDS, type SegmentKind } from './postgres-segments.ts';
+import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
 import { SegmentColumnsBuilder } from './segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { POSTGRES_DIALECT } from './sql-executor.ts';
@@ -9,7 +9,7 @@ import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
  * The PostgreSQL store's reads of the lexical index (store/index-data.ts),
- * from its segments (postgres-segments.ts), and of passages. Nothing here
+ * from its segments (index-segments.ts), and of passages. Nothing here
  * scores: retrieval/ does, the same way for every backend.
  */
 
@@ -89,7 +89,7 @@ const TERM_ROWS_PER_PAGE = 2_000;
 
 /**
  * The whole index of a knowledge base, its passages' and its pages', from
- * its segments (postgres-segments.ts). Call on a client inside a
+ * its segments (index-segments.ts). Call on a client inside a
  * `REPEATABLE READ` transaction, so its reads see one snapshot. Terms come
  * in byte order (the `"C"` collation of the column).
  *
@@ -147,18 +147,13 @@ export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string
 type TermRow = [term: string, segmentId: number, postings: Buffer];
 
 /** Segment id -> the units deleted from it, for one kind of unit of a knowledge base. */
-async function readDeletions(client: Queryable, kbId: string, kind: number): Promise<Map<number, Set<number>>> {
-  const { rows } = await client.query<{ segment_id: number; unit_id: number }>(
-    'SELECT segment_id, unit_id FROM segment_deletions WHERE kb_id = $1 AND kind = $2',
-    [kbId, kind],
-  );
-  const deleted = new Map<number, Set<number>>();
-  for (const row of rows) {
-    let units = deleted.get(row.segment_id);
-    if (!units) deleted.set(row.segment_id, (units = new Set()));
-    units.add(row.unit_id);
-  }
-  return deleted;
+async function readDeletions(client: ArrayQueryable, kbId: string, kind: number): Promise<Map<number, Set<number>>> {
+  const { rows } = await client.query<[number, number]>({
+    text: 'SELECT segment_id, unit_id FROM segment_deletions WHERE kb_id = $1 AND kind = $2',
+    values: [kbId, kind],
+    rowMode: 'array',
+  });
+  return deletedUnits(rows);
 }
 
 /** Passages by storage id, in any order; ids no longer stored are left out. */

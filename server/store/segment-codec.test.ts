@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { buildIndexColumns, type ChunkLengthRow, type PostingRow } from './index-data.ts';
+import type { IndexColumns } from './index-data.ts';
 import { mergePostings, packSegment, SegmentColumnsBuilder, type SegmentUnit } from './segment-codec.ts';
 
 /** Three passages of two documents, two fields each: unit id, document id, lengths, term frequencies. */
@@ -9,13 +9,32 @@ const UNITS: SegmentUnit[] = [
   { unitId: 9, documentId: 1, lengths: [1, 4], terms: new Map([['river', [0, 70_000]]]) },
 ];
 
-/** The same units as the row-per-posting backends read them. */
-function rowColumns(units: readonly SegmentUnit[], version = 1) {
-  const postings: PostingRow[] = units
-    .flatMap((unit) => [...unit.terms].map(([term, frequencies]) => [term, unit.unitId, unit.documentId, ...frequencies] as PostingRow))
-    .sort((left, right) => (left[0] === right[0] ? left[1] - right[1] : left[0] < right[0] ? -1 : 1));
-  const lengths: ChunkLengthRow[] = units.map((unit) => [unit.unitId, unit.documentId, ...unit.lengths]);
-  return buildIndexColumns(version, 2, postings, lengths);
+/**
+ * The columns of `units` as the retrieval reads them (index-data.ts), the
+ * plain way: units in ascending id are the slots; terms in byte order, each
+ * term's postings in slot order.
+ */
+function rowColumns(units: readonly SegmentUnit[], version = 1): IndexColumns {
+  const ordered = [...units].sort((left, right) => left.unitId - right.unitId);
+  const terms = [...new Set(ordered.flatMap((unit) => [...unit.terms.keys()]))].sort();
+  const postings = terms.flatMap((term) => ordered.flatMap((unit, slot) => (unit.terms.has(term) ? [{ slot, frequencies: unit.terms.get(term)! }] : [])));
+  const starts: number[] = [];
+  let start = 0;
+  for (const term of terms) {
+    starts.push(start);
+    start += ordered.filter((unit) => unit.terms.has(term)).length;
+  }
+  return {
+    version,
+    fieldCount: 2,
+    terms,
+    termStarts: Uint32Array.from([...starts, postings.length]),
+    postingChunks: Uint32Array.from(postings.map((posting) => posting.slot)),
+    postingFrequencies: Uint16Array.from(postings.flatMap((posting) => posting.frequencies.map((frequency) => Math.min(frequency, 0xffff)))),
+    chunkIds: Float64Array.from(ordered.map((unit) => unit.unitId)),
+    chunkDocuments: Float64Array.from(ordered.map((unit) => unit.documentId)),
+    chunkLengths: Uint32Array.from(ordered.flatMap((unit) => unit.lengths)),
+  };
 }
 
 /** Columns read back from packed segments, rows grouped by term as PostgreSQL returns them. */

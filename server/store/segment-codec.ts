@@ -1,7 +1,7 @@
 import type { IndexColumns } from './index-data.ts';
 
 /**
- * The packed postings of an index segment (postgres-segments.ts): one byte
+ * The packed postings of an index segment (index-segments.ts): one byte
  * string per term and segment, so that a search reads a row per query term
  * and segment instead of a row per posting, and needs no join to find the
  * lengths of the units it scores.
@@ -25,7 +25,7 @@ import type { IndexColumns } from './index-data.ts';
  * copy, not a decompression.
  */
 
-/** Largest frequency a posting keeps per field, as in index-data.ts: more is no more evidence under BM25's saturation. */
+/** Largest frequency a posting keeps per field (the columns' uint16 range): more is no more evidence under BM25's saturation. */
 const MAX_FREQUENCY = 0xffff;
 
 /** One unit (passage or page) of a segment as it is written. */
@@ -232,8 +232,8 @@ const POSITION_BITS = 2 ** 24;
 
 /**
  * Builds {@link IndexColumns} from packed term rows read in one snapshot, the
- * postings of deleted units left out: the counterpart of index-data.ts's
- * `IndexColumnsBuilder` for segments. Rows come grouped by term (a term's
+ * postings of deleted units left out: the row mapping both backends share.
+ * Rows come grouped by term (a term's
  * rows together, one per segment holding it); the units are those the live
  * postings name. The rows are kept as read and decoded once, at the end,
  * into typed arrays (no per-posting objects or map lookups: a search reads

@@ -1,11 +1,13 @@
 import type { Statement } from 'better-sqlite3';
 import type { DocumentBulkWrites } from './document-repository.ts';
+import { deleteSegmentUnits, writeSegments } from './index-segments.ts';
 
 /**
  * The embedded store's many-row writes of a document (document-repository.ts):
  * one prepared statement run per row, synchronously, on the connection whose
  * transaction is open (the executor handed in is that transaction's, so the
- * rows land in it).
+ * rows land in it); postings as index segments (index-segments.ts), as the
+ * PostgreSQL store writes them.
  *
  * @param prepare the connection's prepared statement for a SQL text (cached)
  * @param call runs a synchronous database call, its failure translated into the store's errors
@@ -33,28 +35,8 @@ export function sqliteBulkWrites(
         const update = prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
         for (const { chunkId, index } of passages) update.run(...index.lengths, chunkId);
       }),
-    insertIndex: (_transaction, kbId, documents) =>
-      call(() => {
-        const insertPage = prepare(
-          `INSERT INTO page_postings (kb_id, term, document_id, tf_title, tf_description, tf_lead, tf_headings, tf_body, tf_path)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        );
-        const insertPassage = prepare(
-          `INSERT INTO postings (kb_id, term, chunk_id, document_id, tf_title, tf_description, tf_heading, tf_body)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        );
-        for (const { documentId, passages, page } of documents) {
-          for (const [term, frequencies] of page.terms) insertPage.run(kbId, term, documentId, ...frequencies);
-          for (const { chunkId, index } of passages) {
-            for (const [term, frequencies] of index.terms) insertPassage.run(kbId, term, chunkId, documentId, ...frequencies);
-          }
-        }
-      }),
-    deleteIndex: (_transaction, _kbId, documentId) =>
-      call(() => {
-        prepare('DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE document_id = ?)').run(documentId);
-        prepare('DELETE FROM page_postings WHERE document_id = ?').run(documentId);
-      }),
+    insertIndex: writeSegments,
+    deleteIndex: deleteSegmentUnits,
     setDocumentUrls: (_transaction, kbId, urls) =>
       call(() => {
         const update = prepare('UPDATE documents SET url = ? WHERE kb_id = ? AND doc_id = ?');

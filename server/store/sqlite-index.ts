@@ -1,14 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  buildIndexColumns,
-  FIELD_COUNT,
-  PAGE_FIELD_COUNT,
-  type ChunkLengthRow,
-  type KnowledgeBaseIndex,
-  type PostingRow,
-  type ReachStatistics,
-} from './index-data.ts';
-import { CHUNK_LENGTH_COLUMNS, PAGE_LENGTH_COLUMNS, PAGE_LENGTH_ROW_COLUMNS, PAGE_POSTING_COLUMNS, POSTING_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
+import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
+import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
+import { SegmentColumnsBuilder } from './segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { SQLITE_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
@@ -32,6 +26,9 @@ export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
 
 /** A passage row as the SQLite queries select it: its heading path as JSON text. */
 type SqlitePassageRow = PassageRow<string>;
+
+/** A `segment_terms` row as the reads select it: term, segment id, packed postings. */
+type TermRow = [term: string, segmentId: number, postings: Buffer];
 
 /** Turns a selected passage row into a {@link StoredPassage}. */
 function toSqlitePassage(kbId: string, row: SqlitePassageRow): StoredPassage {
@@ -89,30 +86,16 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
   const statistics: Statement<SqliteReachParameters, SqliteReachStatisticsRow> = database.prepare(REACH_STATISTICS_SQL);
   const readableDocuments = database.prepare<SqliteReachParameters, number>(READABLE_DOCUMENTS_SQL).pluck();
   const version = database.prepare<[string], number>('SELECT version FROM index_stats WHERE kb_id = ?').pluck();
-  const postingCount = database
-    .prepare<[string, string], number>('SELECT (SELECT COUNT(*) FROM postings WHERE kb_id = ?) + (SELECT COUNT(*) FROM page_postings WHERE kb_id = ?)')
-    .pluck();
-  const allPagePostings = database
-    .prepare<[string], PostingRow>(`SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = ? ORDER BY term, document_id`)
+  const postingCount = database.prepare<[string], number>('SELECT COALESCE(SUM(postings), 0) FROM index_segments WHERE kb_id = ?').pluck();
+  const deletions = database.prepare<[string, number], [number, number]>('SELECT segment_id, unit_id FROM segment_deletions WHERE kb_id = ? AND kind = ?').raw();
+  const allTermRows = database
+    .prepare<[string, number], TermRow>('SELECT term, segment_id, postings FROM segment_terms WHERE kb_id = ? AND kind = ? ORDER BY term, segment_id')
     .raw();
-  const allPages = database.prepare<[string], ChunkLengthRow>(`SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE kb_id = ?`).raw();
-  const termPagePostings = database
-    .prepare<[string, string], PostingRow>(
-      `SELECT ${PAGE_POSTING_COLUMNS} FROM page_postings WHERE kb_id = ? AND term IN (SELECT value FROM json_each(?)) ORDER BY term, document_id`,
+  const termRows = database
+    .prepare<[string, number, string], TermRow>(
+      `SELECT term, segment_id, postings FROM segment_terms WHERE kb_id = ? AND kind = ? AND term IN (SELECT value FROM json_each(?))
+       ORDER BY term, segment_id`,
     )
-    .raw();
-  const pagesById = database
-    .prepare<[string], ChunkLengthRow>(`SELECT ${PAGE_LENGTH_ROW_COLUMNS} FROM documents WHERE id IN (SELECT value FROM json_each(?))`)
-    .raw();
-  const allPostings = database.prepare<[string], PostingRow>(`SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = ? ORDER BY term, chunk_id`).raw();
-  const allChunks = database.prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE kb_id = ?`).raw();
-  const termPostings = database
-    .prepare<[string, string], PostingRow>(
-      `SELECT ${POSTING_COLUMNS} FROM postings WHERE kb_id = ? AND term IN (SELECT value FROM json_each(?)) ORDER BY term, chunk_id`,
-    )
-    .raw();
-  const chunksById = database
-    .prepare<[string], ChunkLengthRow>(`SELECT ${CHUNK_LENGTH_COLUMNS} FROM chunks WHERE id IN (SELECT value FROM json_each(?))`)
     .raw();
   const passages = database.prepare<[string], SqlitePassageRow>(
     `SELECT c.id AS "chunkId", ${PASSAGE_COLUMNS} FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -138,25 +121,26 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
     const coversAll = (row?.passages ?? 0) === (row?.knowledgeBasePassages ?? 0);
     return toReachStatistics(row, coversAll ? undefined : readableDocuments.all(parameters));
   });
+  /** One kind of unit's columns from its term rows, deleted units left out. */
+  const columnsOf = (at: number, kbId: string, { kind, fieldCount }: SegmentKind, rows: Iterable<TermRow>): IndexColumns => {
+    const builder = new SegmentColumnsBuilder(at, fieldCount, deletedUnits(deletions.all(kbId, kind)));
+    for (const [term, segmentId, postings] of rows) builder.add(term, segmentId, postings);
+    return builder.finish();
+  };
   const readIndex = database.transaction((kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined => {
-    if (postingCount.get(kbId, kbId)! > maxPostings) return undefined;
+    if (postingCount.get(kbId)! > maxPostings) return undefined;
     const at = version.get(kbId) ?? 0;
-    // Units first: better-sqlite3 runs no other statement while one is being iterated.
-    const chunks = allChunks.all(kbId);
-    const passages = buildIndexColumns(at, FIELD_COUNT, allPostings.iterate(kbId), chunks);
-    const pageRows = allPages.all(kbId);
-    return { passages, pages: buildIndexColumns(at, PAGE_FIELD_COUNT, allPagePostings.iterate(kbId), pageRows) };
+    return {
+      passages: columnsOf(at, kbId, SEGMENT_KINDS.passages, allTermRows.all(kbId, SEGMENT_KINDS.passages.kind)),
+      pages: columnsOf(at, kbId, SEGMENT_KINDS.pages, allTermRows.all(kbId, SEGMENT_KINDS.pages.kind)),
+    };
   });
   const readTermIndex = database.transaction((kbId: string, terms: readonly string[]): KnowledgeBaseIndex => {
     const at = version.get(kbId) ?? 0;
     const list = JSON.stringify(terms);
-    const rows = termPostings.all(kbId, list);
-    const chunkIds = [...new Set(rows.map((row) => row[1]))];
-    const pageRows = termPagePostings.all(kbId, list);
-    const documentIds = [...new Set(pageRows.map((row) => row[1]))];
     return {
-      passages: buildIndexColumns(at, FIELD_COUNT, rows, chunksById.all(JSON.stringify(chunkIds))),
-      pages: buildIndexColumns(at, PAGE_FIELD_COUNT, pageRows, pagesById.all(JSON.stringify(documentIds))),
+      passages: columnsOf(at, kbId, SEGMENT_KINDS.passages, termRows.all(kbId, SEGMENT_KINDS.passages.kind, list)),
+      pages: columnsOf(at, kbId, SEGMENT_KINDS.pages, termRows.all(kbId, SEGMENT_KINDS.pages.kind, list)),
     };
   });
   return {

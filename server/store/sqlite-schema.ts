@@ -315,4 +315,45 @@ UPDATE documents SET body_length_sum = 0, heading_length_sum = 0;
 UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = version + 1;
 `,
   },
+  {
+    // Index segments (issue 17, store/index-segments.ts): postings packed
+    // per term and segment instead of a row per posting, as PostgreSQL
+    // migration 5. Every document is stale until the server re-indexes it
+    // from its stored passages at start, as after migration 10.
+    version: 11,
+    sql: `
+DROP TABLE postings;
+DROP TABLE page_postings;
+CREATE TABLE index_segments (
+  id INTEGER PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  kind INTEGER NOT NULL,
+  units INTEGER NOT NULL,
+  postings INTEGER NOT NULL,
+  deleted INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX index_segments_kb ON index_segments (kb_id, kind);
+CREATE TABLE segment_terms (
+  kb_id TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  segment_id INTEGER NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  postings BLOB NOT NULL,
+  PRIMARY KEY (kb_id, kind, term, segment_id)
+) WITHOUT ROWID;
+CREATE INDEX segment_terms_segment ON segment_terms (segment_id);
+CREATE TABLE segment_deletions (
+  kb_id TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  segment_id INTEGER NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  unit_id INTEGER NOT NULL,
+  PRIMARY KEY (segment_id, unit_id)
+) WITHOUT ROWID;
+CREATE INDEX segment_deletions_kb ON segment_deletions (kb_id, kind);
+ALTER TABLE chunks ADD COLUMN segment_id INTEGER;
+ALTER TABLE documents ADD COLUMN page_segment_id INTEGER;
+UPDATE documents SET analysis_version = NULL;
+UPDATE index_stats SET version = version + 1;
+`,
+  },
 ];

@@ -1,41 +1,31 @@
-import { randomBytes } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyzeChunks } from '../ingest/analyze-chunks.ts';
 import { analyze } from '../retrieval/analyzer.ts';
 import { IndexCache } from '../retrieval/index-cache.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
+import { adminQuery, openTestStore, type TestStore } from '../testing/test-store.ts';
 import { MAX_DELETED_SHARE, MERGE_FACTOR } from './merge-policy.ts';
-import { openPostgresStore } from './postgres-store.ts';
 import type { DocumentInput, Reach, Store } from './store.ts';
 
 /**
- * The PostgreSQL store's index segments (postgres-segments.ts) as a search
- * sees them: however many transactions wrote a knowledge base, and whatever
- * was replaced or removed since, a search finds what it would find had the
- * knowledge base been written at once. Runs in the `postgres` test project.
+ * The index segments (index-segments.ts) as a search sees them, on the test
+ * run's backend: however many transactions wrote a knowledge base, and
+ * whatever was replaced or removed since, a search finds what it would find
+ * had the knowledge base been written at once.
  */
 
 const KB_ID = 'kb';
 const REACH: Reach = { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'] };
 const WORDS = ['falcon', 'heron', 'river', 'cliff', 'nest', 'hunt', 'field', 'shallow', 'feather', 'wing', 'beak', 'marsh'];
 
-/** A fresh schema with one knowledge base; `open` opens another store (a replica) on it. */
-async function freshKnowledgeBase(): Promise<{ schema: string; open(): Store }> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const opened: Store[] = [];
-  onTestFinished(async () => {
-    for (const store of opened) await store.close();
-    await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  });
-  const open = () => {
-    const store = openPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 2 });
-    opened.push(store);
-    return store;
-  };
-  await open().createKnowledgeBase({ id: KB_ID, name: 'KB' });
-  return { schema, open };
+/** A fresh store with one knowledge base, removed after the test; `reopen` opens another (a replica). */
+async function freshKnowledgeBase(): Promise<TestStore> {
+  const opened = await openTestStore();
+  onTestFinished(() => opened.close());
+  await opened.store.createKnowledgeBase({ id: KB_ID, name: 'KB' });
+  return opened;
 }
 
 /** Document `n` of a deterministic corpus: two passages of words chosen by `n` (and `version`, for a replacement). */
@@ -77,40 +67,46 @@ async function searches(store: Store, retriever = createLexicalRetriever(store, 
   return results;
 }
 
-/** The passage segments of a schema, and the largest share of deleted units in any segment. */
-async function segmentCounts(schema: string): Promise<{ segments: number; deletedShare: number }> {
-  const [row] = await adminQuery<{ segments: number; deletedShare: number }>(
-    `SELECT (SELECT COUNT(*)::int FROM ${schema}.index_segments WHERE kind = 0) AS segments,
-            (SELECT COALESCE(MAX(deleted::float / units), 0) FROM ${schema}.index_segments) AS "deletedShare"`,
-  );
-  return row!;
+/** The passage segments of a store, and the largest share of deleted units in any segment. */
+async function segmentCounts({ location }: TestStore): Promise<{ segments: number; deletedShare: number }> {
+  const sql = (schema: string) => `SELECT (SELECT COUNT(*) FROM ${schema}index_segments WHERE kind = 0) AS segments,
+            (SELECT COALESCE(MAX(deleted * 1.0 / units), 0) FROM ${schema}index_segments) AS "deletedShare"`;
+  if (location.kind === 'postgres') {
+    const [row] = await adminQuery<{ segments: string; deletedShare: string }>(sql(`${location.schema}.`));
+    return { segments: Number(row!.segments), deletedShare: Number(row!.deletedShare) };
+  }
+  const database = new BetterSqlite3(location.path, { readonly: true });
+  try {
+    return database.prepare(sql('')).get() as { segments: number; deletedShare: number };
+  } finally {
+    database.close();
+  }
 }
 
-describe.runIf(testBackend() === 'postgres')('PostgreSQL index segments', () => {
+describe('index segments', () => {
   test(`a knowledge base written in ${3 * MERGE_FACTOR} transactions: merged to fewer than ${MERGE_FACTOR} segments, every search as if written in one`, async () => {
     // Arrange
     const once = await freshKnowledgeBase();
     const piecemeal = await freshKnowledgeBase();
     const documents = Array.from({ length: 3 * MERGE_FACTOR }, (_, n) => documentNumber(n));
-    await once.open().putDocuments(documents);
-    const store = piecemeal.open();
+    await once.store.putDocuments(documents);
+    const { store } = piecemeal;
 
     // Act
     for (const document of documents) await store.putDocument(document);
 
     // Assert
-    expect((await segmentCounts(piecemeal.schema)).segments).toBeLessThan(MERGE_FACTOR);
-    expect(await searches(store)).toEqual(await searches(once.open()));
+    expect((await segmentCounts(piecemeal)).segments).toBeLessThan(MERGE_FACTOR);
+    expect(await searches(store)).toEqual(await searches(once.store));
   });
 
   test('documents replaced and removed over many transactions: their old text never found, and merges drop what was deleted', async () => {
     // Arrange
-    const { schema, open } = await freshKnowledgeBase();
-    const store = open();
+    const written = await freshKnowledgeBase();
+    const { store } = written;
     const count = 2 * MERGE_FACTOR;
     for (let n = 0; n < count; n++) await store.putDocument(documentNumber(n));
-    const expected = await freshKnowledgeBase();
-    const reference = expected.open();
+    const reference = (await freshKnowledgeBase()).store;
 
     // Act: every odd document replaced, every third removed, one transaction each
     for (let n = 1; n < count; n += 2) await store.putDocument(documentNumber(n, 1));
@@ -121,15 +117,15 @@ describe.runIf(testBackend() === 'postgres')('PostgreSQL index segments', () => 
     const survivors = Array.from({ length: count + 2 }, (_, n) => n).filter((n) => n >= count || n % 3 !== 0);
     await reference.putDocuments(survivors.map((n) => documentNumber(n, n < count && n % 2 === 1 ? 1 : 0)));
     expect(await searches(store)).toEqual(await searches(reference));
-    const after = await segmentCounts(schema);
+    const after = await segmentCounts(written);
     expect(after.segments).toBeLessThan(MERGE_FACTOR);
     expect(after.deletedShare).toBeLessThanOrEqual(MAX_DELETED_SHARE);
   });
 
   test('two replicas, each holding the index in memory: after an ingest on one, the other searches the new and changed documents', async () => {
     // Arrange
-    const { open } = await freshKnowledgeBase();
-    const [writer, reader] = [open(), open()];
+    const { store: writer, reopen } = await freshKnowledgeBase();
+    const reader = reopen();
     for (let n = 0; n < 12; n++) await writer.putDocument(documentNumber(n));
     const cache = new IndexCache();
     const held = createLexicalRetriever(reader, { cache });
@@ -144,9 +140,9 @@ describe.runIf(testBackend() === 'postgres')('PostgreSQL index segments', () => 
     const heldAgain = await searches(reader, held);
 
     // Assert
-    const fresh = await freshKnowledgeBase();
-    await fresh.open().putDocuments([...Array.from({ length: 12 }, (_, n) => documentNumber(n, n === 3 ? 1 : 0)), documentNumber(40), documentNumber(41)]);
-    const expected = await searches(fresh.open());
+    const fresh = (await freshKnowledgeBase()).store;
+    await fresh.putDocuments([...Array.from({ length: 12 }, (_, n) => documentNumber(n, n === 3 ? 1 : 0)), documentNumber(40), documentNumber(41)]);
+    const expected = await searches(fresh);
     expect(before).toBeGreaterThan(0);
     expect(fromReplica).toEqual(expected);
     expect(heldAgain).toEqual(expected);

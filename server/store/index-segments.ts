@@ -5,7 +5,7 @@ import { mergePostings, packSegment, type SegmentUnit } from './segment-codec.ts
 import type { SqlExecutor } from './sql-executor.ts';
 
 /**
- * The PostgreSQL store's lexical index as immutable segments, the design of
+ * The lexical index as immutable segments, both backends, the design of
  * Lucene's index ("Apache Lucene - Index File Formats": segments, live docs,
  * merges): every write transaction that indexes documents adds one segment
  * holding, per term, the packed postings of its documents
@@ -32,8 +32,22 @@ export const SEGMENT_KINDS = {
 
 export type SegmentKind = (typeof SEGMENT_KINDS)[keyof typeof SEGMENT_KINDS];
 
-/** Term rows inserted per statement. */
-const TERMS_PER_INSERT = 2_000;
+/**
+ * Segment id -> the ids of its deleted units, from `segment_deletions` rows
+ * (segment id, unit id): what a read leaves out.
+ */
+export function deletedUnits(rows: Iterable<readonly [segmentId: number, unitId: number]>): Map<number, Set<number>> {
+  const deleted = new Map<number, Set<number>>();
+  for (const [segmentId, unitId] of rows) {
+    let units = deleted.get(segmentId);
+    if (!units) deleted.set(segmentId, (units = new Set()));
+    units.add(unitId);
+  }
+  return deleted;
+}
+
+/** Term rows inserted per statement (five parameters each: within SQLite's and PostgreSQL's limits). */
+const TERMS_PER_INSERT = 500;
 
 /**
  * Writes the postings of documents that have none as one new segment per
@@ -41,11 +55,12 @@ const TERMS_PER_INSERT = 2_000;
  */
 export async function writeSegments(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void> {
   if (documents.length === 0) return;
+  const { dialect } = transaction;
   const passages: SegmentUnit[] = documents.flatMap(({ documentId, passages }) =>
     passages.map(({ chunkId, index }) => ({ unitId: chunkId, documentId, lengths: index.lengths, terms: index.terms })),
   );
   const pages: SegmentUnit[] = documents.map(({ documentId, page }) => ({ unitId: documentId, documentId, lengths: page.lengths, terms: page.terms }));
-  const documentIds = documents.map((document) => document.documentId);
+  const documentIds = dialect.writeList(documents.map((document) => document.documentId));
   for (const [kind, units] of [
     [SEGMENT_KINDS.passages, passages],
     [SEGMENT_KINDS.pages, pages],
@@ -53,10 +68,10 @@ export async function writeSegments(transaction: SqlExecutor, kbId: string, docu
     const segment = packSegment(kind.fieldCount, units);
     if (segment.postingCount > 0) {
       const segmentId = await insertSegment(transaction, kbId, kind, units.length, segment);
-      await transaction.run(
-        `UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${kind.documentColumn} = ANY(?::bigint[])`,
-        [segmentId, documentIds],
-      );
+      await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${dialect.memberOf(kind.documentColumn)}`, [
+        segmentId,
+        documentIds,
+      ]);
     }
     await mergeSegments(transaction, kbId, kind);
   }
@@ -70,14 +85,14 @@ async function insertSegment(
   segment: { terms: string[]; postings: Buffer[]; postingCount: number },
 ): Promise<number> {
   const { id } = (await transaction.get<{ id: number }>(
-    'INSERT INTO index_segments (kb_id, kind, units, postings) VALUES (?, ?, ?, ?) RETURNING id',
+    'INSERT INTO index_segments (kb_id, kind, units, postings, deleted) VALUES (?, ?, ?, ?, 0) RETURNING id',
     [kbId, kind.kind, units, segment.postingCount],
   ))!;
   for (let start = 0; start < segment.terms.length; start += TERMS_PER_INSERT) {
+    const terms = segment.terms.slice(start, start + TERMS_PER_INSERT);
     await transaction.run(
-      `INSERT INTO segment_terms (kb_id, kind, term, segment_id, postings)
-       SELECT ?, ?, t.term, ?::bigint, t.postings FROM unnest(?::text[], ?::bytea[]) AS t(term, postings)`,
-      [kbId, kind.kind, id, segment.terms.slice(start, start + TERMS_PER_INSERT), segment.postings.slice(start, start + TERMS_PER_INSERT)],
+      `INSERT INTO segment_terms (kb_id, kind, term, segment_id, postings) VALUES ${terms.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+      terms.flatMap((term, offset) => [kbId, kind.kind, term, id, segment.postings[start + offset]!]),
     );
   }
   return id;
@@ -89,20 +104,21 @@ async function insertSegment(
  */
 export async function deleteSegmentUnits(transaction: SqlExecutor, kbId: string, documentId: number): Promise<void> {
   for (const kind of Object.values(SEGMENT_KINDS)) {
-    const marked = await transaction.all<{ segment_id: number }>(
-      `INSERT INTO segment_deletions (kb_id, kind, segment_id, unit_id)
-       SELECT ?, ?, u.${kind.segmentColumn}, u.id FROM ${kind.unitTable} u
-       WHERE u.${kind.documentColumn} = ? AND u.${kind.segmentColumn} IS NOT NULL
-       RETURNING segment_id`,
-      [kbId, kind.kind, documentId],
+    const units = await transaction.all<{ id: number; segment: number }>(
+      `SELECT id, ${kind.segmentColumn} AS segment FROM ${kind.unitTable} WHERE ${kind.documentColumn} = ? AND ${kind.segmentColumn} IS NOT NULL`,
+      [documentId],
     );
-    if (marked.length === 0) continue;
+    if (units.length === 0) continue;
     const counts = new Map<number, number>();
-    for (const { segment_id: segmentId } of marked) counts.set(segmentId, (counts.get(segmentId) ?? 0) + 1);
-    await transaction.run(
-      `UPDATE index_segments s SET deleted = s.deleted + c.count FROM unnest(?::bigint[], ?::int[]) AS c(id, count) WHERE s.id = c.id`,
-      [[...counts.keys()], [...counts.values()]],
-    );
+    for (let start = 0; start < units.length; start += TERMS_PER_INSERT) {
+      const some = units.slice(start, start + TERMS_PER_INSERT);
+      await transaction.run(
+        `INSERT INTO segment_deletions (kb_id, kind, segment_id, unit_id) VALUES ${some.map(() => '(?, ?, ?, ?)').join(', ')}`,
+        some.flatMap((unit) => [kbId, kind.kind, unit.segment, unit.id]),
+      );
+    }
+    for (const unit of units) counts.set(unit.segment, (counts.get(unit.segment) ?? 0) + 1);
+    for (const [segmentId, count] of counts) await transaction.run('UPDATE index_segments SET deleted = deleted + ? WHERE id = ?', [count, segmentId]);
     await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = NULL WHERE ${kind.documentColumn} = ?`, [documentId]);
   }
 }
@@ -117,23 +133,24 @@ async function mergeSegments(transaction: SqlExecutor, kbId: string, kind: Segme
     );
     const chosen = selectMerge(segments);
     if (!chosen) return;
-    await mergeGroup(transaction, kbId, kind, chosen);
+    await mergeGroup(transaction, kbId, kind, segments.filter((segment) => chosen.includes(segment.id)));
   }
 }
 
 /** Rewrites segments into one: their live postings term by term, then the units pointed at the new segment and the old ones dropped. */
-async function mergeGroup(transaction: SqlExecutor, kbId: string, kind: SegmentKind, segmentIds: readonly number[]): Promise<void> {
-  const deleted = new Map<number, Set<number>>();
-  for (const row of await transaction.all<{ segment_id: number; unit_id: number }>(
-    'SELECT segment_id, unit_id FROM segment_deletions WHERE segment_id = ANY(?::bigint[])',
-    [segmentIds],
-  )) {
-    let units = deleted.get(row.segment_id);
-    if (!units) deleted.set(row.segment_id, (units = new Set()));
-    units.add(row.unit_id);
-  }
+async function mergeGroup(transaction: SqlExecutor, kbId: string, kind: SegmentKind, segments: readonly SegmentSize[]): Promise<void> {
+  const { dialect } = transaction;
+  const segmentIds = dialect.writeList(segments.map((segment) => segment.id));
+  const deleted = deletedUnits(
+    (
+      await transaction.all<{ segment_id: number; unit_id: number }>(
+        `SELECT segment_id, unit_id FROM segment_deletions WHERE ${dialect.memberOf('segment_id')}`,
+        [segmentIds],
+      )
+    ).map((row) => [row.segment_id, row.unit_id] as const),
+  );
   const rows = await transaction.all<{ term: string; segment_id: number; postings: Buffer }>(
-    'SELECT term, segment_id, postings FROM segment_terms WHERE segment_id = ANY(?::bigint[]) ORDER BY term, segment_id',
+    `SELECT term, segment_id, postings FROM segment_terms WHERE ${dialect.memberOf('segment_id')} ORDER BY term, segment_id`,
     [segmentIds],
   );
   const terms: string[] = [];
@@ -153,14 +170,8 @@ async function mergeGroup(transaction: SqlExecutor, kbId: string, kind: SegmentK
     }
     start = end;
   }
-  const units = (await transaction.get<{ units: number }>(
-    'SELECT COALESCE(SUM(units - deleted), 0)::int AS units FROM index_segments WHERE id = ANY(?::bigint[])',
-    [segmentIds],
-  ))!.units;
+  const units = segments.reduce((sum, segment) => sum + segment.units - segment.deleted, 0);
   const mergedId = await insertSegment(transaction, kbId, kind, units, { terms, postings, postingCount });
-  await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${kind.segmentColumn} = ANY(?::bigint[])`, [
-    mergedId,
-    segmentIds,
-  ]);
-  await transaction.run('DELETE FROM index_segments WHERE id = ANY(?::bigint[])', [segmentIds]);
+  await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${dialect.memberOf(kind.segmentColumn)}`, [mergedId, segmentIds]);
+  await transaction.run(`DELETE FROM index_segments WHERE ${dialect.memberOf('id')}`, [segmentIds]);
 }
