@@ -40,7 +40,7 @@ export interface SegmentUnit {
 
 /** A segment's postings, packed: `terms[i]`'s are `postings[i]`. */
 export interface PackedSegment {
-  /** Distinct terms, in byte order. */
+  /** Distinct terms, in no particular order. */
   terms: string[];
   postings: Buffer[];
   /** Postings over all terms. */
@@ -58,7 +58,7 @@ interface DecodedPostings {
 
 /** A growing byte string of variable-length integers. */
 class VarintWriter {
-  #bytes = Buffer.allocUnsafe(256);
+  #bytes = Buffer.allocUnsafe(64);
   #length = 0;
 
   /** Appends a non-negative integer below 2^53. */
@@ -76,9 +76,12 @@ class VarintWriter {
     this.#bytes[this.#length++] = rest;
   }
 
-  /** The bytes written, in a buffer of their own. */
-  finish(): Buffer {
-    return Buffer.from(this.#bytes.subarray(0, this.#length));
+  /** The bytes written, in a buffer of their own, after `prefix` (a count) when given. */
+  finish(prefix?: number): Buffer {
+    if (prefix === undefined) return Buffer.from(this.#bytes.subarray(0, this.#length));
+    const head = new VarintWriter();
+    head.write(prefix);
+    return Buffer.concat([head.#bytes.subarray(0, head.#length), this.#bytes.subarray(0, this.#length)]);
   }
 }
 
@@ -175,34 +178,25 @@ function decodedPostings(fieldCount: number, count: number): DecodedPostings {
  */
 export function packSegment(fieldCount: number, units: readonly SegmentUnit[]): PackedSegment {
   const ordered = [...units].sort((left, right) => left.unitId - right.unitId);
-  const writers = new Map<string, { writer: VarintWriter; count: number; previousUnit: number; previousDocument: number; body: number[] }>();
+  const runs = new Map<string, { writer: VarintWriter; count: number; previousUnit: number; previousDocument: number }>();
   let postingCount = 0;
   for (const unit of ordered) {
     for (const [term, frequencies] of unit.terms) {
-      let entry = writers.get(term);
-      if (!entry) writers.set(term, (entry = { writer: new VarintWriter(), count: 0, previousUnit: 0, previousDocument: 0, body: [] }));
-      entry.body.push(unit.unitId - entry.previousUnit, zigzag(unit.documentId - entry.previousDocument));
-      for (let field = 0; field < fieldCount; field++) entry.body.push(Math.min(frequencies[field]!, MAX_FREQUENCY));
-      for (let field = 0; field < fieldCount; field++) entry.body.push(unit.lengths[field]!);
-      entry.previousUnit = unit.unitId;
-      entry.previousDocument = unit.documentId;
-      entry.count += 1;
+      let run = runs.get(term);
+      if (!run) runs.set(term, (run = { writer: new VarintWriter(), count: 0, previousUnit: 0, previousDocument: 0 }));
+      const { writer } = run;
+      writer.write(unit.unitId - run.previousUnit);
+      writer.write(zigzag(unit.documentId - run.previousDocument));
+      for (let field = 0; field < fieldCount; field++) writer.write(Math.min(frequencies[field]!, MAX_FREQUENCY));
+      for (let field = 0; field < fieldCount; field++) writer.write(unit.lengths[field]!);
+      run.previousUnit = unit.unitId;
+      run.previousDocument = unit.documentId;
+      run.count += 1;
       postingCount += 1;
     }
   }
-  const terms = [...writers.keys()].sort(compareBytes);
-  const postings = terms.map((term) => {
-    const { writer, count, body } = writers.get(term)!;
-    writer.write(count);
-    for (const value of body) writer.write(value);
-    return writer.finish();
-  });
-  return { terms, postings, postingCount };
-}
-
-/** Compares strings in UTF-8 byte order, the order of PostgreSQL's `"C"` collation. */
-export function compareBytes(left: string, right: string): number {
-  return Buffer.compare(Buffer.from(left), Buffer.from(right));
+  const terms = [...runs.keys()];
+  return { terms, postings: terms.map((term) => runs.get(term)!.writer.finish(runs.get(term)!.count)), postingCount };
 }
 
 /**

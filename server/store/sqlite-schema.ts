@@ -333,14 +333,17 @@ CREATE TABLE index_segments (
   deleted INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX index_segments_kb ON index_segments (kb_id, kind);
+-- A rowid table: its rows hold kilobytes of postings, which a WITHOUT ROWID
+-- table's B-tree would carry in every interior split (SQLite's advice:
+-- "WITHOUT ROWID tables ... work best when individual rows are small").
 CREATE TABLE segment_terms (
   kb_id TEXT NOT NULL,
   kind INTEGER NOT NULL,
   term TEXT NOT NULL,
   segment_id INTEGER NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
-  postings BLOB NOT NULL,
-  PRIMARY KEY (kb_id, kind, term, segment_id)
-) WITHOUT ROWID;
+  postings BLOB NOT NULL
+);
+CREATE UNIQUE INDEX segment_terms_term ON segment_terms (kb_id, kind, term, segment_id);
 CREATE INDEX segment_terms_segment ON segment_terms (segment_id);
 CREATE TABLE segment_deletions (
   kb_id TEXT NOT NULL,
