@@ -6,7 +6,7 @@ import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
 import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
-import { StoreUnavailableError, type Store } from './store.ts';
+import { StoreUnavailableError, type DocumentInput, type Store } from './store.ts';
 import { analyze } from '../retrieval/analyzer.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
@@ -34,6 +34,22 @@ function freshSchema(): { schema: string; open(options?: Partial<PostgresStoreOp
       opened.push(store);
       return store;
     },
+  };
+}
+
+/** A public document of knowledge base `kb` (content hash `v1`), its passages analyzed as ingest does. */
+function publicDocument(docId: string, title: string, texts: { headingPath: string[]; text: string }[]): DocumentInput {
+  return {
+    kbId: 'kb',
+    docId,
+    title,
+    visibility: 'public',
+    readers: [],
+    quotable: true,
+    contentHash: 'v1',
+    analysisVersion: INDEX_ANALYSIS_VERSION,
+    chunks: analyzeChunks({ title }, texts),
+    page: indexPage(docId, { title }, texts),
   };
 }
 
@@ -94,18 +110,7 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore migrations', () => {
     const texts = [{ headingPath: ['Birds'], text: 'The falcon nests on cliffs.' }];
     const fresh = freshSchema().open();
     await fresh.createKnowledgeBase({ id: 'kb', name: 'KB' });
-    await fresh.putDocument({
-      kbId: 'kb',
-      docId: 'a.md',
-      title: 'Birds',
-      visibility: 'public',
-      readers: [],
-      quotable: true,
-      contentHash: 'v1',
-      analysisVersion: INDEX_ANALYSIS_VERSION,
-      chunks: analyzeChunks({ title: 'Birds' }, texts),
-      page: indexPage('a.md', { title: 'Birds' }, texts),
-    });
+    await fresh.putDocument(publicDocument('a.md', 'Birds', texts));
     const search = async (store: Store) =>
       (await createLexicalRetriever(store, { cache: false }).search({ reach, terms: analyze('falcon cliffs'), topK: 5 })).passages.map(
         ({ chunkId: _id, ...passage }) => passage,
@@ -272,18 +277,7 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore whole-index reads', 
     const { schema, open } = freshSchema();
     const store = open();
     await store.createKnowledgeBase({ id: 'kb', name: 'KB' });
-    await store.putDocument({
-      kbId: 'kb',
-      docId: 'a.md',
-      title: 'A',
-      visibility: 'public',
-      readers: [],
-      quotable: true,
-      contentHash: 'v1',
-      analysisVersion: INDEX_ANALYSIS_VERSION,
-      chunks: analyzeChunks({ title: 'A' }, [{ headingPath: ['A'], text: 'The falcon hunts.' }]),
-      page: indexPage('a.md', { title: 'A' }, [{ headingPath: ['A'], text: 'The falcon hunts.' }]),
-    });
+    await store.putDocument(publicDocument('a.md', 'A', [{ headingPath: ['A'], text: 'The falcon hunts.' }]));
 
     // Act
     await store.refreshPlannerStatistics();
