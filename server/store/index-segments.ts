@@ -25,9 +25,9 @@ import type { SqlExecutor } from './sql-executor.ts';
 /** The two kinds of unit a knowledge base indexes. */
 export const SEGMENT_KINDS = {
   /** Passages: units are `chunks.id`, {@link FIELD_COUNT} fields. */
-  passages: { kind: 0, fieldCount: FIELD_COUNT, unitTable: 'chunks', segmentColumn: 'segment_id', documentColumn: 'document_id' },
+  passages: { kind: 0, fieldCount: FIELD_COUNT },
   /** Pages: units are `documents.id`, {@link PAGE_FIELD_COUNT} fields. */
-  pages: { kind: 1, fieldCount: PAGE_FIELD_COUNT, unitTable: 'documents', segmentColumn: 'page_segment_id', documentColumn: 'id' },
+  pages: { kind: 1, fieldCount: PAGE_FIELD_COUNT },
 } as const;
 
 export type SegmentKind = (typeof SEGMENT_KINDS)[keyof typeof SEGMENT_KINDS];
@@ -46,8 +46,8 @@ export function deletedUnits(rows: Iterable<readonly [segmentId: number, unitId:
   return deleted;
 }
 
-/** Term rows inserted per statement (five parameters each: within SQLite's and PostgreSQL's limits). */
-const TERMS_PER_INSERT = 500;
+/** Rows inserted per statement (five parameters at most each: within SQLite's and PostgreSQL's limits). */
+const ROWS_PER_INSERT = 500;
 
 /**
  * Writes the postings of documents that have none as one new segment per
@@ -55,12 +55,10 @@ const TERMS_PER_INSERT = 500;
  */
 export async function writeSegments(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void> {
   if (documents.length === 0) return;
-  const { dialect } = transaction;
   const passages: SegmentUnit[] = documents.flatMap(({ documentId, passages }) =>
     passages.map(({ chunkId, index }) => ({ unitId: chunkId, documentId, lengths: index.lengths, terms: index.terms })),
   );
   const pages: SegmentUnit[] = documents.map(({ documentId, page }) => ({ unitId: documentId, documentId, lengths: page.lengths, terms: page.terms }));
-  const documentIds = dialect.writeList(documents.map((document) => document.documentId));
   for (const [kind, units] of [
     [SEGMENT_KINDS.passages, passages],
     [SEGMENT_KINDS.pages, pages],
@@ -68,10 +66,13 @@ export async function writeSegments(transaction: SqlExecutor, kbId: string, docu
     const segment = packSegment(kind.fieldCount, units);
     if (segment.postingCount > 0) {
       const segmentId = await insertSegment(transaction, kbId, kind, units.length, segment);
-      await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${dialect.memberOf(kind.documentColumn)}`, [
-        segmentId,
-        documentIds,
-      ]);
+      for (let start = 0; start < units.length; start += ROWS_PER_INSERT) {
+        const some = units.slice(start, start + ROWS_PER_INSERT);
+        await transaction.run(
+          `INSERT INTO segment_units (kb_id, kind, unit_id, document_id, segment_id) VALUES ${some.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
+          some.flatMap((unit) => [kbId, kind.kind, unit.unitId, unit.documentId, segmentId]),
+        );
+      }
     }
     await mergeSegments(transaction, kbId, kind);
   }
@@ -88,8 +89,8 @@ async function insertSegment(
     'INSERT INTO index_segments (kb_id, kind, units, postings, deleted) VALUES (?, ?, ?, ?, 0) RETURNING id',
     [kbId, kind.kind, units, segment.postingCount],
   ))!;
-  for (let start = 0; start < segment.terms.length; start += TERMS_PER_INSERT) {
-    const terms = segment.terms.slice(start, start + TERMS_PER_INSERT);
+  for (let start = 0; start < segment.terms.length; start += ROWS_PER_INSERT) {
+    const terms = segment.terms.slice(start, start + ROWS_PER_INSERT);
     await transaction.run(
       `INSERT INTO segment_terms (kb_id, kind, term, segment_id, postings) VALUES ${terms.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
       terms.flatMap((term, offset) => [kbId, kind.kind, term, id, segment.postings[start + offset]!]),
@@ -104,22 +105,22 @@ async function insertSegment(
  */
 export async function deleteSegmentUnits(transaction: SqlExecutor, kbId: string, documentId: number): Promise<void> {
   for (const kind of Object.values(SEGMENT_KINDS)) {
-    const units = await transaction.all<{ id: number; segment: number }>(
-      `SELECT id, ${kind.segmentColumn} AS segment FROM ${kind.unitTable} WHERE ${kind.documentColumn} = ? AND ${kind.segmentColumn} IS NOT NULL`,
-      [documentId],
+    const units = await transaction.all<{ unit_id: number; segment_id: number }>(
+      'SELECT unit_id, segment_id FROM segment_units WHERE document_id = ? AND kind = ?',
+      [documentId, kind.kind],
     );
     if (units.length === 0) continue;
-    const counts = new Map<number, number>();
-    for (let start = 0; start < units.length; start += TERMS_PER_INSERT) {
-      const some = units.slice(start, start + TERMS_PER_INSERT);
+    for (let start = 0; start < units.length; start += ROWS_PER_INSERT) {
+      const some = units.slice(start, start + ROWS_PER_INSERT);
       await transaction.run(
         `INSERT INTO segment_deletions (kb_id, kind, segment_id, unit_id) VALUES ${some.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        some.flatMap((unit) => [kbId, kind.kind, unit.segment, unit.id]),
+        some.flatMap((unit) => [kbId, kind.kind, unit.segment_id, unit.unit_id]),
       );
     }
-    for (const unit of units) counts.set(unit.segment, (counts.get(unit.segment) ?? 0) + 1);
+    const counts = new Map<number, number>();
+    for (const unit of units) counts.set(unit.segment_id, (counts.get(unit.segment_id) ?? 0) + 1);
     for (const [segmentId, count] of counts) await transaction.run('UPDATE index_segments SET deleted = deleted + ? WHERE id = ?', [count, segmentId]);
-    await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = NULL WHERE ${kind.documentColumn} = ?`, [documentId]);
+    await transaction.run('DELETE FROM segment_units WHERE document_id = ? AND kind = ?', [documentId, kind.kind]);
   }
 }
 
@@ -172,6 +173,6 @@ async function mergeGroup(transaction: SqlExecutor, kbId: string, kind: SegmentK
   }
   const units = segments.reduce((sum, segment) => sum + segment.units - segment.deleted, 0);
   const mergedId = await insertSegment(transaction, kbId, kind, units, { terms, postings, postingCount });
-  await transaction.run(`UPDATE ${kind.unitTable} SET ${kind.segmentColumn} = ? WHERE ${dialect.memberOf(kind.segmentColumn)}`, [mergedId, segmentIds]);
+  await transaction.run(`UPDATE segment_units SET segment_id = ? WHERE ${dialect.memberOf('segment_id')}`, [mergedId, segmentIds]);
   await transaction.run(`DELETE FROM index_segments WHERE ${dialect.memberOf('id')}`, [segmentIds]);
 }

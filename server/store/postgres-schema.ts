@@ -270,9 +270,19 @@ CREATE TABLE segment_deletions (
   PRIMARY KEY (segment_id, unit_id)
 );
 CREATE INDEX segment_deletions_kb ON segment_deletions (kb_id, kind);
--- The segment holding the unit's postings (NULL: none, or deleted).
-ALTER TABLE chunks ADD COLUMN segment_id bigint;
-ALTER TABLE documents ADD COLUMN page_segment_id bigint;
+-- The segment holding each unit's postings (a narrow table of its own: moving
+-- units between segments on a merge rewrites these rows, not the passages',
+-- which would leave a dead copy of every passage's text behind).
+CREATE TABLE segment_units (
+  kb_id text COLLATE "C" NOT NULL,
+  kind smallint NOT NULL,
+  unit_id bigint NOT NULL,
+  document_id bigint NOT NULL,
+  segment_id bigint NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  PRIMARY KEY (kind, unit_id)
+);
+CREATE INDEX segment_units_document ON segment_units (document_id);
+CREATE INDEX segment_units_segment ON segment_units (segment_id);
 UPDATE documents SET analysis_version = NULL;
 UPDATE index_stats SET version = version + 1;
 `,

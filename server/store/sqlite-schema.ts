@@ -353,8 +353,18 @@ CREATE TABLE segment_deletions (
   PRIMARY KEY (segment_id, unit_id)
 ) WITHOUT ROWID;
 CREATE INDEX segment_deletions_kb ON segment_deletions (kb_id, kind);
-ALTER TABLE chunks ADD COLUMN segment_id INTEGER;
-ALTER TABLE documents ADD COLUMN page_segment_id INTEGER;
+-- The segment holding each unit's postings (a narrow table of its own: moving
+-- units between segments on a merge rewrites these rows, not the passages').
+CREATE TABLE segment_units (
+  kb_id TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  unit_id INTEGER NOT NULL,
+  document_id INTEGER NOT NULL,
+  segment_id INTEGER NOT NULL REFERENCES index_segments(id) ON DELETE CASCADE,
+  PRIMARY KEY (kind, unit_id)
+) WITHOUT ROWID;
+CREATE INDEX segment_units_document ON segment_units (document_id);
+CREATE INDEX segment_units_segment ON segment_units (segment_id);
 UPDATE documents SET analysis_version = NULL;
 UPDATE index_stats SET version = version + 1;
 `,
