@@ -9,9 +9,10 @@ import type { SqlExecutor } from './sql-executor.ts';
  * Lucene's index ("Apache Lucene - Index File Formats": segments, live docs,
  * merges): every write transaction that indexes documents adds one segment
  * holding, per term, the packed postings of its documents
- * (segment-codec.ts), one row per term; deleting or re-indexing a document
- * marks its units deleted in the segment that holds them
- * (`segment_deletions`, Lucene's live-docs), and readers leave those
+ * (segment-codec.ts), one row per term, and records which segment holds
+ * each unit (`segment_units`); deleting or re-indexing a document marks its
+ * units deleted in the segment that holds them (`segment_deletions`,
+ * Lucene's live-docs), and readers leave those
  * postings out; a merge policy (merge-policy.ts) rewrites groups of segments
  * into one, dropping deleted postings, so that a term's postings stay in a
  * handful of rows.
