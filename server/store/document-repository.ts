@@ -1,4 +1,5 @@
-import type { IndexedPage, IndexedPassage } from './index-data.ts';
+import type { IndexedPage } from './index-data.ts';
+import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index-segments.ts';
 import { lockKnowledgeBase } from './knowledge-base-checks.ts';
 import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
 import { documentRecord, type DocumentRowBase } from './store-records.ts';
@@ -13,20 +14,6 @@ import {
   type IndexRepository,
   type PutOutcome,
 } from './store.ts';
-
-/** A passage's id with its entry of the lexical index. */
-export interface IndexedChunk {
-  chunkId: number;
-  index: IndexedPassage;
-}
-
-/** What the index holds of one document: its passages' postings and its page's. */
-export interface DocumentIndexEntry {
-  /** The document's storage id (`documents.id`). */
-  documentId: number;
-  passages: readonly IndexedChunk[];
-  page: IndexedPage;
-}
 
 /**
  * The writes of a document's many rows, which each backend makes its own
@@ -43,14 +30,6 @@ export interface DocumentBulkWrites {
   insertChunks(transaction: SqlExecutor, kbId: string, documentId: number, chunks: readonly ChunkInput[]): Promise<number[]>;
   /** Sets the field lengths of existing passages (a re-index). */
   updateChunkLengths(transaction: SqlExecutor, passages: readonly IndexedChunk[]): Promise<void>;
-  /**
-   * Writes the postings of documents that have none, passages' and pages':
-   * the documents one transaction indexed, together (the PostgreSQL store
-   * makes them one index segment: index-segments.ts).
-   */
-  insertIndex(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void>;
-  /** Removes the postings of a document's passages and page, before its rows change or go. */
-  deleteIndex(transaction: SqlExecutor, kbId: string, documentId: number): Promise<void>;
   /** Sets the URLs of documents of a knowledge base; a missing document is passed over, an absent URL clears it. */
   setDocumentUrls(transaction: SqlExecutor, kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
 }
@@ -105,7 +84,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
    * knowledge base's statistics, its passages holding their field lengths;
    * returns the document's index entry, for the caller to write its
    * postings with those of the other documents of the transaction
-   * ({@link DocumentBulkWrites.insertIndex}).
+   * (index-segments.ts, one segment per transaction).
    */
   const writeIndex = async (
     transaction: SqlExecutor,
@@ -163,7 +142,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
 
   const deleteDocument = async (transaction: SqlExecutor, kbId: string, id: number): Promise<void> => {
     const totals = await transaction.get<{ count: number }>('SELECT chunk_count AS count FROM documents WHERE id = ?', [id]);
-    await bulk.deleteIndex(transaction, kbId, id);
+    await deleteSegmentUnits(transaction, kbId, id);
     await transaction.run('DELETE FROM documents WHERE id = ?', [id]);
     if (totals) await adjustStats(transaction, kbId, -totals.count);
   };
@@ -195,7 +174,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
       return sql.transaction(async (transaction) => {
         await lockKnowledgeBase(transaction, input.kbId);
         const { outcome, entry } = await putOne(transaction, input);
-        if (entry) await bulk.insertIndex(transaction, input.kbId, [entry]);
+        if (entry) await writeSegments(transaction, input.kbId, [entry]);
         return outcome;
       });
     },
@@ -222,7 +201,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
             outcomes.push({ error });
           }
         }
-        for (const [kbId, entries] of pending) await bulk.insertIndex(transaction, kbId, [...entries.values()]);
+        for (const [kbId, entries] of pending) await writeSegments(transaction, kbId, [...entries.values()]);
         return outcomes;
       });
     },
@@ -294,9 +273,9 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         if (own.length !== given.size || own.some((chunkId) => !given.has(chunkId))) {
           throw new ConflictError(`The passages of "${docId}" changed while it was re-indexed`);
         }
-        await bulk.deleteIndex(transaction, kbId, id);
+        await deleteSegmentUnits(transaction, kbId, id);
         await bulk.updateChunkLengths(transaction, passages);
-        await bulk.insertIndex(transaction, kbId, [await writeIndex(transaction, kbId, id, analysisVersion, passages, page)]);
+        await writeSegments(transaction, kbId, [await writeIndex(transaction, kbId, id, analysisVersion, passages, page)]);
       });
     },
   };

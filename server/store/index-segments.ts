@@ -1,7 +1,6 @@
-import type { DocumentIndexEntry } from './document-repository.ts';
-import { FIELD_COUNT, PAGE_FIELD_COUNT } from './index-data.ts';
+import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexedPage, type IndexedPassage } from './index-data.ts';
 import { selectMerge, type SegmentSize } from './merge-policy.ts';
-import { mergePostings, packSegment, type SegmentUnit } from './segment-codec.ts';
+import { mergePostings, packSegment, type PackedSegment, type SegmentUnit } from './segment-codec.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /**
@@ -22,6 +21,20 @@ import type { SqlExecutor } from './sql-executor.ts';
  * other (document-repository.ts): replicas reading in a snapshot see either
  * the segments before a write or after it.
  */
+
+/** A passage's id with its entry of the lexical index. */
+export interface IndexedChunk {
+  chunkId: number;
+  index: IndexedPassage;
+}
+
+/** What the index holds of one document: its passages' postings and its page's. */
+export interface DocumentIndexEntry {
+  /** The document's storage id (`documents.id`). */
+  documentId: number;
+  passages: readonly IndexedChunk[];
+  page: IndexedPage;
+}
 
 /** The two kinds of unit a knowledge base indexes. */
 export const SEGMENT_KINDS = {
@@ -50,6 +63,15 @@ export function deletedUnits(rows: Iterable<readonly [segmentId: number, unitId:
 /** Rows inserted per statement (five parameters at most each: within SQLite's and PostgreSQL's limits). */
 const ROWS_PER_INSERT = 500;
 
+/** Inserts rows (values in `columns` order) into `table`, {@link ROWS_PER_INSERT} a statement. */
+async function insertRows(transaction: SqlExecutor, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  const placeholders = `(${columns.map(() => '?').join(', ')})`;
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    const some = rows.slice(start, start + ROWS_PER_INSERT);
+    await transaction.run(`INSERT INTO ${table} (${columns.join(', ')}) VALUES ${some.map(() => placeholders).join(', ')}`, some.flat());
+  }
+}
+
 /**
  * Writes the postings of documents that have none as one new segment per
  * kind of unit, then merges segments as the merge policy asks.
@@ -67,13 +89,12 @@ export async function writeSegments(transaction: SqlExecutor, kbId: string, docu
     const segment = packSegment(kind.fieldCount, units);
     if (segment.postingCount > 0) {
       const segmentId = await insertSegment(transaction, kbId, kind, units.length, segment);
-      for (let start = 0; start < units.length; start += ROWS_PER_INSERT) {
-        const some = units.slice(start, start + ROWS_PER_INSERT);
-        await transaction.run(
-          `INSERT INTO segment_units (kb_id, kind, unit_id, document_id, segment_id) VALUES ${some.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-          some.flatMap((unit) => [kbId, kind.kind, unit.unitId, unit.documentId, segmentId]),
-        );
-      }
+      await insertRows(
+        transaction,
+        'segment_units',
+        ['kb_id', 'kind', 'unit_id', 'document_id', 'segment_id'],
+        units.map((unit) => [kbId, kind.kind, unit.unitId, unit.documentId, segmentId]),
+      );
     }
     await mergeSegments(transaction, kbId, kind);
   }
@@ -84,19 +105,18 @@ async function insertSegment(
   kbId: string,
   kind: SegmentKind,
   units: number,
-  segment: { terms: string[]; postings: Buffer[]; postingCount: number },
+  segment: PackedSegment,
 ): Promise<number> {
   const { id } = (await transaction.get<{ id: number }>(
     'INSERT INTO index_segments (kb_id, kind, units, postings, deleted) VALUES (?, ?, ?, ?, 0) RETURNING id',
     [kbId, kind.kind, units, segment.postingCount],
   ))!;
-  for (let start = 0; start < segment.terms.length; start += ROWS_PER_INSERT) {
-    const terms = segment.terms.slice(start, start + ROWS_PER_INSERT);
-    await transaction.run(
-      `INSERT INTO segment_terms (kb_id, kind, term, segment_id, postings) VALUES ${terms.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
-      terms.flatMap((term, offset) => [kbId, kind.kind, term, id, segment.postings[start + offset]!]),
-    );
-  }
+  await insertRows(
+    transaction,
+    'segment_terms',
+    ['kb_id', 'kind', 'term', 'segment_id', 'postings'],
+    segment.terms.map((term, index) => [kbId, kind.kind, term, id, segment.postings[index]!]),
+  );
   return id;
 }
 
@@ -111,13 +131,12 @@ export async function deleteSegmentUnits(transaction: SqlExecutor, kbId: string,
       [documentId, kind.kind],
     );
     if (units.length === 0) continue;
-    for (let start = 0; start < units.length; start += ROWS_PER_INSERT) {
-      const some = units.slice(start, start + ROWS_PER_INSERT);
-      await transaction.run(
-        `INSERT INTO segment_deletions (kb_id, kind, segment_id, unit_id) VALUES ${some.map(() => '(?, ?, ?, ?)').join(', ')}`,
-        some.flatMap((unit) => [kbId, kind.kind, unit.segment_id, unit.unit_id]),
-      );
-    }
+    await insertRows(
+      transaction,
+      'segment_deletions',
+      ['kb_id', 'kind', 'segment_id', 'unit_id'],
+      units.map((unit) => [kbId, kind.kind, unit.segment_id, unit.unit_id]),
+    );
     const counts = new Map<number, number>();
     for (const unit of units) counts.set(unit.segment_id, (counts.get(unit.segment_id) ?? 0) + 1);
     for (const [segmentId, count] of counts) await transaction.run('UPDATE index_segments SET deleted = deleted + ? WHERE id = ?', [count, segmentId]);

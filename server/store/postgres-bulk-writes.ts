@@ -1,5 +1,4 @@
 import type { DocumentBulkWrites } from './document-repository.ts';
-import { deleteSegmentUnits, writeSegments } from './index-segments.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** The values of one field of every passage's lengths, in passage order. */
@@ -10,8 +9,8 @@ function lengthColumn(passages: readonly { index: { lengths: readonly number[] }
 /**
  * The PostgreSQL store's many-row writes of a document (document-repository.ts):
  * one statement over unnested arrays per batch, on the transaction's
- * connection, instead of a round trip per row; postings as index segments
- * (index-segments.ts).
+ * connection, instead of a round trip per row. (Postings are written by
+ * index-segments.ts, the same for both backends.)
  */
 export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
   async insertChunks(transaction, kbId, documentId, chunks) {
@@ -47,8 +46,6 @@ export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
       [passages.map((passage) => passage.chunkId), ...[0, 1, 2, 3].map((field) => lengthColumn(passages, field))],
     );
   },
-  insertIndex: writeSegments,
-  deleteIndex: deleteSegmentUnits,
   async setDocumentUrls(transaction: SqlExecutor, kbId, urls) {
     await transaction.run(
       `UPDATE documents d SET url = u.url FROM unnest(?::text[], ?::text[]) AS u(doc_id, url)

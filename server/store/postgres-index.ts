@@ -2,7 +2,7 @@ import type { QueryResultRow } from 'pg';
 import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
 import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
-import { SegmentColumnsBuilder } from './segment-codec.ts';
+import { SegmentColumnsBuilder, type TermRow } from './segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { POSTGRES_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
@@ -118,7 +118,7 @@ export async function readPostgresIndex(
         rowMode: 'array',
       });
       const rows = page.rows as unknown as TermRow[];
-      for (const [term, segmentId, postings] of rows) builder.add(term, segmentId, postings);
+      builder.add(rows);
       if (rows.length < pageSize) return builder.finish();
       const last = rows.at(-1)!;
       after = [last[0], last[1]];
@@ -137,14 +137,11 @@ export async function readPostgresTermIndex(client: ArrayQueryable, kbId: string
       values: [kbId, kind, [...terms]],
       rowMode: 'array',
     });
-    for (const [term, segmentId, postings] of rows as unknown as TermRow[]) builder.add(term, segmentId, postings);
+    builder.add(rows as unknown as TermRow[]);
     return builder.finish();
   };
   return { passages: await read(SEGMENT_KINDS.passages), pages: await read(SEGMENT_KINDS.pages) };
 }
-
-/** A `segment_terms` row as the reads select it: term, segment id, packed postings. */
-type TermRow = [term: string, segmentId: number, postings: Buffer];
 
 /** Segment id -> the units deleted from it, for one kind of unit of a knowledge base. */
 async function readDeletions(client: ArrayQueryable, kbId: string, kind: number): Promise<Map<number, Set<number>>> {

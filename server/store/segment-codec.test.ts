@@ -45,7 +45,7 @@ function segmentColumns(segments: readonly { id: number; units: SegmentUnit[] }[
   });
   rows.sort((left, right) => (left.term === right.term ? left.id - right.id : left.term < right.term ? -1 : 1));
   const builder = new SegmentColumnsBuilder(1, 2, deleted);
-  for (const row of rows) builder.add(row.term, row.id, row.postings);
+  builder.add(rows.map((row) => [row.term, row.id, row.postings] as const));
   return builder.finish();
 }
 

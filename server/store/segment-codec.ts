@@ -76,9 +76,8 @@ class VarintWriter {
     this.#bytes[this.#length++] = rest;
   }
 
-  /** The bytes written, in a buffer of their own, after `prefix` (a count) when given. */
-  finish(prefix?: number): Buffer {
-    if (prefix === undefined) return Buffer.from(this.#bytes.subarray(0, this.#length));
+  /** The bytes written, in a buffer of their own, after `prefix` (a count). */
+  finish(prefix: number): Buffer {
     const head = new VarintWriter();
     head.write(prefix);
     return Buffer.concat([head.#bytes.subarray(0, head.#length), this.#bytes.subarray(0, this.#length)]);
@@ -118,24 +117,47 @@ function unzigzag(value: number): number {
   return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
 }
 
+/** One term's run being written, posting by posting in ascending unit id (the format above). */
+class RunWriter {
+  readonly #fieldCount: number;
+  readonly #writer = new VarintWriter();
+  #count = 0;
+  #previousUnit = 0;
+  #previousDocument = 0;
+
+  constructor(fieldCount: number) {
+    this.#fieldCount = fieldCount;
+  }
+
+  /**
+   * Appends a posting: its frequencies and its unit's lengths are
+   * `fieldCount` values each of `frequencies` and `lengths` from `offset`.
+   */
+  add(unitId: number, documentId: number, frequencies: ArrayLike<number>, lengths: ArrayLike<number>, offset = 0): void {
+    const writer = this.#writer;
+    writer.write(unitId - this.#previousUnit);
+    writer.write(zigzag(documentId - this.#previousDocument));
+    for (let field = 0; field < this.#fieldCount; field++) writer.write(Math.min(frequencies[offset + field]!, MAX_FREQUENCY));
+    for (let field = 0; field < this.#fieldCount; field++) writer.write(lengths[offset + field]!);
+    this.#previousUnit = unitId;
+    this.#previousDocument = documentId;
+    this.#count += 1;
+  }
+
+  /** The run: its count, then its postings. */
+  finish(): Buffer {
+    return this.#writer.finish(this.#count);
+  }
+}
+
 /** Encodes decoded postings `indexes` (ascending unit id) as one term's run. */
 function encodeRun(fieldCount: number, postings: DecodedPostings, indexes: ArrayLike<number>): Buffer {
-  const writer = new VarintWriter();
-  writer.write(indexes.length);
-  let previousUnit = 0;
-  let previousDocument = 0;
+  const run = new RunWriter(fieldCount);
   for (let position = 0; position < indexes.length; position++) {
     const index = indexes[position]!;
-    const unitId = postings.unitIds[index]!;
-    const documentId = postings.documentIds[index]!;
-    writer.write(unitId - previousUnit);
-    writer.write(zigzag(documentId - previousDocument));
-    for (let field = 0; field < fieldCount; field++) writer.write(postings.frequencies[index * fieldCount + field]!);
-    for (let field = 0; field < fieldCount; field++) writer.write(postings.lengths[index * fieldCount + field]!);
-    previousUnit = unitId;
-    previousDocument = documentId;
+    run.add(postings.unitIds[index]!, postings.documentIds[index]!, postings.frequencies, postings.lengths, index * fieldCount);
   }
-  return writer.finish();
+  return run.finish();
 }
 
 /** The number of postings of a term's run. */
@@ -178,25 +200,18 @@ function decodedPostings(fieldCount: number, count: number): DecodedPostings {
  */
 export function packSegment(fieldCount: number, units: readonly SegmentUnit[]): PackedSegment {
   const ordered = [...units].sort((left, right) => left.unitId - right.unitId);
-  const runs = new Map<string, { writer: VarintWriter; count: number; previousUnit: number; previousDocument: number }>();
+  const runs = new Map<string, RunWriter>();
   let postingCount = 0;
   for (const unit of ordered) {
     for (const [term, frequencies] of unit.terms) {
       let run = runs.get(term);
-      if (!run) runs.set(term, (run = { writer: new VarintWriter(), count: 0, previousUnit: 0, previousDocument: 0 }));
-      const { writer } = run;
-      writer.write(unit.unitId - run.previousUnit);
-      writer.write(zigzag(unit.documentId - run.previousDocument));
-      for (let field = 0; field < fieldCount; field++) writer.write(Math.min(frequencies[field]!, MAX_FREQUENCY));
-      for (let field = 0; field < fieldCount; field++) writer.write(unit.lengths[field]!);
-      run.previousUnit = unit.unitId;
-      run.previousDocument = unit.documentId;
-      run.count += 1;
+      if (!run) runs.set(term, (run = new RunWriter(fieldCount)));
+      run.add(unit.unitId, unit.documentId, frequencies, unit.lengths);
       postingCount += 1;
     }
   }
   const terms = [...runs.keys()];
-  return { terms, postings: terms.map((term) => runs.get(term)!.writer.finish(runs.get(term)!.count)), postingCount };
+  return { terms, postings: terms.map((term) => runs.get(term)!.finish()), postingCount };
 }
 
 /**
@@ -220,6 +235,9 @@ export function mergePostings(fieldCount: number, runs: readonly { postings: Buf
   if (runs.length > 1) kept.sort((left, right) => decoded.unitIds[left]! - decoded.unitIds[right]!);
   return { postings: encodeRun(fieldCount, decoded, kept), count: kept.length };
 }
+
+/** A `segment_terms` row as both backends' reads select it: term, segment id, packed postings. */
+export type TermRow = readonly [term: string, segmentId: number, postings: Buffer];
 
 /** Postings a term can have, as a power of two: a posting's position within its term rides in the low bits of its sort key. */
 const POSITION_BITS = 2 ** 24;
@@ -247,11 +265,13 @@ export class SegmentColumnsBuilder {
     this.#deleted = deleted;
   }
 
-  /** Adds one term's packed postings in one segment. */
-  add(term: string, segmentId: number, postings: Buffer): void {
-    const count = runLength(postings);
-    this.#rows.push({ term, segmentId, postings, count });
-    this.#postingCount += count;
+  /** Adds term rows, each a term's packed postings in one segment, following those added before. */
+  add(rows: Iterable<TermRow>): void {
+    for (const [term, segmentId, postings] of rows) {
+      const count = runLength(postings);
+      this.#rows.push({ term, segmentId, postings, count });
+      this.#postingCount += count;
+    }
   }
 
   /** The columns of every live posting added; units in ascending id (their chunk slots). */

@@ -1,13 +1,11 @@
 import type { Statement } from 'better-sqlite3';
 import type { DocumentBulkWrites } from './document-repository.ts';
-import { deleteSegmentUnits, writeSegments } from './index-segments.ts';
 
 /**
  * The embedded store's many-row writes of a document (document-repository.ts):
  * one prepared statement run per row, synchronously, on the connection whose
  * transaction is open (the executor handed in is that transaction's, so the
- * rows land in it); postings as index segments (index-segments.ts), as the
- * PostgreSQL store writes them.
+ * rows land in it).
  *
  * @param prepare the connection's prepared statement for a SQL text (cached)
  * @param call runs a synchronous database call, its failure translated into the store's errors
@@ -35,8 +33,6 @@ export function sqliteBulkWrites(
         const update = prepare('UPDATE chunks SET title_length = ?, description_length = ?, heading_length = ?, body_length = ? WHERE id = ?');
         for (const { chunkId, index } of passages) update.run(...index.lengths, chunkId);
       }),
-    insertIndex: writeSegments,
-    deleteIndex: deleteSegmentUnits,
     setDocumentUrls: (_transaction, kbId, urls) =>
       call(() => {
         const update = prepare('UPDATE documents SET url = ? WHERE kb_id = ? AND doc_id = ?');

@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
 import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
-import { SegmentColumnsBuilder } from './segment-codec.ts';
+import { SegmentColumnsBuilder, type TermRow } from './segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { SQLITE_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
@@ -27,8 +27,6 @@ export function sqliteReachParameters(reach: Reach): SqliteReachParameters {
 /** A passage row as the SQLite queries select it: its heading path as JSON text. */
 type SqlitePassageRow = PassageRow<string>;
 
-/** A `segment_terms` row as the reads select it: term, segment id, packed postings. */
-type TermRow = [term: string, segmentId: number, postings: Buffer];
 
 /** Turns a selected passage row into a {@link StoredPassage}. */
 function toSqlitePassage(kbId: string, row: SqlitePassageRow): StoredPassage {
@@ -124,7 +122,7 @@ export function prepareIndexReads(database: Database): SqliteIndexReads {
   /** One kind of unit's columns from its term rows, deleted units left out. */
   const columnsOf = (at: number, kbId: string, { kind, fieldCount }: SegmentKind, rows: Iterable<TermRow>): IndexColumns => {
     const builder = new SegmentColumnsBuilder(at, fieldCount, deletedUnits(deletions.all(kbId, kind)));
-    for (const [term, segmentId, postings] of rows) builder.add(term, segmentId, postings);
+    builder.add(rows);
     return builder.finish();
   };
   const readIndex = database.transaction((kbId: string, maxPostings: number): KnowledgeBaseIndex | undefined => {
