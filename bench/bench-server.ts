@@ -14,7 +14,8 @@ import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 
 /**
  * The process under load in `npm run bench`: the real app on the store whose
- * location (JSON) is `argv[2]`, and beside it the baseline, an Express app
+ * location (JSON) is `argv[2]` (its answer cache off when `argv[3]` is
+ * `no-answer-cache`), and beside it the baseline, an Express app
  * answering every query with a constant answer (JSON and SSE) and no engine.
  * It reports its event-loop delay, its CPU time, open files and threads, and
  * (after a full GC; run it with `--expose-gc`) its RSS over IPC, so the load generator's own work and
@@ -27,7 +28,14 @@ import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
  */
 const location = JSON.parse(process.argv[2]!) as StoreLocation;
 const store = openStore(location);
-const pooled = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: availableParallelism() });
+// As server/main.ts: answers kept while the knowledge base is unchanged, unless the load measures the engine (`argv[3]` "no-answer-cache").
+const answerCache = process.argv[3] !== 'no-answer-cache';
+const pooled = createPooledAnswerEngine({
+  location,
+  abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD,
+  threads: availableParallelism(),
+  ...(answerCache ? { contentVersions: store } : {}),
+});
 const engine: AnswerEngine & { close(): Promise<void> } = {
   answer(request) {
     if (!request.question.startsWith('IDLE:')) return pooled.answer(request);

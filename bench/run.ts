@@ -33,6 +33,9 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  * - time to the first stream frame while 1,000 streams are open, beside the
  *   raw SSE server with 1,000 open;
  * - the server's maximum event-loop delay during the JSON load;
+ * - the server's CPU per JSON answer (every thread, from /proc), beside the
+ *   constant-answer app's per answer; and p95 and CPU at 32 clients with the
+ *   answer cache off (engine/answer-cache.ts), every question prepared afresh;
  * - abandoned questions (posted, then the connection closed 1-4 ms later): a
  *   normal client's p50 while one client, then 32 clients, abandon questions,
  *   beside its p50 without; the server's CPU per abandoned question, beside its CPU per
@@ -127,9 +130,13 @@ try {
       rows.push({ figure: `JSON p50, one client, ${backend.name}`, value: quantile(single, 0.5), baseline: quantile(baselineSingle, 0.5), unit: 'ms' });
     }
     for (const clients of CLIENT_COUNTS) {
+      const baselineCpu = (await ask(server.child, 'resources')) as Resources;
       const baseline = await load(`${server.baselineBase}/query`, headers, requests, clients, LOAD_SECONDS);
+      const baselineCpuAfter = (await ask(server.child, 'resources')) as Resources;
       await ask(server.child, 'reset-delay');
+      const appCpu = (await ask(server.child, 'resources')) as Resources;
       const app = await load(`${server.appBase}/query`, headers, requests, clients, LOAD_SECONDS);
+      const appCpuAfter = (await ask(server.child, 'resources')) as Resources;
       const delay = (await ask(server.child, 'read-delay')) as { maxMilliseconds: number };
       const at = `@${clients} clients, ${backend.name}`;
       if (app.errors > 0) throw new Error(`JSON load ${at} had ${app.errors} connection errors`);
@@ -140,9 +147,30 @@ try {
         { figure: `JSON p95 ${at}`, value: percentile95(app), baseline: percentile95(baseline), unit: 'ms' },
         { figure: `JSON p99 ${at}`, value: app.latency.p99, baseline: baseline.latency.p99, unit: 'ms' },
         { figure: `event-loop max delay ${at}`, value: delay.maxMilliseconds, baseline: Number.NaN, unit: 'ms' },
+        {
+          figure: `server CPU per JSON answer ${at}`,
+          value: cpuPerRequest(appCpu, appCpuAfter, app),
+          baseline: cpuPerRequest(baselineCpu, baselineCpuAfter, baseline),
+          unit: 'ms',
+        },
       );
     }
     await stopChild(server.child);
+
+    // The engine's own cost: the same load with the answer cache off, so every question is prepared afresh.
+    const uncached = await startBenchServer(backend.location, backend.token, false);
+    await load(`${uncached.appBase}/query`, headers, requests, 32, 2);
+    const baselineCpu = (await ask(uncached.child, 'resources')) as Resources;
+    const baseline = await load(`${uncached.baselineBase}/query`, headers, requests, 32, LOAD_SECONDS);
+    const appCpu = (await ask(uncached.child, 'resources')) as Resources;
+    const app = await load(`${uncached.appBase}/query`, headers, requests, 32, LOAD_SECONDS);
+    const appCpuAfter = (await ask(uncached.child, 'resources')) as Resources;
+    const at = `@32 clients, ${backend.name}, answer cache off`;
+    rows.push(
+      { figure: `JSON p95 ${at}`, value: percentile95(app), baseline: percentile95(baseline), unit: 'ms' },
+      { figure: `server CPU per JSON answer ${at}`, value: cpuPerRequest(appCpu, appCpuAfter, app), baseline: cpuPerRequest(baselineCpu, appCpu, baseline), unit: 'ms' },
+    );
+    await stopChild(uncached.child);
   }
 
   // Streams: memory of idle streams, and the first frame while many are open (embedded backend).
@@ -278,6 +306,11 @@ function scaleNote(scaleRows: readonly ScaleRow[]): string {
   ].join('\n');
 }
 
+/** The server's CPU time (every thread) between two readings, per request the load completed (ms). */
+function cpuPerRequest(before: Resources, after: Resources, result: autocannon.Result): number {
+  return (after.cpuMicroseconds - before.cpuMicroseconds) / 1000 / Math.max(result.requests.total, 1);
+}
+
 /** What the bench server reports of itself: CPU time of all its threads, open files, threads. */
 interface Resources {
   cpuMicroseconds: number;
@@ -324,8 +357,8 @@ async function createPostgresDatabase(): Promise<{ location: StoreLocation; drop
   return { location: { kind: 'postgres', url: url.toString() }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-async function startBenchServer(location: StoreLocation, token: string): Promise<BenchServer> {
-  const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location)], {
+async function startBenchServer(location: StoreLocation, token: string, answerCache = true): Promise<BenchServer> {
+  const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location), ...(answerCache ? [] : ['no-answer-cache'])], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
   });
   cleanups.push(() => stopChild(child));

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { passwordPolicyProblem } from './auth/password-hash.ts';
+import { DEFAULT_ANSWER_CACHE_SIZE } from './engine/answer-cache.ts';
 import { DEFAULT_MAX_TOKENS } from './engine/chat-completions-client.ts';
 
 /**
@@ -28,6 +29,12 @@ export interface Config {
    * median but a p99 of about 700 ms at 32 clients; one per CPU about 110 ms).
    */
   answerThreads: number;
+  /**
+   * Answers kept on the main thread and served again to the same question
+   * in the same reach while the knowledge base's content is unchanged
+   * (engine/answer-cache.ts); 0 keeps none.
+   */
+  answerCacheSize: number;
   /**
    * Longest time to find the passages for one question, waiting for a free
    * answer thread included, milliseconds; then the request gets 503
@@ -85,6 +92,7 @@ const schema = z.object({
   KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   KB_ANSWER_THREADS: integer(availableParallelism(), 1, 64),
+  KB_ANSWER_CACHE_SIZE: integer(DEFAULT_ANSWER_CACHE_SIZE, 0, 1_000_000),
   KB_RETRIEVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
@@ -138,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,
     answerThreads: values.KB_ANSWER_THREADS,
+    answerCacheSize: values.KB_ANSWER_CACHE_SIZE,
     retrievalTimeoutMs: Math.round(values.KB_RETRIEVAL_TIMEOUT_SECONDS * 1000),
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,

@@ -77,6 +77,8 @@ const engine = createPooledAnswerEngine({
   location,
   abstentionThreshold: config.abstentionThreshold,
   threads: config.answerThreads,
+  contentVersions: store,
+  answerCacheSize: config.answerCacheSize,
   timeoutMs: config.retrievalTimeoutMs,
   chat,
   onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),

@@ -53,7 +53,7 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   response.on('close', () => {
     if (!response.writableFinished) abort.abort();
   });
-  const events = deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal });
+  const events = deps.engine.answer({ question: query.question, reach: grant.reach, topK: query.topK, signal: abort.signal, wholeText: true });
   const collected = await collectAnswer(events).catch((error: unknown) => {
     if (abort.signal.aborted) return undefined; // the client has gone: nothing to answer
     throw error;

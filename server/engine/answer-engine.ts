@@ -63,6 +63,12 @@ export interface AnswerRequest {
   topK?: number;
   /** Aborted when the asker has gone: the engine stops at the next step. */
   signal?: AbortSignal;
+  /**
+   * Deliver a prepared (extractive or curated) answer's text as one `token`
+   * event, for a caller that shows nothing until the end (the JSON
+   * endpoint); by default it comes word by word, as a stream shows it.
+   */
+  wholeText?: boolean;
 }
 
 /**
@@ -97,9 +103,11 @@ export interface AnswerEngine {
  * crosses a worker-thread boundary (structured clone). The second phase,
  * {@link deliverAnswer}, turns it into events.
  *
- * - `qa_shortcut` and `abstained`: the answer's events, final.
- * - `retrieved`: the extractive answer's events, plus what the chat model
- *   needs instead: the retrieved passages (best first), the curated questions
+ * - `qa_shortcut` and `abstained`: the answer's events, final, its text as
+ *   one `token` event (a few objects to copy between threads, not one per word).
+ * - `retrieved`: the extractive answer's events, alike, plus what the chat model
+ *   needs instead: the retrieved passages (best first; a worker leaves them
+ *   out when no chat model is configured), the curated questions
  *   related to the question (for follow-up suggestions) and the evidence
  *   score that let the question be answered.
  */
@@ -153,7 +161,7 @@ export async function prepareAnswer(
   const shortcut = await resolveShortcut(store, request.reach, matches);
   if (request.signal?.aborted) return undefined;
   if (shortcut) {
-    const events: AnswerEvent[] = [{ type: 'citations', citations: shortcut.citations }, ...tokens(shortcut.text)];
+    const events: AnswerEvent[] = [{ type: 'citations', citations: shortcut.citations }, { type: 'token', text: shortcut.text }];
     const questions = suggestFollowUps(request.question, await relatedQuestions(store, request.reach, matches, shortcut.text), [], []);
     if (questions.length > 0) events.push({ type: 'suggestions', questions });
     events.push({ type: 'done', abstained: false, provenance: 'qa_shortcut' });
@@ -172,7 +180,7 @@ export async function prepareAnswer(
   const extractive = writeExtractiveAnswer(plan, { question: request.question, section, ownerSection });
   const citations: EngineCitation[] = extractive.cited.map((passage, position) => ({ index: position + 1, passage }));
   const related = await relatedQuestions(store, request.reach, matches);
-  const events: AnswerEvent[] = [{ type: 'citations', citations }, ...tokens(extractive.text)];
+  const events: AnswerEvent[] = [{ type: 'citations', citations }, { type: 'token', text: extractive.text }];
   const questions = suggestFollowUps(request.question, related, search.passages, extractive.cited);
   if (questions.length > 0) events.push({ type: 'suggestions', questions });
   events.push({ type: 'done', abstained: false, provenance: 'generated' });
@@ -181,7 +189,7 @@ export async function prepareAnswer(
 
 /**
  * Phase two, on the thread that writes the response: yields the prepared
- * events, or, for a `retrieved` answer when a chat model is configured, the
+ * events (the text word by word, unless the request asks for it whole), or, for a `retrieved` answer when a chat model is configured, the
  * model's answer (see {@link generateAnswer}). Stops without `done` once the
  * request's signal has aborted.
  *
@@ -197,6 +205,13 @@ export async function* deliverAnswer(
     return;
   }
   for (const event of prepared.events) {
+    if (event.type === 'token' && !request.wholeText) {
+      for (const token of tokens(event.text)) {
+        if (request.signal?.aborted) return;
+        yield token;
+      }
+      continue;
+    }
     if (request.signal?.aborted) return;
     yield event;
   }

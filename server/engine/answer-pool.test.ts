@@ -12,7 +12,7 @@ import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
-import type { Reach } from '../store/store.ts';
+import type { ContentVersionRepository, Reach } from '../store/store.ts';
 
 /**
  * The pooled engine with a chat model: a worker thread prepares the answer
@@ -157,5 +157,69 @@ describe('createPooledAnswerEngine with a chat model', () => {
     expect(events).toEqual([{ type: 'token', text: 'Use `mkdir`' }]);
     const closed = await Promise.race([server.requests[0]!.closedEarly.then(() => true), delay(1_000, false)]);
     expect(closed).toBe(true);
+  });
+});
+
+describe('createPooledAnswerEngine with an answer cache', () => {
+  const QUESTION_ASKED = 'How do I create a directory with its missing parent directories?';
+  const CHANGED_GUIDE = GUIDE.replace('Use `mkdir` with the `recursive` option', 'Run `mkdirp` from the toolbox');
+
+  /** A temporary store with `guide.md` ingested and the pooled engine over it, its answer cache reading versions from `versions` (default: the store). */
+  async function cachedEngine(versions?: ContentVersionRepository) {
+    const folder = await mkdtemp(join(tmpdir(), 'kb-cache-test-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const { location, dispose } = await createTestStoreLocation(folder);
+    cleanups.push(dispose);
+    const store = openStore(location);
+    cleanups.push(() => store.close());
+    await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
+    const guide = join(folder, 'guide.md');
+    const ingest = async (text: string) => {
+      await writeFile(guide, text);
+      await ingestPaths(store, { kbId: 'docs', paths: [guide], visibility: 'public', readers: [], quotable: true });
+    };
+    await ingest(GUIDE);
+    const engine = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: 1, contentVersions: versions ?? store });
+    cleanups.push(() => engine.close());
+    const ask = (reach: Reach = REACH) => collectAnswer(engine.answer({ question: QUESTION_ASKED, reach }));
+    return { store, ingest, ask };
+  }
+
+  test('a document changed, made restricted, or a curated answer added: the next answer reflects it at once', async () => {
+    const { store, ingest, ask } = await cachedEngine();
+
+    const first = await ask();
+    const again = await ask();
+    await ingest(CHANGED_GUIDE);
+    const afterEdit = await ask();
+    await store.replaceFaq('docs', [{ question: QUESTION_ASKED, answer: 'See the guide.', sources: [{ docId: 'guide.md' }] }]);
+    const afterCurated = await ask();
+    await store.setDocumentAccess('docs', 'guide.md', { visibility: 'restricted', readers: [], quotable: true });
+    const afterRestricted = await ask();
+
+    expect(first.answer).toContain('`recursive`');
+    expect(again).toEqual(first);
+    expect(afterEdit.answer).toContain('`mkdirp`');
+    expect(afterEdit.answer).not.toContain('`recursive`');
+    expect(afterCurated).toMatchObject({ answer: 'See the guide.', provenance: 'qa_shortcut' });
+    expect(afterRestricted).toMatchObject({ abstained: true, citations: [] });
+  });
+
+  test('the same question at the same content version: the kept answer, not prepared again; another reach or version: prepared afresh', async () => {
+    // The versions the cache reads, held still while the store changes behind them.
+    let version = 'v1';
+    const { ingest, ask } = await cachedEngine({ contentVersion: () => Promise.resolve(version) });
+
+    const first = await ask();
+    await ingest(CHANGED_GUIDE);
+    const kept = await ask();
+    const otherReader = await ask({ ...REACH, userId: 'someone-else' });
+    version = 'v2';
+    const afterVersion = await ask();
+
+    expect(first.answer).toContain('`recursive`');
+    expect(kept).toEqual(first);
+    expect(otherReader.answer).toContain('`mkdirp`');
+    expect(afterVersion.answer).toContain('`mkdirp`');
   });
 });

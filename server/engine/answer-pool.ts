@@ -6,11 +6,12 @@ import {
   type AnswerRequest,
   type PreparedAnswer,
 } from './answer-engine.ts';
+import { AnswerCache } from './answer-cache.ts';
 import type { AnswerEvent } from './answer-events.ts';
 import type { AnswerTask } from './answer-worker.ts';
 import type { ChatClient } from './chat-completions-client.ts';
 import type { StoreLocation } from '../store/open-store.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { StoreUnavailableError, type ContentVersionRepository } from '../store/store.ts';
 
 /**
  * The answer engine on a pool of worker threads (piscina), each with its own
@@ -56,6 +57,15 @@ export interface AnswerPoolOptions {
    * such an error would end the process.
    */
   onWorkerError?: (error: Error) => void;
+  /**
+   * Where the main thread reads a knowledge base's content version
+   * (store/content-version.ts): with it, answers are kept in an
+   * {@link AnswerCache} of {@link answerCacheSize} and a question asked
+   * again at the same version is answered from it, without a worker.
+   */
+  contentVersions?: ContentVersionRepository;
+  /** Answers kept when {@link contentVersions} is given (default `DEFAULT_ANSWER_CACHE_SIZE`). */
+  answerCacheSize?: number;
 }
 
 /** Default {@link AnswerPoolOptions.timeoutMs}: 5 s, the store's own query timeout. */
@@ -81,8 +91,17 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
   pool.on('error', (error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error))));
   const timeoutMs = options.timeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
 
+  const cache = options.contentVersions ? new AnswerCache(options.answerCacheSize) : undefined;
+
   async function* answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     if (request.signal?.aborted) return;
+    // Read before the answer is prepared: a write while it is prepared leaves it keyed by the older version.
+    const version = cache && (await options.contentVersions!.contentVersion(request.reach.kbId));
+    const cached = version === undefined ? undefined : cache!.get(request, version);
+    if (cached !== undefined) {
+      yield* deliverAnswer(cached, request, options);
+      return;
+    }
     const cancelled = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
     const task: AnswerTask = {
       location: options.location,
@@ -90,6 +109,7 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
       question: request.question,
       reach: { ...request.reach, visibilities: [...request.reach.visibilities] },
       ...(request.topK === undefined ? {} : { topK: request.topK }),
+      withPassages: options.chat !== undefined,
       cancelled,
     };
     const outcome = await prepareWithin(pool.run(task) as Promise<PreparedAnswer | undefined>, request.signal, timeoutMs);
@@ -104,7 +124,9 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
       if (request.signal?.aborted) return;
       throw restoreError(outcome.error);
     }
-    if (outcome.prepared === undefined || request.signal?.aborted) return;
+    if (outcome.prepared === undefined) return;
+    if (version !== undefined) cache!.set(request, version, outcome.prepared);
+    if (request.signal?.aborted) return;
     yield* deliverAnswer(outcome.prepared, request, options);
   }
 

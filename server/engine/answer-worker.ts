@@ -20,6 +20,12 @@ export interface AnswerTask {
   reach: Reach;
   topK?: number;
   /**
+   * Whether the main thread needs a retrieved answer's passages (a chat
+   * model writes the answer from them); without one they are left out of
+   * the result, the largest part of it to copy between threads.
+   */
+  withPassages: boolean;
+  /**
    * One 32-bit cell in memory shared with the main thread (a
    * SharedArrayBuffer survives structured cloning as the same memory): the
    * main thread stores 1 when the asker has gone or the question's time is
@@ -60,7 +66,8 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
   if (signal.aborted) return undefined;
   const request = { question: task.question, reach: task.reach, signal, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    return await prepareAnswer(await sourcesAt(task.location), request, task.abstentionThreshold);
+    const prepared = await prepareAnswer(await sourcesAt(task.location), request, task.abstentionThreshold);
+    return prepared?.kind === 'retrieved' && !task.withPassages ? { ...prepared, passages: [] } : prepared;
   } catch (error) {
     throw serializableError(error);
   }

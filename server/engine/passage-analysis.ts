@@ -11,7 +11,8 @@ import { splitSentences, type Sentence } from './sentences.ts';
  * are computed here from the passage's text (a forward index, built lazily).
  *
  * Analysis is a pure function of the heading path and the text, so results
- * are memoized in a bounded least-recently-used map keyed by them: a
+ * are memoized in a bounded least-recently-used map (keyed by the
+ * passage's storage id, the entry checked against them, else by them): a
  * passage retrieved again (popular passages are, across questions) costs a
  * map lookup instead of tokenising, stemming and splitting it again. One
  * map per thread: every answer worker has its own.
@@ -59,23 +60,34 @@ export interface PassageAnalysis {
  */
 export const PASSAGE_ANALYSIS_CACHE_SIZE = 4096;
 
-const cache = new Map<string, PassageAnalysis>();
+/** A memoized analysis with what it was computed from. */
+interface CacheEntry {
+  headingPath: readonly string[];
+  text: string;
+  analysis: PassageAnalysis;
+}
+
+/** Keyed by the passage's storage id when it has one (a number hashes at once), else by its heading path and text. */
+const cache = new Map<number | string, CacheEntry>();
 
 /** An inline code span: text in single backticks (not a run of two, as in ``quotes''). */
 const INLINE_CODE = /(?<!`)`[^`\n]+`(?!`)/;
 
 /**
- * @param passage the passage's heading path and text, as the store returns them
+ * @param passage the passage's heading path and text, as the store returns
+ *   them, and its storage id when it has one (then the cache is looked up by
+ *   the id and the entry used only when its heading path and text are the
+ *   passage's: an id reused for other text is analyzed afresh)
  * @returns its analysis, memoized (the same object for the same heading path and text)
  */
-export function analyzePassage(passage: { headingPath: readonly string[]; text: string }): PassageAnalysis {
-  const key = `${passage.headingPath.join('\u0001')}\u0000${passage.text}`;
+export function analyzePassage(passage: { chunkId?: number; headingPath: readonly string[]; text: string }): PassageAnalysis {
+  const key = passage.chunkId ?? `${passage.headingPath.join('\u0001')}\u0000${passage.text}`;
   const cached = cache.get(key);
-  if (cached) {
+  if (cached && cached.text === passage.text && sameStrings(cached.headingPath, passage.headingPath)) {
     // Re-inserted, so the map's insertion order stays least recently used first.
     cache.delete(key);
     cache.set(key, cached);
-    return cached;
+    return cached.analysis;
   }
   const analysis: PassageAnalysis = {
     terms: analyze(passage.text),
@@ -85,9 +97,14 @@ export function analyzePassage(passage: { headingPath: readonly string[]; text: 
     mentionsCode: /^```/m.test(passage.text) || [passage.text, ...passage.headingPath].some((text) => INLINE_CODE.test(text)),
     sentences: splitSentences(passage.text).map((sentence) => ({ sentence, terms: analyze(sentence.text) })),
   };
-  if (cache.size >= PASSAGE_ANALYSIS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, analysis);
+  if (cached) cache.delete(key);
+  else if (cache.size >= PASSAGE_ANALYSIS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, { headingPath: passage.headingPath, text: passage.text, analysis });
   return analysis;
+}
+
+function sameStrings(left: readonly string[], right: readonly string[]): boolean {
+  return left.length === right.length && left.every((value, index) => value === right[index]);
 }
 
 /** Analyzed terms of a heading's subject ({@link identifierTerms}). */

@@ -1,4 +1,5 @@
 import { inverseDocumentFrequency, type FieldedBm25 } from './bm25f.ts';
+import { topSlots } from './top-k.ts';
 import type { IndexColumns } from '../store/index-data.ts';
 
 /**
@@ -127,7 +128,7 @@ export function scoreColumns(
       }
     }
   }
-  const best = bestSlots(sums, touched, touchedCount, topK);
+  const best = topSlots(sums, touched, touchedCount, topK);
   return {
     documentFrequencies,
     chunkIds: best.map((slot) => columns.chunkIds[slot]!),
@@ -164,26 +165,6 @@ function countReadable(columns: IndexColumns, start: number, end: number, readab
   let count = 0;
   for (let posting = start; posting < end; posting++) count += readable[columns.postingChunks[posting]!]!;
   return count;
-}
-
-/** The `topK` touched slots of highest sum, ties by slot (so storage id) ascending, best first. */
-function bestSlots(sums: Float64Array, touched: Uint32Array, touchedCount: number, topK: number): number[] {
-  const ranksBefore = (slot: number, other: number) => sums[slot]! > sums[other]! || (sums[slot] === sums[other] && slot < other);
-  if (topK * 16 >= touchedCount) {
-    return Array.from(touched.subarray(0, touchedCount))
-      .sort((left, right) => (ranksBefore(left, right) ? -1 : ranksBefore(right, left) ? 1 : 0))
-      .slice(0, topK);
-  }
-  const kept: number[] = [];
-  for (let index = 0; index < touchedCount; index++) {
-    const slot = touched[index]!;
-    if (kept.length === topK && !ranksBefore(slot, kept[topK - 1]!)) continue;
-    let position = kept.length === topK ? topK - 1 : kept.length;
-    if (kept.length === topK) kept.pop();
-    while (position > 0 && ranksBefore(slot, kept[position - 1]!)) position--;
-    kept.splice(position, 0, slot);
-  }
-  return kept;
 }
 
 function scratchOf(columns: IndexColumns): Scratch {

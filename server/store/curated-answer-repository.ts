@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './sql-executor.ts';
+import { bumpContentVersion } from './content-version.ts';
 import { lockKnowledgeBase } from './knowledge-base-checks.ts';
 import type { CuratedAnswerRepository, FaqPair } from './store.ts';
 
@@ -24,6 +25,7 @@ export function curatedAnswerRepository(sql: SqlExecutor): CuratedAnswerReposito
             JSON.stringify(pair.sources),
           ]);
         }
+        await bumpContentVersion(transaction, kbId);
       });
     },
     async listFaq(kbId) {

@@ -1,3 +1,4 @@
+import { bumpContentVersion } from './content-version.ts';
 import type { IndexedPage } from './index-data.ts';
 import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index-segments.ts';
 import { lockKnowledgeBase } from './knowledge-base-checks.ts';
@@ -71,9 +72,12 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
 
   const missingDocument = (kbId: string, docId: string) => new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
 
-  /** Adds a change of a knowledge base's passage count to its statistics and bumps its index version. */
+  /** Adds a change of a knowledge base's passage count to its statistics and bumps its index and content versions (store/content-version.ts). */
   const adjustStats = (transaction: SqlExecutor, kbId: string, chunks: number) =>
-    transaction.run('UPDATE index_stats SET chunk_count = chunk_count + ?, version = version + 1 WHERE kb_id = ?', [chunks, kbId]);
+    transaction.run(
+      'UPDATE index_stats SET chunk_count = chunk_count + ?, version = version + 1, content_version = content_version + 1 WHERE kb_id = ?',
+      [chunks, kbId],
+    );
 
   const insertReaders = async (transaction: SqlExecutor, id: number, readers: readonly string[]) => {
     for (const userId of new Set(readers)) await transaction.run('INSERT INTO document_readers (document_id, user_id) VALUES (?, ?)', [id, userId]);
@@ -224,11 +228,15 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         ]);
         await transaction.run('DELETE FROM document_readers WHERE document_id = ?', [id]);
         await insertReaders(transaction, id, access.readers);
+        await bumpContentVersion(transaction, kbId);
       });
     },
     setDocumentUrls(kbId, urls) {
       if (urls.length === 0) return Promise.resolve();
-      return sql.transaction((transaction) => bulk.setDocumentUrls(transaction, kbId, urls));
+      return sql.transaction(async (transaction) => {
+        await bulk.setDocumentUrls(transaction, kbId, urls);
+        await bumpContentVersion(transaction, kbId);
+      });
     },
     removeDocument(kbId, docId) {
       return sql.transaction(async (transaction) => {

@@ -287,4 +287,12 @@ UPDATE documents SET analysis_version = NULL;
 UPDATE index_stats SET version = version + 1;
 `,
   },
+  {
+    // The content version (store/content-version.ts), bumped by every write
+    // that can change an answer: what the answer cache keys answers by.
+    version: 6,
+    sql: `
+ALTER TABLE index_stats ADD COLUMN content_version bigint NOT NULL DEFAULT 0;
+`,
+  },
 ];

@@ -1,3 +1,4 @@
+import { contentVersionRepository } from './content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
 import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
@@ -6,6 +7,7 @@ import { sessionRepository } from './session-repository.ts';
 import { settingsRepository } from './settings-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type {
+  ContentVersionRepository,
   CuratedAnswerRepository,
   FeedbackRepository,
   RateLimitRepository,
@@ -28,6 +30,7 @@ export type SharedRepositories = WorkspaceRepository &
   DocumentWrites &
   FeedbackRepository &
   CuratedAnswerRepository &
+  ContentVersionRepository &
   TokenRepository &
   SessionRepository &
   RateLimitRepository &
@@ -46,6 +49,7 @@ export function sharedRepositories(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     ...documentRepository(sql, bulk, now),
     ...feedbackRepository(sql),
     ...curatedAnswerRepository(sql),
+    ...contentVersionRepository(sql),
     ...tokenRepository(sql),
     ...sessionRepository(sql),
     ...rateLimitRepository(sql),

@@ -369,4 +369,12 @@ UPDATE documents SET analysis_version = NULL;
 UPDATE index_stats SET version = version + 1;
 `,
   },
+  {
+    // The content version (store/content-version.ts), bumped by every write
+    // that can change an answer, as PostgreSQL migration 6.
+    version: 12,
+    sql: `
+ALTER TABLE index_stats ADD COLUMN content_version INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

@@ -655,6 +655,35 @@ describe('Store documents', () => {
   });
 });
 
+describe('Store content version', () => {
+  test('contentVersion: a new value after each write that can change an answer (document put, access, URLs, curated answers, removal), the same after an unchanged put; undefined for an unknown knowledge base', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const seen = [await store.contentVersion(KB_ID)];
+    const next = async () => {
+      const version = await store.contentVersion(KB_ID);
+      expect(seen).not.toContain(version);
+      seen.push(version);
+    };
+
+    // Act and assert
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]));
+    await next();
+    await store.putDocument(documentInput('a.md', [[['Falcons'], 'The falcon hunts.']]));
+    expect(await store.contentVersion(KB_ID)).toBe(seen.at(-1));
+    await store.setDocumentAccess(KB_ID, 'a.md', { visibility: 'workspace', readers: [], quotable: true });
+    await next();
+    await store.setDocumentUrls(KB_ID, [{ docId: 'a.md', url: 'https://docs.example.com/a' }]);
+    await next();
+    await store.replaceFaq(KB_ID, [{ question: 'Do falcons hunt?', answer: 'Yes.', sources: [{ docId: 'a.md' }] }]);
+    await next();
+    await store.removeDocument(KB_ID, 'a.md');
+    await next();
+    expect(seen.every((version) => typeof version === 'string')).toBe(true);
+    expect(await store.contentVersion('unknown')).toBeUndefined();
+  });
+});
+
 describe('Store sites', () => {
   test('createKnowledgeBase without site settings: no base URL, pretty pages, github anchors; with them: as given', async () => {
     const { store } = await openTestStore();

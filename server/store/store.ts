@@ -368,6 +368,19 @@ export interface DocumentRepository {
   removeDocument(kbId: string, docId: string): Promise<boolean>;
 }
 
+/** What tells whether an answer computed earlier still holds (store/content-version.ts). */
+export interface ContentVersionRepository {
+  /**
+   * The knowledge base's content version: a value that changes with every
+   * write that can change an answer (documents, their access and URLs,
+   * curated answers), and is never repeated for another knowledge base of
+   * the same id.
+   *
+   * @returns undefined when the knowledge base does not exist
+   */
+  contentVersion(kbId: string): Promise<string | undefined>;
+}
+
 /** The lexical index's data and the passages retrieval returns, always within a reach (store/index-data.ts); re-indexing. */
 export interface IndexRepository {
   /**
@@ -518,6 +531,7 @@ export interface Store
     IndexRepository,
     FeedbackRepository,
     CuratedAnswerRepository,
+    ContentVersionRepository,
     TokenRepository,
     SessionRepository,
     RateLimitRepository,

@@ -1,0 +1,80 @@
+import type { PreparedAnswer } from './answer-engine.ts';
+import type { Reach } from '../store/store.ts';
+
+/**
+ * Prepared answers (engine/answer-engine.ts `PreparedAnswer`) kept on the
+ * main thread, so a question asked again - the same words, inside the same
+ * reach, with the same top-k - is answered without a worker, a store read
+ * of passages or the engine's CPU: a help site's visitors ask its popular
+ * questions over and over, and click the same follow-up suggestions.
+ *
+ * An entry holds only while the knowledge base's content version
+ * (store/content-version.ts) is the one it was prepared at: every write that
+ * can change an answer - a document, its access or URL, the curated answers
+ * - changes that version, and the caller reads it for each question, so an
+ * answer is never served from before a change on any replica. The reach
+ * (user and visibilities) is part of the key: an answer prepared for one
+ * reader is never given to a reader who may see less.
+ *
+ * Least recently used entries go first once {@link AnswerCache} holds its
+ * maximum (a map's insertion order, re-inserted on each hit).
+ */
+
+/** Answers one process keeps by default: a few kilobytes each (the cited passages' text), so a few megabytes. */
+export const DEFAULT_ANSWER_CACHE_SIZE = 1024;
+
+/** What one answer was prepared for. */
+export interface AnswerKey {
+  question: string;
+  reach: Reach;
+  topK?: number;
+}
+
+interface Entry {
+  version: string;
+  prepared: PreparedAnswer;
+}
+
+export class AnswerCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxEntries: number;
+
+  /** @param maxEntries answers kept at most (0 keeps none) */
+  constructor(maxEntries: number = DEFAULT_ANSWER_CACHE_SIZE) {
+    this.#maxEntries = maxEntries;
+  }
+
+  /**
+   * The answer prepared for `key` at content version `version`, or
+   * undefined (none kept, or kept from another version, which is dropped).
+   * The object is shared: callers must not change it.
+   */
+  get(key: AnswerKey, version: string): PreparedAnswer | undefined {
+    const id = keyOf(key);
+    const entry = this.#entries.get(id);
+    if (entry === undefined) return undefined;
+    this.#entries.delete(id);
+    if (entry.version !== version) return undefined;
+    this.#entries.set(id, entry);
+    return entry.prepared;
+  }
+
+  /** Keeps the answer prepared for `key` at content version `version` (read before it was prepared). */
+  set(key: AnswerKey, version: string, prepared: PreparedAnswer): void {
+    if (this.#maxEntries <= 0) return;
+    const id = keyOf(key);
+    this.#entries.delete(id);
+    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(id, { version, prepared });
+  }
+
+  /** Answers kept. */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** One string for the key's parts (JSON, so no two keys collide). */
+function keyOf({ question, reach, topK }: AnswerKey): string {
+  return JSON.stringify([reach.kbId, reach.userId, [...reach.visibilities].sort(), topK ?? null, question]);
+}
