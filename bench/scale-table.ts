@@ -11,7 +11,7 @@ import { tokenize } from '../server/retrieval/analyzer.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import { IndexCache } from '../server/retrieval/index-cache.ts';
 import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
-import type { Retriever } from '../server/retrieval/retriever.ts';
+import type { Retriever, SearchResult } from '../server/retrieval/retriever.ts';
 import type { Reach } from '../server/store/store.ts';
 
 /**
@@ -49,6 +49,14 @@ export interface ScaleRow {
   /** Seconds to read the whole index into memory; undefined when it was not held (over the cap). */
   indexRead?: number;
   answer?: { p50: number; p95: number };
+  /**
+   * Questions whose top 10 (documents, heading paths, texts, scores to 12
+   * significant digits) were the same on both of this backend's search
+   * paths (index held, terms read) and, for PostgreSQL, the same as the
+   * embedded store's: the backend parity of server/store/backend-parity.test.ts
+   * at this scale.
+   */
+  sameResults?: { same: number; total: number };
 }
 
 /** Options of {@link measureScaleTable}. */
@@ -103,11 +111,17 @@ export async function measureScaleTable(options: ScaleTableOptions): Promise<Sca
         });
       }
       let passages: { heading: string; text: string }[] = [];
+      let embeddedResults: readonly string[] = [];
       for (const { backend, location, size } of locations) {
         progress(`scale ${scale}x: ingesting ${(corpusBytes / MEGABYTE).toFixed(1)} MB into ${backend}`);
-        const row = await measureBackend(scale, backend, location, corpus, corpusBytes, options, size);
-        rows.push(row.row);
-        if (backend === 'embedded') passages = row.passages;
+        const measured = await measureBackend(scale, backend, location, corpus, corpusBytes, options, size);
+        if (backend === 'embedded') {
+          passages = measured.passages;
+          embeddedResults = measured.results.held;
+        }
+        const { held, termsRead } = measured.results;
+        const same = held.filter((result, index) => result === termsRead[index] && result === embeddedResults[index]).length;
+        rows.push({ ...measured.row, sameResults: { same, total: held.length } });
       }
       progress(`scale ${scale}x: FTS5 over ${passages.length} passages`);
       rows.push(await measureFts5(scale, passages, corpusBytes, options));
@@ -142,7 +156,7 @@ async function measureBackend(
   corpusBytes: number,
   options: ScaleTableOptions,
   size: () => Promise<number>,
-): Promise<{ row: ScaleRow; passages: { heading: string; text: string }[] }> {
+): Promise<{ row: ScaleRow; passages: { heading: string; text: string }[]; results: { held: string[]; termsRead: string[] } }> {
   let store = openStore(location);
   const owner = await store.createUser({ email: OWNER_EMAIL, name: 'Owner' });
   await store.createKnowledgeBase({ id: KB_ID, name: `Node.js docs ${scale}x` });
@@ -166,7 +180,8 @@ async function measureBackend(
     const searchWith = (retriever: Retriever) => (question: string) => retriever.search({ reach, terms: questionTerms(question), topK: TOP_K });
     // Terms read from the store for each search, as right after an ingest or when the index does not fit in memory.
     const termSearch = searchWith(createLexicalRetriever(store, { cache: false }));
-    for (const question of options.questions) await termSearch(question);
+    const termsRead: string[] = [];
+    for (const question of options.questions) termsRead.push(resultSignature(await termSearch(question)));
     const termSearchTimes = await timeEach(options, termSearch);
     // The index held in memory once read (in the background after the first search), as a server's worker holds it.
     const cache = new IndexCache();
@@ -177,7 +192,8 @@ async function measureBackend(
     await cache.settled();
     const indexReadSeconds = (performance.now() - readStarted) / 1000;
     const held = cache.postingTotal > 0;
-    for (const question of options.questions) await search(question);
+    const heldResults: string[] = [];
+    for (const question of options.questions) heldResults.push(resultSignature(await search(question)));
     const searchTimes = await timeEach(options, search);
     const engine = createAnswerEngine({ store, retriever });
     const answerTimes = await timeEach(options, (question) => collectAnswer(engine.answer({ question, reach })));
@@ -197,10 +213,16 @@ async function measureBackend(
         answer: percentiles(answerTimes),
       },
       passages,
+      results: { held: heldResults, termsRead },
     };
   } finally {
     await store.close();
   }
+}
+
+/** A search's top passages as one comparable string: documents, heading paths, texts and scores (12 significant digits), in rank order. */
+function resultSignature(result: SearchResult): string {
+  return JSON.stringify(result.passages.map((passage) => [passage.docId, passage.headingPath, passage.text, passage.score.toPrecision(12)]));
 }
 
 /** FTS5 (porter stemmer, BM25 ranking) over the same passages: indexing time, file size, top-10 search time. */
@@ -289,11 +311,11 @@ export async function nodeDocsQuestions(path: string): Promise<string[]> {
 export function scaleTableMarkdown(rows: readonly ScaleRow[]): string[] {
   const format = formatFigure;
   return [
-    '| scale | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scale | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) | same top 10 |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.scale}x | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} |`,
+        `| ${row.scale}x | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} | ${row.sameResults ? `${row.sameResults.same} / ${row.sameResults.total}` : '-'} |`,
     ),
   ];
 }
