@@ -13,6 +13,7 @@ import { createApp } from './app.ts';
 import { issueToken } from './auth/widget-tokens.ts';
 import { createPooledAnswerEngine, type PooledAnswerEngine } from './engine/answer-pool.ts';
 import { createSourceSpanCodec } from './engine/source-span.ts';
+import { INGEST_BATCH_DOCUMENTS } from './ingest/ingest-files.ts';
 import { ingestSource } from './ingest/ingest-source.ts';
 import { openStore, type StoreLocation } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
@@ -323,10 +324,11 @@ describe.skipIf(testBackend() !== 'postgres')('PostgreSQL silent (connections op
 });
 
 describe('a crash in the middle of an ingest', () => {
-  test('the CLI killed with SIGKILL while re-ingesting 150 pages: every page is whole at its previous or its new version, and each is answerable', async () => {
+  test(`the CLI killed with SIGKILL while re-ingesting two batches of pages (${2 * INGEST_BATCH_DOCUMENTS}): every page is whole at its previous or its new version, and each is answerable`, async () => {
     const opened: TestStore = await openTestStore();
     cleanups.push(() => opened.close());
-    const pages = 150;
+    // Two transactions' worth, so that the crash can come between them.
+    const pages = 2 * INGEST_BATCH_DOCUMENTS;
     await seed(opened.store, pages, 'old');
     const folder = join(opened.folder, 'sources');
     await mkdir(folder);

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
-import prepare, { type PrepareResult, type PrepareTask } from './prepare-worker.ts';
+import { prepareSource, type PrepareResult, type PrepareTask, type PrepareWireResult } from './prepare-worker.ts';
+import { fromWire } from '../store/packed-index.ts';
 
 /**
  * Where bulk ingest prepares documents (parse, chunk, analyze: CPU only):
@@ -34,9 +35,9 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './prepare-worker.t
  */
 export function createDocumentPreparer(documents: number, threads: number): DocumentPreparer {
   if (documents < PARALLEL_PREPARE_MIN_DOCUMENTS) {
-    return { prepare: (task) => Promise.resolve().then(() => prepare(task)), close: () => Promise.resolve() };
+    return { prepare: (task) => Promise.resolve().then(() => prepareSource(task)), close: () => Promise.resolve() };
   }
-  const pool = new Piscina<PrepareTask, PrepareResult>({
+  const pool = new Piscina<PrepareTask, PrepareWireResult>({
     filename: WORKER_URL.href,
     minThreads: threads,
     maxThreads: threads,
@@ -47,5 +48,12 @@ export function createDocumentPreparer(documents: number, threads: number): Docu
     // Workers of a TypeScript checkout load their modules through tsx, like the main thread.
     execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
   });
-  return { prepare: (task) => pool.run(task), close: () => pool.destroy() };
+  return {
+    // The index comes back flattened (store/packed-index.ts) and is wrapped, not rebuilt, here.
+    prepare: async (task) => {
+      const result = await pool.run(task);
+      return result.kind === 'prepared' ? { kind: 'prepared', input: fromWire(result.input) } : result;
+    },
+    close: () => pool.destroy(),
+  };
 }

@@ -1,4 +1,5 @@
 import { prepareDocument, SourceRejectedError, SourceSkippedError, type SourceDocument } from './ingest-source.ts';
+import { toWire, type DocumentInputWire } from '../store/packed-index.ts';
 import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
 
 /**
@@ -24,7 +25,17 @@ export type PrepareResult =
   | { kind: 'prepared'; input: DocumentInput }
   | { kind: 'skipped' | 'rejected'; reason: string };
 
-export default function prepare(task: PrepareTask): PrepareResult {
+/** A {@link PrepareResult} as a worker sends it back: the document's index flattened (store/packed-index.ts). */
+export type PrepareWireResult = Exclude<PrepareResult, { kind: 'prepared' }> | { kind: 'prepared'; input: DocumentInputWire };
+
+/** The worker's entry: prepares the document and flattens its index for the trip back. */
+export default function prepare(task: PrepareTask): PrepareWireResult {
+  const result = prepareSource(task);
+  return result.kind === 'prepared' ? { kind: 'prepared', input: toWire(result.input) } : result;
+}
+
+/** Prepares one document on the calling thread. */
+export function prepareSource(task: PrepareTask): PrepareResult {
   try {
     return { kind: 'prepared', input: prepareDocument(task.source, task.site, task.contentHash) };
   } catch (error) {

@@ -30,6 +30,8 @@ export const MAX_TOKEN_LENGTH = 40;
 
 /** Letters, digits and combining marks (so scripts such as Devanagari keep whole words). */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+/** {@link WORD} for ASCII text, where it means the same and runs faster (no Unicode property tables). */
+const ASCII_WORD = /[A-Za-z0-9]+/g;
 
 /**
  * Memo of Porter stems: stemming is the analyzer's main cost and natural
@@ -64,10 +66,11 @@ const CAMEL_CASE_WORD = /\p{Lu}?[\p{Ll}\p{M}]+|\p{Lu}+(?![\p{Ll}\p{M}])|\p{N}+/g
  */
 export function tokenize(text: string): string[] {
   // NFKC leaves ASCII as it is: only other text pays for normalizing.
-  const normalized = (NON_ASCII.test(text) ? text.normalize('NFKC') : text).replace(POSSESSIVE, '');
+  const ascii = !NON_ASCII.test(text);
+  const normalized = (ascii ? text : text.normalize('NFKC')).replace(POSSESSIVE, '');
   const tokens: string[] = [];
-  for (const match of normalized.matchAll(WORD)) {
-    const word = match[0];
+  // `match` with the global flag gives the words as strings, without a match object each.
+  for (const word of normalized.match(ascii ? ASCII_WORD : WORD) ?? []) {
     if (word.length > MAX_TOKEN_LENGTH) continue;
     const lower = word.toLowerCase();
     tokens.push(lower);
@@ -89,9 +92,26 @@ export function tokenize(text: string): string[] {
 export function analyze(text: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(text)) {
-    if (!STOP_WORDS.has(token)) terms.push(stem(token));
-    const expansion = EXPANSIONS.get(token);
-    if (expansion) terms.push(...expansion);
+    const analyzed = tokenTerms(token);
+    for (let index = 0; index < analyzed.length; index++) terms.push(analyzed[index]!);
+  }
+  return terms;
+}
+
+/**
+ * Memo of each token's terms (none for a stop word, else its stem, then any
+ * expansion's terms): one map lookup a token where the stop-word set, the
+ * stem memo and the expansions took three. Bounded like the stem memo.
+ */
+const tokenTermsCache = new Map<string, readonly string[]>();
+
+function tokenTerms(token: string): readonly string[] {
+  let terms = tokenTermsCache.get(token);
+  if (terms === undefined) {
+    const expansion = EXPANSIONS.get(token) ?? [];
+    terms = STOP_WORDS.has(token) ? expansion : [stem(token), ...expansion];
+    if (tokenTermsCache.size >= STEM_CACHE_LIMIT) tokenTermsCache.clear();
+    tokenTermsCache.set(token, terms);
   }
   return terms;
 }

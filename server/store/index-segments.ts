@@ -1,5 +1,6 @@
 import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexedPage, type IndexedPassage } from './index-data.ts';
 import { selectMerge, type SegmentSize } from './merge-policy.ts';
+import { packedPostingsOf } from './packed-index.ts';
 import { mergePostings, packSegment, type PackedSegment, type SegmentUnit } from './segment-codec.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
@@ -72,16 +73,22 @@ async function insertRows(transaction: SqlExecutor, table: string, columns: read
   }
 }
 
+/** The `terms` of a unit read from its packed postings instead. */
+const EMPTY_TERMS: ReadonlyMap<string, readonly number[]> = new Map();
+
 /**
  * Writes the postings of documents that have none as one new segment per
  * kind of unit, then merges segments as the merge policy asks.
  */
 export async function writeSegments(transaction: SqlExecutor, kbId: string, documents: readonly DocumentIndexEntry[]): Promise<void> {
   if (documents.length === 0) return;
-  const passages: SegmentUnit[] = documents.flatMap(({ documentId, passages }) =>
-    passages.map(({ chunkId, index }) => ({ unitId: chunkId, documentId, lengths: index.lengths, terms: index.terms })),
-  );
-  const pages: SegmentUnit[] = documents.map(({ documentId, page }) => ({ unitId: documentId, documentId, lengths: page.lengths, terms: page.terms }));
+  const unit = (unitId: number, documentId: number, index: IndexedPassage | IndexedPage): SegmentUnit => {
+    // A packed index (packed-index.ts) is read from its arrays; its `terms` map is never built.
+    const packed = packedPostingsOf(index);
+    return packed ? { unitId, documentId, lengths: index.lengths, terms: EMPTY_TERMS, packed } : { unitId, documentId, lengths: index.lengths, terms: index.terms };
+  };
+  const passages = documents.flatMap(({ documentId, passages }) => passages.map(({ chunkId, index }) => unit(chunkId, documentId, index)));
+  const pages = documents.map(({ documentId, page }) => unit(documentId, documentId, page));
   for (const [kind, units] of [
     [SEGMENT_KINDS.passages, passages],
     [SEGMENT_KINDS.pages, pages],

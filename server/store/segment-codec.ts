@@ -1,4 +1,5 @@
 import type { IndexColumns } from './index-data.ts';
+import type { PackedPostings } from './packed-index.ts';
 
 /**
  * The packed postings of an index segment (index-segments.ts): one byte
@@ -34,8 +35,10 @@ export interface SegmentUnit {
   documentId: number;
   /** Length of each field, in analyzed terms. */
   lengths: readonly number[];
-  /** Term -> its frequency in each field. */
+  /** Term -> its frequency in each field (not read when `packed` is given). */
   terms: ReadonlyMap<string, readonly number[]>;
+  /** The same postings in a document's flat arrays (packed-index.ts), read instead of `terms` when given. */
+  packed?: PackedPostings;
 }
 
 /** A segment's postings, packed: `terms[i]`'s are `postings[i]`. */
@@ -130,15 +133,16 @@ class RunWriter {
   }
 
   /**
-   * Appends a posting: its frequencies and its unit's lengths are
-   * `fieldCount` values each of `frequencies` and `lengths` from `offset`.
+   * Appends a posting: its frequencies are `fieldCount` values of
+   * `frequencies` from `offset`, its unit's lengths as many of `lengths`
+   * from `lengthOffset`.
    */
-  add(unitId: number, documentId: number, frequencies: ArrayLike<number>, lengths: ArrayLike<number>, offset = 0): void {
+  add(unitId: number, documentId: number, frequencies: ArrayLike<number>, lengths: ArrayLike<number>, offset = 0, lengthOffset = offset): void {
     const writer = this.#writer;
     writer.write(unitId - this.#previousUnit);
     writer.write(zigzag(documentId - this.#previousDocument));
     for (let field = 0; field < this.#fieldCount; field++) writer.write(Math.min(frequencies[offset + field]!, MAX_FREQUENCY));
-    for (let field = 0; field < this.#fieldCount; field++) writer.write(lengths[offset + field]!);
+    for (let field = 0; field < this.#fieldCount; field++) writer.write(lengths[lengthOffset + field]!);
     this.#previousUnit = unitId;
     this.#previousDocument = documentId;
     this.#count += 1;
@@ -201,12 +205,31 @@ function decodedPostings(fieldCount: number, count: number): DecodedPostings {
 export function packSegment(fieldCount: number, units: readonly SegmentUnit[]): PackedSegment {
   const ordered = [...units].sort((left, right) => left.unitId - right.unitId);
   const runs = new Map<string, RunWriter>();
+  const runOf = (term: string) => {
+    let run = runs.get(term);
+    if (!run) runs.set(term, (run = new RunWriter(fieldCount)));
+    return run;
+  };
+  // Packed units: each document's term list is mapped to runs once, not each posting's term looked up.
+  const runsByTermList = new Map<readonly string[], (RunWriter | undefined)[]>();
+  const stride = fieldCount + 1;
   let postingCount = 0;
   for (const unit of ordered) {
+    if (unit.packed) {
+      const { termList, postings, start, end } = unit.packed;
+      let listRuns = runsByTermList.get(termList);
+      if (!listRuns) runsByTermList.set(termList, (listRuns = new Array<RunWriter | undefined>(termList.length)));
+      for (let posting = start; posting < end; posting++) {
+        const at = posting * stride;
+        const termIndex = postings[at]!;
+        const run = (listRuns[termIndex] ??= runOf(termList[termIndex]!));
+        run.add(unit.unitId, unit.documentId, postings, unit.lengths, at + 1, 0);
+      }
+      postingCount += end - start;
+      continue;
+    }
     for (const [term, frequencies] of unit.terms) {
-      let run = runs.get(term);
-      if (!run) runs.set(term, (run = new RunWriter(fieldCount)));
-      run.add(unit.unitId, unit.documentId, frequencies, unit.lengths);
+      runOf(term).add(unit.unitId, unit.documentId, frequencies, unit.lengths);
       postingCount += 1;
     }
   }
