@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { passwordPolicyProblem } from './auth/password-hash.ts';
 import { DEFAULT_ANSWER_CACHE_SIZE } from './engine/answer-cache.ts';
 import { DEFAULT_MAX_TOKENS } from './engine/chat-completions-client.ts';
+import { MAX_CACHED_POSTINGS } from './retrieval/index-cache.ts';
 
 /**
  * Configuration from environment variables (README, "Configuration"). Only
@@ -35,6 +36,12 @@ export interface Config {
    * (engine/answer-cache.ts); 0 keeps none.
    */
   answerCacheSize: number;
+  /**
+   * Most postings each answer worker holds in memory, over all knowledge
+   * bases (retrieval/index-cache.ts: about 12 bytes a posting); a knowledge
+   * base that does not fit is searched by reading its terms from the store.
+   */
+  indexCachePostings: number;
   /**
    * Longest time to find the passages for one question, waiting for a free
    * answer thread included, milliseconds; then the request gets 503
@@ -93,6 +100,7 @@ const schema = z.object({
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
   KB_ANSWER_THREADS: integer(availableParallelism(), 1, 64),
   KB_ANSWER_CACHE_SIZE: integer(DEFAULT_ANSWER_CACHE_SIZE, 0, 1_000_000),
+  KB_INDEX_MEMORY_POSTINGS: integer(MAX_CACHED_POSTINGS, 0, 1_000_000_000),
   KB_RETRIEVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
@@ -147,6 +155,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,
     answerThreads: values.KB_ANSWER_THREADS,
     answerCacheSize: values.KB_ANSWER_CACHE_SIZE,
+    indexCachePostings: values.KB_INDEX_MEMORY_POSTINGS,
     retrievalTimeoutMs: Math.round(values.KB_RETRIEVAL_TIMEOUT_SECONDS * 1000),
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,

@@ -79,6 +79,7 @@ const engine = createPooledAnswerEngine({
   threads: config.answerThreads,
   contentVersions: store,
   answerCacheSize: config.answerCacheSize,
+  indexCachePostings: config.indexCachePostings,
   timeoutMs: config.retrievalTimeoutMs,
   chat,
   onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),

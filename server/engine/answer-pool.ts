@@ -66,6 +66,8 @@ export interface AnswerPoolOptions {
   contentVersions?: ContentVersionRepository;
   /** Answers kept when {@link contentVersions} is given (default `DEFAULT_ANSWER_CACHE_SIZE`). */
   answerCacheSize?: number;
+  /** Most postings each worker's in-memory index holds (retrieval/index-cache.ts; default `MAX_CACHED_POSTINGS`). */
+  indexCachePostings?: number;
 }
 
 /** Default {@link AnswerPoolOptions.timeoutMs}: 5 s, the store's own query timeout. */
@@ -110,6 +112,7 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
       reach: { ...request.reach, visibilities: [...request.reach.visibilities] },
       ...(request.topK === undefined ? {} : { topK: request.topK }),
       withPassages: options.chat !== undefined,
+      ...(options.indexCachePostings === undefined ? {} : { indexCachePostings: options.indexCachePostings }),
       cancelled,
     };
     const outcome = await prepareWithin(pool.run(task) as Promise<PreparedAnswer | undefined>, request.signal, timeoutMs);

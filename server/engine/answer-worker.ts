@@ -25,6 +25,8 @@ export interface AnswerTask {
    * the result, the largest part of it to copy between threads.
    */
   withPassages: boolean;
+  /** Most postings this worker's in-memory index holds (retrieval/index-cache.ts); default `MAX_CACHED_POSTINGS`. */
+  indexCachePostings?: number;
   /**
    * One 32-bit cell in memory shared with the main thread (a
    * SharedArrayBuffer survives structured cloning as the same memory): the
@@ -66,7 +68,7 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
   if (signal.aborted) return undefined;
   const request = { question: task.question, reach: task.reach, signal, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    const prepared = await prepareAnswer(await sourcesAt(task.location), request, task.abstentionThreshold);
+    const prepared = await prepareAnswer(await sourcesAt(task.location, task.indexCachePostings), request, task.abstentionThreshold);
     return prepared?.kind === 'retrieved' && !task.withPassages ? { ...prepared, passages: [] } : prepared;
   } catch (error) {
     throw serializableError(error);
@@ -75,10 +77,11 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
 
 /**
  * This thread's connection to the store at `location`, opened on first use,
- * and its lexical retriever (whose in-memory index is this thread's).
+ * and its lexical retriever (whose in-memory index is this thread's, of at
+ * most `indexCachePostings` postings).
  */
-async function sourcesAt(location: StoreLocation): Promise<AnswerSources> {
-  const key = JSON.stringify(location);
+async function sourcesAt(location: StoreLocation, indexCachePostings?: number): Promise<AnswerSources> {
+  const key = JSON.stringify([location, indexCachePostings ?? null]);
   if (!sources || storeKey !== key) {
     const previous = sources?.store;
     sources = undefined;
@@ -88,7 +91,7 @@ async function sourcesAt(location: StoreLocation): Promise<AnswerSources> {
         ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
         : location,
     );
-    sources = { store, retriever: createLexicalRetriever(store) };
+    sources = { store, retriever: createLexicalRetriever(store, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } }) };
     storeKey = key;
   }
   return sources;

@@ -24,11 +24,16 @@ import type { KnowledgeBaseIndex } from '../store/index-data.ts';
  */
 
 /**
- * Default cap on postings held, summed over knowledge bases: 4,000,000, about
- * 48 MB of typed arrays at 12 bytes a posting (the bundled Node.js docs:
- * about 160,000 postings; the Kubernetes docs about 900,000).
+ * Default cap on postings held, summed over knowledge bases: 16,000,000,
+ * at most about 200 MB of typed arrays at 12 bytes a posting (the bundled
+ * Node.js docs: about 200,000 postings; the Kubernetes docs about 900,000;
+ * the Node.js docs copied 64 times, 313,000 passages from 198 MB of
+ * markdown, 13 million). At 4,000,000 that copy did not fit, and every
+ * search read its terms from the store: PostgreSQL p95 82-106 ms where the
+ * index held answers in a few milliseconds (`npm run bench`, scale table).
+ * `KB_INDEX_MEMORY_POSTINGS` sets it (server/config.ts).
  */
-export const MAX_CACHED_POSTINGS = 4_000_000;
+export const MAX_CACHED_POSTINGS = 16_000_000;
 
 /** Default quiet period, milliseconds (see the module's documentation). */
 export const CACHE_QUIET_MILLISECONDS = 2_000;
