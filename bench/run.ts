@@ -19,8 +19,8 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
 /**
  * `npm run bench`: the figures of the query service on the bundled Node.js
  * docs, each beside a baseline measured in the same run on the same machine
- * (issue 6, "Load benchmark"). Loopback only, bounded in time (about three
- * minutes); written to bench/results.md and printed.
+ * (issue 6, "Load benchmark"). Loopback only, bounded in time (about eight
+ * minutes, most of it the scale table); written to bench/results.md and printed.
  *
  * - ingest time of the corpus, beside reading and hashing the same files;
  * - JSON queries/s and p50/p95/p99 at 32 and 256 concurrent clients
