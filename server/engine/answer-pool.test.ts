@@ -41,8 +41,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A temporary store with `guide.md` ingested, a fake model running `script`, and the pooled engine over both. */
-async function pooledEngineWith(script: ChatScript): Promise<{ engine: PooledAnswerEngine; server: FakeChatServer }> {
+/**
+ * A temporary store (the test run's backend) with `guide.md` ingested from
+ * `text`, removed after the test; `ingest` writes the file again and
+ * re-ingests it.
+ */
+async function guideStore(text = GUIDE) {
   const folder = await mkdtemp(join(tmpdir(), 'kb-pool-test-'));
   cleanups.push(() => rm(folder, { recursive: true, force: true }));
   const { location, dispose } = await createTestStoreLocation(folder);
@@ -50,8 +54,18 @@ async function pooledEngineWith(script: ChatScript): Promise<{ engine: PooledAns
   const store = openStore(location);
   cleanups.push(() => store.close());
   await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
-  await writeFile(join(folder, 'guide.md'), GUIDE);
-  await ingestPaths(store, { kbId: 'docs', paths: [join(folder, 'guide.md')], visibility: 'public', readers: [], quotable: true });
+  const guide = join(folder, 'guide.md');
+  const ingest = async (markdown: string) => {
+    await writeFile(guide, markdown);
+    await ingestPaths(store, { kbId: 'docs', paths: [guide], visibility: 'public', readers: [], quotable: true });
+  };
+  await ingest(text);
+  return { location, store, ingest };
+}
+
+/** A temporary store with `guide.md` ingested, a fake model running `script`, and the pooled engine over both. */
+async function pooledEngineWith(script: ChatScript): Promise<{ engine: PooledAnswerEngine; server: FakeChatServer }> {
+  const { location } = await guideStore();
 
   const server = await startFakeChatServer(script);
   cleanups.push(() => server.close());
@@ -166,19 +180,7 @@ describe('createPooledAnswerEngine with an answer cache', () => {
 
   /** A temporary store with `guide.md` ingested and the pooled engine over it, its answer cache reading versions from `versions` (default: the store). */
   async function cachedEngine(versions?: ContentVersionRepository) {
-    const folder = await mkdtemp(join(tmpdir(), 'kb-cache-test-'));
-    cleanups.push(() => rm(folder, { recursive: true, force: true }));
-    const { location, dispose } = await createTestStoreLocation(folder);
-    cleanups.push(dispose);
-    const store = openStore(location);
-    cleanups.push(() => store.close());
-    await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
-    const guide = join(folder, 'guide.md');
-    const ingest = async (text: string) => {
-      await writeFile(guide, text);
-      await ingestPaths(store, { kbId: 'docs', paths: [guide], visibility: 'public', readers: [], quotable: true });
-    };
-    await ingest(GUIDE);
+    const { location, store, ingest } = await guideStore();
     const engine = createPooledAnswerEngine({ location, abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD, threads: 1, contentVersions: versions ?? store });
     cleanups.push(() => engine.close());
     const ask = (reach: Reach = REACH) => collectAnswer(engine.answer({ question: QUESTION_ASKED, reach }));
