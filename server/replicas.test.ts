@@ -139,8 +139,9 @@ describe.skipIf(testBackend() !== 'postgres')('two replicas on one PostgreSQL', 
     expect(((await after.json()) as Problem).code).toBe('token_revoked');
   });
 
-  test('a document added through one replica is answered from on the other', async () => {
+  test('a document added through one replica is answered from on the other, though the other had answered the question before it (its answer cache)', async () => {
     const { token } = await issue(second!, ownerCookie);
+    const before = (await (await ask(second!, token, 'What are the quokka fed?')).json()) as QueryResponse;
 
     const added = await consoleCall(first!, ownerCookie, 'PUT', '/knowledge-bases/node-docs/documents/guides/quokka.md', {
       content: '# Quokka feeding\n\nThe quokka colony at the harbour is fed saltbush leaves every morning.\n',
@@ -148,6 +149,7 @@ describe.skipIf(testBackend() !== 'postgres')('two replicas on one PostgreSQL', 
     });
     const answer = (await (await ask(second!, token, 'What are the quokka fed?')).json()) as QueryResponse;
 
+    expect(before.abstained).toBe(true);
     expect(added.status).toBe(201);
     expect(answer.abstained).toBe(false);
     expect(answer.citations.map((citation) => citation.doc_id)).toContain('guides/quokka.md');
