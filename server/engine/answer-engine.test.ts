@@ -245,6 +245,25 @@ describe('AnswerEngine.answer', () => {
     expect(events.map((event) => event.type)).toEqual(['abstain', 'done']);
   });
 
+  test('answer asked for whole (the JSON endpoint) and word by word (a stream): the same text, one token against one per word', async () => {
+    const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
+    const pair: FaqPair = {
+      question: 'How can I create a directory?',
+      answer: '  Call `fs.mkdir()` with\tthe path [1].\n\n',
+      sources: [{ docId: 'fs.md', heading: 'Directories' }],
+    };
+    const store = fakeStore({ faq: [pair], reachable: [source] });
+    const engine = createAnswerEngine({ store, retriever: store });
+
+    const whole = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH, wholeText: true }));
+    const words = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
+
+    expect(textOf(whole)).toBe('  Call `fs.mkdir()` with\tthe path [1].');
+    expect(textOf(words)).toBe(textOf(whole));
+    expect(whole.filter((event) => event.type === 'token')).toHaveLength(1);
+    expect(words.filter((event) => event.type === 'token')).toHaveLength(6);
+  });
+
   test('curated pair with the same content words: answered from it, provenance qa_shortcut, its sources cited, no search', async () => {
     const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
     const pair: FaqPair = {

@@ -205,8 +205,10 @@ export async function* deliverAnswer(
     return;
   }
   for (const event of prepared.events) {
-    if (event.type === 'token' && !request.wholeText) {
-      for (const token of tokens(event.text)) {
+    if (event.type === 'token') {
+      // Whole or word by word, the same text: without trailing whitespace (see `tokens`).
+      const pieces = request.wholeText ? [event.text.trimEnd()].filter((text) => text !== '').map((text) => ({ type: 'token' as const, text })) : tokens(event.text);
+      for (const token of pieces) {
         if (request.signal?.aborted) return;
         yield token;
       }
