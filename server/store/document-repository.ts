@@ -218,6 +218,8 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     },
     setDocumentAccess(kbId, docId, access) {
       return sql.transaction(async (transaction) => {
+        // The knowledge base's row first, as every writer of its documents takes it (no lock-order deadlock with an ingest).
+        await bumpContentVersion(transaction, kbId);
         const id = await documentId(transaction, kbId, docId, dialect.forUpdate);
         if (id === undefined) throw missingDocument(kbId, docId);
         await transaction.run('UPDATE documents SET visibility = ?, quotable = ?, updated_at = ? WHERE id = ?', [
@@ -228,14 +230,14 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         ]);
         await transaction.run('DELETE FROM document_readers WHERE document_id = ?', [id]);
         await insertReaders(transaction, id, access.readers);
-        await bumpContentVersion(transaction, kbId);
       });
     },
     setDocumentUrls(kbId, urls) {
       if (urls.length === 0) return Promise.resolve();
       return sql.transaction(async (transaction) => {
-        await bulk.setDocumentUrls(transaction, kbId, urls);
+        // The knowledge base's row first, as every writer of its documents takes it (no lock-order deadlock with an ingest).
         await bumpContentVersion(transaction, kbId);
+        await bulk.setDocumentUrls(transaction, kbId, urls);
       });
     },
     removeDocument(kbId, docId) {
