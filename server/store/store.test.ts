@@ -684,6 +684,37 @@ describe('Store content version', () => {
   });
 });
 
+describe('Store concurrent writers', () => {
+  test('documents replaced while their access and URLs are changed at the same time (PostgreSQL: on other pooled connections): every write succeeds (no deadlock), the last of each holds', async () => {
+    // Arrange
+    const { store } = await openTestStore();
+    const version = (round: number) => [
+      documentInput('a.md', [[['Falcons'], `Falcon round ${round}.`]], { contentHash: `a-${round}` }),
+      documentInput('b.md', [[['Herons'], `Heron round ${round}.`]], { contentHash: `b-${round}` }),
+    ];
+    await store.putDocuments(version(0));
+    const rounds = 25;
+
+    // Act
+    const failures: unknown[] = [];
+    const loop = (write: (round: number) => Promise<unknown>) =>
+      (async () => {
+        for (let round = 1; round <= rounds; round++) await write(round).catch((error: unknown) => failures.push(error));
+      })();
+    await Promise.all([
+      loop(async (round) => {
+        for (const outcome of await store.putDocuments(version(round))) if ('error' in outcome) throw outcome.error;
+      }),
+      loop((round) => store.setDocumentAccess(KB_ID, 'a.md', { visibility: round === rounds ? 'workspace' : 'public', readers: [], quotable: true })),
+      loop((round) => store.setDocumentUrls(KB_ID, [{ docId: 'a.md', url: `https://docs.example.com/a/${round}` }, { docId: 'b.md', url: `https://docs.example.com/b/${round}` }])),
+    ]);
+
+    // Assert
+    expect(failures).toEqual([]);
+    expect(await store.getDocument(KB_ID, 'a.md')).toMatchObject({ contentHash: `a-${rounds}`, visibility: 'workspace', url: `https://docs.example.com/a/${rounds}` });
+  });
+});
+
 describe('Store sites', () => {
   test('createKnowledgeBase without site settings: no base URL, pretty pages, github anchors; with them: as given', async () => {
     const { store } = await openTestStore();
