@@ -20,7 +20,11 @@ import type { Reach } from '../store/store.ts';
  * maximum (a map's insertion order, re-inserted on each hit).
  */
 
-/** Answers one process keeps by default: a few kilobytes each (the cited passages' text), so a few megabytes. */
+/**
+ * Answers one process keeps by default. An entry holds its cited passages'
+ * text (and, with a chat model, the retrieved passages'): a few to about 20
+ * kilobytes, so at most some 20 MB.
+ */
 export const DEFAULT_ANSWER_CACHE_SIZE = 1024;
 
 /** What one answer was prepared for. */
