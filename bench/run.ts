@@ -133,13 +133,7 @@ try {
       rows.push({ figure: `JSON p50, one client, ${backend.name}`, value: quantile(single, 0.5), baseline: quantile(baselineSingle, 0.5), unit: 'ms' });
     }
     for (const clients of CLIENT_COUNTS) {
-      const baselineCpu = (await ask(server.child, 'resources')) as Resources;
-      const baseline = await load(`${server.baselineBase}/query`, headers, requests, clients, LOAD_SECONDS);
-      const baselineCpuAfter = (await ask(server.child, 'resources')) as Resources;
-      await ask(server.child, 'reset-delay');
-      const appCpu = (await ask(server.child, 'resources')) as Resources;
-      const app = await load(`${server.appBase}/query`, headers, requests, clients, LOAD_SECONDS);
-      const appCpuAfter = (await ask(server.child, 'resources')) as Resources;
+      const { baseline, app, cpu } = await pairedLoads(server, headers, requests, clients, () => ask(server.child, 'reset-delay'));
       const delay = (await ask(server.child, 'read-delay')) as { maxMilliseconds: number };
       const at = `@${clients} clients, ${backend.name}`;
       if (app.errors > 0) throw new Error(`JSON load ${at} had ${app.errors} connection errors`);
@@ -150,12 +144,7 @@ try {
         { figure: `JSON p95 ${at}`, value: percentile95(app), baseline: percentile95(baseline), unit: 'ms' },
         { figure: `JSON p99 ${at}`, value: app.latency.p99, baseline: baseline.latency.p99, unit: 'ms' },
         { figure: `event-loop max delay ${at}`, value: delay.maxMilliseconds, baseline: Number.NaN, unit: 'ms' },
-        {
-          figure: `server CPU per JSON answer ${at}`,
-          value: cpuPerRequest(appCpu, appCpuAfter, app),
-          baseline: cpuPerRequest(baselineCpu, baselineCpuAfter, baseline),
-          unit: 'ms',
-        },
+        { figure: `server CPU per JSON answer ${at}`, value: cpu.app, baseline: cpu.baseline, unit: 'ms' },
       );
     }
     await stopChild(server.child);
@@ -165,15 +154,11 @@ try {
     const uncached = await startBenchServer(backend.location, backend.token, false);
     const varied = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS).map((question) => ({ method: 'POST' as const, body: JSON.stringify({ question }) }));
     await load(`${uncached.appBase}/query`, headers, varied, 32, 2);
-    const baselineCpu = (await ask(uncached.child, 'resources')) as Resources;
-    const baseline = await load(`${uncached.baselineBase}/query`, headers, varied, 32, LOAD_SECONDS);
-    const appCpu = (await ask(uncached.child, 'resources')) as Resources;
-    const app = await load(`${uncached.appBase}/query`, headers, varied, 32, LOAD_SECONDS);
-    const appCpuAfter = (await ask(uncached.child, 'resources')) as Resources;
+    const { baseline, app, cpu } = await pairedLoads(uncached, headers, varied, 32);
     const at = `@32 clients, ${backend.name}, answer cache off, ${varied.length} questions`;
     rows.push(
       { figure: `JSON p95 ${at}`, value: percentile95(app), baseline: percentile95(baseline), unit: 'ms' },
-      { figure: `server CPU per JSON answer ${at}`, value: cpuPerRequest(appCpu, appCpuAfter, app), baseline: cpuPerRequest(baselineCpu, appCpu, baseline), unit: 'ms' },
+      { figure: `server CPU per JSON answer ${at}`, value: cpu.app, baseline: cpu.baseline, unit: 'ms' },
     );
     await stopChild(uncached.child);
   }
@@ -311,9 +296,30 @@ function scaleNote(scaleRows: readonly ScaleRow[]): string {
   ].join('\n');
 }
 
-/** The server's CPU time (every thread) between two readings, per request the load completed (ms). */
-function cpuPerRequest(before: Resources, after: Resources, result: autocannon.Result): number {
-  return (after.cpuMicroseconds - before.cpuMicroseconds) / 1000 / Math.max(result.requests.total, 1);
+/**
+ * The constant-answer baseline's JSON load, then the app's, on one bench
+ * server, each with the server's CPU time (every thread) per request it
+ * completed (ms).
+ *
+ * @param beforeApp run between the two loads (resetting the event-loop delay, say)
+ */
+async function pairedLoads(
+  server: BenchServer,
+  headers: Record<string, string>,
+  requests: { method: 'POST'; body: string }[],
+  clients: number,
+  beforeApp: () => Promise<unknown> = () => Promise.resolve(),
+): Promise<{ baseline: autocannon.Result; app: autocannon.Result; cpu: { baseline: number; app: number } }> {
+  const measured = async (url: string) => {
+    const before = (await ask(server.child, 'resources')) as Resources;
+    const result = await load(url, headers, requests, clients, LOAD_SECONDS);
+    const after = (await ask(server.child, 'resources')) as Resources;
+    return { result, cpu: (after.cpuMicroseconds - before.cpuMicroseconds) / 1000 / Math.max(result.requests.total, 1) };
+  };
+  const baseline = await measured(`${server.baselineBase}/query`);
+  await beforeApp();
+  const app = await measured(`${server.appBase}/query`);
+  return { baseline: baseline.result, app: app.result, cpu: { baseline: baseline.cpu, app: app.cpu } };
 }
 
 /** What the bench server reports of itself: CPU time of all its threads, open files, threads. */

@@ -68,6 +68,14 @@ function fakeStore(content: FakeStoreContent): EngineStore & Retriever & { searc
   };
 }
 
+/** An engine over a fake store holding one curated pair, "How can I create a directory?" answered with `answer`, citing a passage of `fs.md`. */
+function curatedDirectoryAnswer(answer: string) {
+  const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
+  const pair: FaqPair = { question: 'How can I create a directory?', answer, sources: [{ docId: 'fs.md', heading: 'Directories' }] };
+  const store = fakeStore({ faq: [pair], reachable: [source] });
+  return { source, pair, store, engine: createAnswerEngine({ store, retriever: store }) };
+}
+
 async function eventsOf(generator: AsyncGenerator<AnswerEvent>): Promise<AnswerEvent[]> {
   const events: AnswerEvent[] = [];
   for await (const event of generator) events.push(event);
@@ -246,14 +254,7 @@ describe('AnswerEngine.answer', () => {
   });
 
   test('answer asked for whole (the JSON endpoint) and word by word (a stream): the same text, one token against one per word', async () => {
-    const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
-    const pair: FaqPair = {
-      question: 'How can I create a directory?',
-      answer: '  Call `fs.mkdir()` with\tthe path [1].\n\n',
-      sources: [{ docId: 'fs.md', heading: 'Directories' }],
-    };
-    const store = fakeStore({ faq: [pair], reachable: [source] });
-    const engine = createAnswerEngine({ store, retriever: store });
+    const { engine } = curatedDirectoryAnswer('  Call `fs.mkdir()` with\tthe path [1].\n\n');
 
     const whole = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH, wholeText: true }));
     const words = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
@@ -265,14 +266,7 @@ describe('AnswerEngine.answer', () => {
   });
 
   test('curated pair with the same content words: answered from it, provenance qa_shortcut, its sources cited, no search', async () => {
-    const source = passageOf(7, 'fs.md', ['File system', 'Directories'], 'Directories are created with mkdir.');
-    const pair: FaqPair = {
-      question: 'How can I create a directory?',
-      answer: 'Call `fs.mkdir()` with the path [1].',
-      sources: [{ docId: 'fs.md', heading: 'Directories' }],
-    };
-    const store = fakeStore({ faq: [pair], reachable: [source] });
-    const engine = createAnswerEngine({ store, retriever: store });
+    const { source, pair, store, engine } = curatedDirectoryAnswer('Call `fs.mkdir()` with the path [1].');
 
     const events = await eventsOf(engine.answer({ question: 'How do I create a directory?', reach: REACH }));
 

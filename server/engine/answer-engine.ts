@@ -189,7 +189,8 @@ export async function prepareAnswer(
 
 /**
  * Phase two, on the thread that writes the response: yields the prepared
- * events (the text word by word, unless the request asks for it whole), or, for a `retrieved` answer when a chat model is configured, the
+ * events (the text word by word, unless the request asks for it whole),
+ * or, for a `retrieved` answer when a chat model is configured, the
  * model's answer (see {@link generateAnswer}). Stops without `done` once the
  * request's signal has aborted.
  *
@@ -206,9 +207,7 @@ export async function* deliverAnswer(
   }
   for (const event of prepared.events) {
     if (event.type === 'token') {
-      // Whole or word by word, the same text: without trailing whitespace (see `tokens`).
-      const pieces = request.wholeText ? [event.text.trimEnd()].filter((text) => text !== '').map((text) => ({ type: 'token' as const, text })) : tokens(event.text);
-      for (const token of pieces) {
+      for (const token of tokens(event.text, request.wholeText)) {
         if (request.signal?.aborted) return;
         yield token;
       }
@@ -301,9 +300,15 @@ function abstention(): AnswerEvent[] {
   ];
 }
 
-/** Splits text into word-sized `token` events whose concatenation is the text (without trailing whitespace). */
-function tokens(text: string): AnswerEvent[] {
-  return (text.match(/\s*\S+/g) ?? []).map((piece) => ({ type: 'token', text: piece }));
+/**
+ * Splits text into word-sized `token` events whose concatenation is the text
+ * without trailing whitespace, or, when `whole`, that text as one event
+ * (none for blank text), so the JSON and the streamed answer read the same.
+ */
+function tokens(text: string, whole = false): AnswerEvent[] {
+  if (!whole) return (text.match(/\s*\S+/g) ?? []).map((piece) => ({ type: 'token', text: piece }));
+  const trimmed = text.trimEnd();
+  return trimmed === '' ? [] : [{ type: 'token', text: trimmed }];
 }
 
 /**

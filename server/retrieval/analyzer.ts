@@ -33,23 +33,6 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** {@link WORD} for ASCII text, where it means the same and runs faster (no Unicode property tables). */
 const ASCII_WORD = /[A-Za-z0-9]+/g;
 
-/**
- * Memo of Porter stems: stemming is the analyzer's main cost and natural
- * text repeats a small vocabulary. Cleared when it reaches
- * {@link STEM_CACHE_LIMIT} entries, so memory stays bounded.
- */
-const stemCache = new Map<string, string>();
-const STEM_CACHE_LIMIT = 100_000;
-
-function stem(token: string): string {
-  let stemmed = stemCache.get(token);
-  if (stemmed === undefined) {
-    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-    stemmed = stemmer(token);
-    stemCache.set(token, stemmed);
-  }
-  return stemmed;
-}
 const POSSESSIVE = /['\u2019][sS]\b/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 /** A change of case inside a word: `aB`, or `ABc` (an acronym followed by a word). */
@@ -99,18 +82,21 @@ export function analyze(text: string): string[] {
 }
 
 /**
- * Memo of each token's terms (none for a stop word, else its stem, then any
- * expansion's terms): one map lookup a token where the stop-word set, the
- * stem memo and the expansions took three. Bounded like the stem memo.
+ * Memo of each token's terms (none for a stop word, else its Porter stem,
+ * then any expansion's terms): stemming is the analyzer's main cost and
+ * natural text repeats a small vocabulary, and one map lookup a token
+ * replaces the stop-word set's and the expansions'. Cleared when it reaches
+ * {@link TOKEN_CACHE_LIMIT} entries, so memory stays bounded.
  */
 const tokenTermsCache = new Map<string, readonly string[]>();
+const TOKEN_CACHE_LIMIT = 100_000;
 
 function tokenTerms(token: string): readonly string[] {
   let terms = tokenTermsCache.get(token);
   if (terms === undefined) {
     const expansion = EXPANSIONS.get(token) ?? [];
-    terms = STOP_WORDS.has(token) ? expansion : [stem(token), ...expansion];
-    if (tokenTermsCache.size >= STEM_CACHE_LIMIT) tokenTermsCache.clear();
+    terms = STOP_WORDS.has(token) ? expansion : [stemmer(token), ...expansion];
+    if (tokenTermsCache.size >= TOKEN_CACHE_LIMIT) tokenTermsCache.clear();
     tokenTermsCache.set(token, terms);
   }
   return terms;
@@ -118,7 +104,7 @@ function tokenTerms(token: string): readonly string[] {
 
 /** {@link ABBREVIATIONS} as analyzed terms: stop words dropped, stemmed. */
 const EXPANSIONS: ReadonlyMap<string, readonly string[]> = new Map(
-  [...ABBREVIATIONS].map(([abbreviation, words]) => [abbreviation, tokenize(words).filter((word) => !STOP_WORDS.has(word)).map(stem)]),
+  [...ABBREVIATIONS].map(([abbreviation, words]) => [abbreviation, tokenize(words).filter((word) => !STOP_WORDS.has(word)).map((word) => stemmer(word))]),
 );
 
 /**
