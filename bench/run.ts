@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -10,7 +11,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { abandonQuestions } from './abandoned-questions.ts';
 import { formatFigure, quantile } from './figures.ts';
-import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleRow } from './scale-table.ts';
+import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleCorpus, type ScaleRow } from './scale-table.ts';
+import { loadK8sQuestions } from '../eval/docs-questions.ts';
 import { openIdleStreams } from './idle-streams.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
@@ -42,8 +44,10 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  *   beside its p50 without; the server's CPU per abandoned question, beside its CPU per
  *   answered one; its open files and threads after 10,000, beside before;
  * - the scale table (bench/scale-table.ts): the docs copied 1x, 4x, 16x and 64x
- *   (`BENCH_SCALES`), each backend's ingest MB/s, store size, search and
- *   answer p50/p95, beside SQLite FTS5 over the same passages.
+ *   (`BENCH_SCALES`), and the Kubernetes docs of the evaluation data
+ *   (`../shared/eval/k8s-docs`, when present), each backend's ingest MB/s,
+ *   store size, search and answer p50/p95, beside SQLite FTS5 over the same
+ *   passages.
  */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Copies of the Node.js docs in the scale table (issue 17): `BENCH_SCALES=1,4,16,64`. */
@@ -52,6 +56,8 @@ const SCALES = (process.env.BENCH_SCALES ?? '1,4,16,64').split(',').map(Number);
 const SCALE_QUESTIONS = 100;
 /** The Node.js docs questions, worded as visitors word them. */
 const NODE_DOCS_QUESTIONS = fileURLToPath(new URL('../eval/node-docs-questions.jsonl', import.meta.url));
+/** The Kubernetes docs and their questions worded as users word them (eval/README.md); the table skips them when absent. */
+const K8S_DOCS = fileURLToPath(new URL('../../shared/eval/k8s-docs', import.meta.url));
 const CLIENT_COUNTS = [32, 256] as const;
 const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const ACTIVE_STREAMS = 1_000;
@@ -169,10 +175,16 @@ try {
   if (PARTS.has('abandoned')) await abandonedFigures(embedded, embeddedToken);
 
   if (PARTS.has('scale')) {
+    const nodeQuestions = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS);
+    const corpora: ScaleCorpus[] = SCALES.map((copies) => ({ name: `Node.js docs ${copies}x`, source: DEMO_CORPUS_PATH, copies, questions: nodeQuestions }));
+    if (existsSync(K8S_DOCS)) {
+      const k8sQuestions = (await loadK8sQuestions(join(K8S_DOCS, 'questions.jsonl'))).slice(0, SCALE_QUESTIONS).map((record) => record.question);
+      corpora.push({ name: 'Kubernetes docs', source: join(K8S_DOCS, 'docs'), copies: 1, questions: k8sQuestions });
+    } else {
+      console.error(`The Kubernetes docs are not at ${K8S_DOCS}: the scale table leaves them out`);
+    }
     const scaleRows = await measureScaleTable({
-      corpus: DEMO_CORPUS_PATH,
-      scales: SCALES,
-      questions: (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS),
+      corpora,
       passes: 1,
       folder: join(dataDir, 'scale'),
       ...(postgres && postgres.location.kind === 'postgres' ? { postgresUrl: postgres.location.url } : {}),
@@ -290,7 +302,7 @@ function scaleNote(scaleRows: readonly ScaleRow[]): string {
   return [
     '## Scale (issue 17)',
     '',
-    `The bundled Node.js docs copied ${SCALES.map((scale) => `${scale}x`).join(', ')} under new names, ingested through \`ingestPaths\` into a fresh store of each backend, then ${SCALE_QUESTIONS} questions of \`eval/node-docs-questions.jsonl\` searched (top 10) and answered at one client. Baseline: SQLite FTS5 (porter stemmer, BM25, the question's words OR-ed) over the same passages, what a user could pick instead. Store MB is the whole database (documents, passages and index; FTS5: passages and index). "search" holds the whole index in memory once read, as an answer worker does (terms read instead when it is over the cap); "terms read" reads each search's postings from the store, as right after an ingest; "whole index read" is the time that read took. "same top 10": questions whose ten passages (documents, heading paths, texts, scores to 12 digits, in order) were the same on the backend's two search paths and, for PostgreSQL, the same as the embedded store's (the backend parity tests' check, at this scale).`,
+    `The bundled Node.js docs copied ${SCALES.map((scale) => `${scale}x`).join(', ')} under new names, and the Kubernetes docs of the evaluation data (\`eval/k8s-docs\`: many small pages with front matter and Hugo shortcodes), each ingested through \`ingestPaths\` into a fresh store of each backend, then the first ${SCALE_QUESTIONS} questions of its question set (\`eval/node-docs-questions.jsonl\`, \`k8s-docs/questions.jsonl\`) searched (top 10) and answered at one client. Baseline: SQLite FTS5 (porter stemmer, BM25, the question's words OR-ed) over the same passages, what a user could pick instead. Store MB is the whole database (documents, passages and index; FTS5: passages and index). "search" holds the whole index in memory once read, as an answer worker does (terms read instead when it is over the cap); "terms read" reads each search's postings from the store, as right after an ingest; "whole index read" is the time that read took. "same top 10": questions whose ten passages (documents, heading paths, texts, scores to 12 digits, in order) were the same on the backend's two search paths and, for PostgreSQL, the same as the embedded store's (the backend parity tests' check, at this scale).`,
     '',
     ...scaleTableMarkdown(scaleRows),
   ].join('\n');

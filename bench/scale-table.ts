@@ -6,7 +6,7 @@ import pg from 'pg';
 import { formatFigure, quantile } from './figures.ts';
 import { collectAnswer } from '../server/engine/answer-events.ts';
 import { createAnswerEngine, questionTerms } from '../server/engine/answer-engine.ts';
-import { ingestPaths } from '../server/ingest/ingest-files.ts';
+import { collectSourceFiles, ingestPaths } from '../server/ingest/ingest-files.ts';
 import { tokenize } from '../server/retrieval/analyzer.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import { IndexCache } from '../server/retrieval/index-cache.ts';
@@ -15,8 +15,9 @@ import type { Retriever, SearchResult } from '../server/retrieval/retriever.ts';
 import type { Reach } from '../server/store/store.ts';
 
 /**
- * The scale table of `npm run bench` (issue 17): the bundled Node.js docs
- * copied 1×, 4×, 16× (... ) under new names, ingested into each backend
+ * The scale table of `npm run bench` (issue 17): documentation corpora - the
+ * bundled Node.js docs copied 1×, 4×, 16× (... ) under new names, and the
+ * Kubernetes docs of the evaluation data - ingested into each backend
  * through the normal ingestion path, then searched and answered at one
  * client, beside SQLite FTS5 (BM25, porter stemmer) over the same passages
  * as the reference a user could pick instead.
@@ -33,9 +34,10 @@ import type { Reach } from '../server/store/store.ts';
  *   answer: the whole extractive answer, index held.
  */
 
-/** One row of the table: a backend at one scale. */
+/** One row of the table: a backend on one corpus. */
 export interface ScaleRow {
-  scale: number;
+  /** The corpus's {@link ScaleCorpus.name}. */
+  corpus: string;
   backend: string;
   documents: number;
   passages: number;
@@ -59,14 +61,22 @@ export interface ScaleRow {
   sameResults?: { same: number; total: number };
 }
 
-/** Options of {@link measureScaleTable}. */
-export interface ScaleTableOptions {
-  /** Folder of the corpus copied at each scale (markdown files). */
-  corpus: string;
-  /** Copies of the corpus, one table block each (for example 1, 4, 16). */
-  scales: readonly number[];
+/** One corpus of the table: one block of rows. */
+export interface ScaleCorpus {
+  /** Its name in the table ("Node.js docs 16x"). */
+  name: string;
+  /** Folder of its source files: ingested as it is when `copies` is 1 (with its subfolders), else its files copied. */
+  source: string;
+  /** Copies of the source's files, each in a folder of its own (1: the folder itself). */
+  copies: number;
   /** Questions searched and answered, each once per pass. */
   questions: readonly string[];
+}
+
+/** Options of {@link measureScaleTable}. */
+export interface ScaleTableOptions {
+  /** The corpora, in table order. */
+  corpora: readonly ScaleCorpus[];
   /** Passes over the questions measured (after one warm-up pass). */
   passes: number;
   /** Scratch folder (created, and removed at the end). */
@@ -83,27 +93,29 @@ const OWNER_EMAIL = 'owner@example.com';
 const KB_ID = 'scale';
 
 /**
- * Measures every scale on each backend and FTS5.
+ * Measures every corpus on each backend and FTS5.
  *
- * @returns the rows, scale by scale: embedded, PostgreSQL (when given), FTS5
+ * @returns the rows, corpus by corpus: embedded, PostgreSQL (when given), FTS5
  */
 export async function measureScaleTable(options: ScaleTableOptions): Promise<ScaleRow[]> {
   const progress = options.onProgress ?? (() => undefined);
   const rows: ScaleRow[] = [];
   await mkdir(options.folder, { recursive: true });
   try {
-    for (const scale of options.scales) {
-      const corpus = join(options.folder, `corpus-${scale}`);
-      const corpusBytes = await copyCorpus(options.corpus, corpus, scale);
+    for (const [position, scaleCorpus] of options.corpora.entries()) {
+      const { name, copies } = scaleCorpus;
+      const copied = copies > 1;
+      const corpus = copied ? join(options.folder, `corpus-${position}`) : scaleCorpus.source;
+      const corpusBytes = copied ? await copyCorpus(scaleCorpus.source, corpus, copies) : await folderBytes(corpus);
       const locations: { backend: string; location: StoreLocation; size: () => Promise<number> }[] = [
         {
           backend: 'embedded',
-          location: embeddedStoreLocation(join(options.folder, `embedded-${scale}`)),
-          size: async () => (await stat(join(options.folder, `embedded-${scale}`, 'kb.sqlite'))).size,
+          location: embeddedStoreLocation(join(options.folder, `embedded-${position}`)),
+          size: async () => (await stat(join(options.folder, `embedded-${position}`, 'kb.sqlite'))).size,
         },
       ];
       if (options.postgresUrl) {
-        const schema = `scale_${scale}`;
+        const schema = `scale_${position}`;
         locations.push({
           backend: 'PostgreSQL',
           location: { kind: 'postgres', url: options.postgresUrl, schema },
@@ -113,8 +125,8 @@ export async function measureScaleTable(options: ScaleTableOptions): Promise<Sca
       let passages: { heading: string; text: string }[] = [];
       let embeddedResults: readonly string[] = [];
       for (const { backend, location, size } of locations) {
-        progress(`scale ${scale}x: ingesting ${(corpusBytes / MEGABYTE).toFixed(1)} MB into ${backend}`);
-        const measured = await measureBackend(scale, backend, location, corpus, corpusBytes, options, size);
+        progress(`${name}: ingesting ${(corpusBytes / MEGABYTE).toFixed(1)} MB into ${backend}`);
+        const measured = await measureBackend(scaleCorpus, backend, location, corpus, corpusBytes, options, size);
         if (backend === 'embedded') {
           passages = measured.passages;
           embeddedResults = measured.results.held;
@@ -123,14 +135,22 @@ export async function measureScaleTable(options: ScaleTableOptions): Promise<Sca
         const same = held.filter((result, index) => result === termsRead[index] && result === embeddedResults[index]).length;
         rows.push({ ...measured.row, sameResults: { same, total: held.length } });
       }
-      progress(`scale ${scale}x: FTS5 over ${passages.length} passages`);
-      rows.push(await measureFts5(scale, passages, corpusBytes, options));
-      await rm(corpus, { recursive: true, force: true });
+      progress(`${name}: FTS5 over ${passages.length} passages`);
+      rows.push(await measureFts5(scaleCorpus, position, passages, corpusBytes, options));
+      if (copied) await rm(corpus, { recursive: true, force: true });
     }
   } finally {
     await rm(options.folder, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** Bytes of the files an ingest of `folder` reads (ingest/ingest-files.ts's collectSourceFiles). */
+async function folderBytes(folder: string): Promise<number> {
+  const { files } = await collectSourceFiles([folder]);
+  let bytes = 0;
+  for (const file of files) bytes += (await stat(file.path)).size;
+  return bytes;
 }
 
 /** Copies the corpus `scale` times into `target`, copy k under `copy<k>/`; returns the bytes copied. */
@@ -149,7 +169,7 @@ async function copyCorpus(source: string, target: string, scale: number): Promis
 }
 
 async function measureBackend(
-  scale: number,
+  scaleCorpus: ScaleCorpus,
   backend: string,
   location: StoreLocation,
   corpus: string,
@@ -159,12 +179,12 @@ async function measureBackend(
 ): Promise<{ row: ScaleRow; passages: { heading: string; text: string }[]; results: { held: string[]; termsRead: string[] } }> {
   let store = openStore(location);
   const owner = await store.createUser({ email: OWNER_EMAIL, name: 'Owner' });
-  await store.createKnowledgeBase({ id: KB_ID, name: `Node.js docs ${scale}x` });
+  await store.createKnowledgeBase({ id: KB_ID, name: scaleCorpus.name });
   await store.setRole(KB_ID, owner.id, 'owner');
   const started = performance.now();
   const report = await ingestPaths(store, { kbId: KB_ID, paths: [corpus], visibility: 'public', readers: [], quotable: true });
   const ingestSeconds = (performance.now() - started) / 1000;
-  if (report.failed.length > 0) throw new Error(`Ingesting the ${scale}x corpus into ${backend} failed: ${report.failed[0]!.reason}`);
+  if (report.failed.length > 0) throw new Error(`Ingesting ${scaleCorpus.name} into ${backend} failed: ${report.failed[0]!.reason}`);
   // A server's view: a new connection, as a worker opens after the ingest.
   await store.close();
   store = openStore(location);
@@ -181,26 +201,26 @@ async function measureBackend(
     // Terms read from the store for each search, as right after an ingest or when the index does not fit in memory.
     const termSearch = searchWith(createLexicalRetriever(store, { cache: false }));
     const termsRead: string[] = [];
-    for (const question of options.questions) termsRead.push(resultSignature(await termSearch(question)));
-    const termSearchTimes = await timeEach(options, termSearch);
+    for (const question of scaleCorpus.questions) termsRead.push(resultSignature(await termSearch(question)));
+    const termSearchTimes = await timeEach(options.passes, scaleCorpus.questions, termSearch);
     // The index held in memory once read (in the background after the first search), as a server's worker holds it.
     const cache = new IndexCache();
     const retriever = createLexicalRetriever(store, { cache });
     const search = searchWith(retriever);
     const readStarted = performance.now();
-    await search(options.questions[0]!);
+    await search(scaleCorpus.questions[0]!);
     await cache.settled();
     const indexReadSeconds = (performance.now() - readStarted) / 1000;
     const held = cache.postingTotal > 0;
     const heldResults: string[] = [];
-    for (const question of options.questions) heldResults.push(resultSignature(await search(question)));
-    const searchTimes = await timeEach(options, search);
+    for (const question of scaleCorpus.questions) heldResults.push(resultSignature(await search(question)));
+    const searchTimes = await timeEach(options.passes, scaleCorpus.questions, search);
     const engine = createAnswerEngine({ store, retriever });
-    const answerTimes = await timeEach(options, (question) => collectAnswer(engine.answer({ question, reach })));
+    const answerTimes = await timeEach(options.passes, scaleCorpus.questions, (question) => collectAnswer(engine.answer({ question, reach })));
     await store.close();
     return {
       row: {
-        scale,
+        corpus: scaleCorpus.name,
         backend,
         documents: documents.length,
         passages: documents.reduce((sum, document) => sum + document.chunkCount, 0),
@@ -227,12 +247,13 @@ function resultSignature(result: SearchResult): string {
 
 /** FTS5 (porter stemmer, BM25 ranking) over the same passages: indexing time, file size, top-10 search time. */
 async function measureFts5(
-  scale: number,
+  scaleCorpus: ScaleCorpus,
+  position: number,
   passages: readonly { heading: string; text: string }[],
   corpusBytes: number,
   options: ScaleTableOptions,
 ): Promise<ScaleRow> {
-  const path = join(options.folder, `fts5-${scale}.sqlite`);
+  const path = join(options.folder, `fts5-${position}.sqlite`);
   const database = new BetterSqlite3(path);
   try {
     database.pragma('journal_mode = WAL');
@@ -248,11 +269,11 @@ async function measureFts5(
       const words = [...new Set(tokenize(question))].map((word) => `"${word.replace(/"/g, '""')}"`);
       return words.length === 0 ? [] : search.all(words.join(' OR '));
     };
-    for (const question of options.questions) query(question);
-    const searchTimes = await timeEach(options, async (question) => query(question));
+    for (const question of scaleCorpus.questions) query(question);
+    const searchTimes = await timeEach(options.passes, scaleCorpus.questions, async (question) => query(question));
     database.pragma('wal_checkpoint(TRUNCATE)');
     return {
-      scale,
+      corpus: scaleCorpus.name,
       backend: 'SQLite FTS5 (reference)',
       documents: 0,
       passages: passages.length,
@@ -267,10 +288,10 @@ async function measureFts5(
 }
 
 /** Milliseconds of each call, every question once per pass. */
-async function timeEach(options: ScaleTableOptions, call: (question: string) => Promise<unknown>): Promise<number[]> {
+async function timeEach(passes: number, questions: readonly string[], call: (question: string) => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
-  for (let pass = 0; pass < options.passes; pass += 1) {
-    for (const question of options.questions) {
+  for (let pass = 0; pass < passes; pass += 1) {
+    for (const question of questions) {
       const started = performance.now();
       await call(question);
       times.push(performance.now() - started);
@@ -311,11 +332,11 @@ export async function nodeDocsQuestions(path: string): Promise<string[]> {
 export function scaleTableMarkdown(rows: readonly ScaleRow[]): string[] {
   const format = formatFigure;
   return [
-    '| scale | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) | same top 10 |',
+    '| corpus | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) | same top 10 |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.scale}x | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} | ${row.sameResults ? `${row.sameResults.same} / ${row.sameResults.total}` : '-'} |`,
+        `| ${row.corpus} | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} | ${row.sameResults ? `${row.sameResults.same} / ${row.sameResults.total}` : '-'} |`,
     ),
   ];
 }
