@@ -24,15 +24,67 @@ import {
  */
 export interface DocumentBulkWrites {
   /**
-   * Inserts a document's passages with their field lengths, in order.
+   * Inserts documents with the statistics of their index.
    *
-   * @returns the new passages' chunk ids, in the order of `chunks`
+   * @returns their storage ids, in the order of `rows`
    */
-  insertChunks(transaction: SqlExecutor, kbId: string, documentId: number, chunks: readonly ChunkInput[]): Promise<number[]>;
+  insertDocuments(transaction: SqlExecutor, rows: readonly NewDocumentRow[]): Promise<number[]>;
+  /**
+   * Inserts the passages of documents with their field lengths, in order.
+   *
+   * @returns each document's new chunk ids, in the order of `documents` and of its `chunks`
+   */
+  insertChunks(transaction: SqlExecutor, documents: readonly DocumentChunks[]): Promise<number[][]>;
   /** Sets the field lengths of existing passages (a re-index). */
   updateChunkLengths(transaction: SqlExecutor, passages: readonly IndexedChunk[]): Promise<void>;
   /** Sets the URLs of documents of a knowledge base; a missing document is passed over, an absent URL clears it. */
   setDocumentUrls(transaction: SqlExecutor, kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
+}
+
+/**
+ * A new `documents` row: the document's fields and the statistics of its
+ * index, which a new document's passages and page determine (so the row is
+ * written once, not inserted then updated).
+ */
+export interface NewDocumentRow {
+  kbId: string;
+  docId: string;
+  title: string;
+  description: string | null;
+  url: string | null;
+  routeUrl: string | null;
+  routeSlug: string | null;
+  visibility: string;
+  quotable: boolean;
+  contentHash: string;
+  sourceRoot: string | null;
+  /** Epoch milliseconds. */
+  updatedAt: number;
+  chunkCount: number;
+  /** Sums over its passages of the field lengths in terms: title, description, heading, body (index-data.ts). */
+  lengthSums: readonly number[];
+  /** Its page fields' lengths in terms: title, description, lead, headings, body, path (index-data.ts `PageFieldCounts`). */
+  pageLengths: readonly number[];
+  analysisVersion: string;
+}
+
+/** The passages of one new document. */
+export interface DocumentChunks {
+  kbId: string;
+  documentId: number;
+  chunks: readonly ChunkInput[];
+}
+
+/** Items by a key of theirs, each group in the items' order (Map.groupBy, which Node.js 20 lacks). */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }
 
 /** A `documents` row as {@link DOCUMENT_COLUMNS} selects it. */
@@ -118,30 +170,52 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     return { documentId: id, passages, page };
   };
 
-  const insertDocument = async (transaction: SqlExecutor, input: DocumentInput): Promise<DocumentIndexEntry> => {
-    const { id } = (await transaction.get<{ id: number }>(
-      `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
-                              source_root, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      [
-        input.kbId,
-        input.docId,
-        input.title,
-        input.description ?? null,
-        input.url ?? null,
-        input.route?.url ?? null,
-        input.route?.slug ?? null,
-        input.visibility,
-        dialect.writeBoolean(input.quotable),
-        input.contentHash,
-        input.sourceRoot ?? null,
-        now(),
-      ],
-    ))!;
-    await insertReaders(transaction, id, input.readers);
-    const chunkIds = await bulk.insertChunks(transaction, input.kbId, id, input.chunks);
-    const passages = input.chunks.map((chunk, position) => ({ chunkId: chunkIds[position]!, index: chunk.index }));
-    return writeIndex(transaction, input.kbId, id, input.analysisVersion, passages, input.page);
+  const newRow = (input: DocumentInput): NewDocumentRow => {
+    const lengthSums = [0, 0, 0, 0];
+    for (const { index } of input.chunks) index.lengths.forEach((length, field) => (lengthSums[field] = lengthSums[field]! + length));
+    return {
+      kbId: input.kbId,
+      docId: input.docId,
+      title: input.title,
+      description: input.description ?? null,
+      url: input.url ?? null,
+      routeUrl: input.route?.url ?? null,
+      routeSlug: input.route?.slug ?? null,
+      visibility: input.visibility,
+      quotable: input.quotable,
+      contentHash: input.contentHash,
+      sourceRoot: input.sourceRoot ?? null,
+      updatedAt: now(),
+      chunkCount: input.chunks.length,
+      lengthSums,
+      pageLengths: input.page.lengths,
+      analysisVersion: input.analysisVersion,
+    };
+  };
+
+  /**
+   * Inserts new documents (none of them stored) with their readers and
+   * passages, and adds their passages to their knowledge bases'
+   * statistics; returns their index entries, in order, for the caller to
+   * write their postings (index-segments.ts, one segment per transaction).
+   * A few statements for the lot, whatever their number.
+   */
+  const insertDocuments = async (transaction: SqlExecutor, inputs: readonly DocumentInput[]): Promise<DocumentIndexEntry[]> => {
+    if (inputs.length === 0) return [];
+    const ids = await bulk.insertDocuments(transaction, inputs.map(newRow));
+    for (const [position, input] of inputs.entries()) await insertReaders(transaction, ids[position]!, input.readers);
+    const chunkIds = await bulk.insertChunks(
+      transaction,
+      inputs.map((input, position) => ({ kbId: input.kbId, documentId: ids[position]!, chunks: input.chunks })),
+    );
+    const added = new Map<string, number>();
+    for (const input of inputs) added.set(input.kbId, (added.get(input.kbId) ?? 0) + input.chunks.length);
+    for (const [kbId, chunks] of added) await adjustStats(transaction, kbId, chunks);
+    return inputs.map((input, position) => ({
+      documentId: ids[position]!,
+      passages: input.chunks.map((chunk, ordinal) => ({ chunkId: chunkIds[position]![ordinal]!, index: chunk.index })),
+      page: input.page,
+    }));
   };
 
   const deleteDocument = async (transaction: SqlExecutor, kbId: string, id: number): Promise<void> => {
@@ -167,8 +241,57 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     ]);
     if (existing?.content_hash === input.contentHash) return { outcome: 'unchanged' };
     if (existing) await deleteDocument(transaction, input.kbId, existing.id);
-    const entry = await insertDocument(transaction, input);
+    const [entry] = await insertDocuments(transaction, [input]);
     return existing ? { outcome: 'updated', entry, replaced: existing.id } : { outcome: 'created', entry };
+  };
+
+  /**
+   * Writes a batch of documents in a few statements (the stored versions
+   * of all of them read at once, the new ones inserted together), in a
+   * nested transaction: the common case of a bulk ingest, which would
+   * otherwise pay a round trip per statement of each document.
+   *
+   * @returns each document's outcome and the index entries of those
+   *   written, by knowledge base; undefined, with nothing written, when a document repeats
+   *   another's id in the batch or one of them fails (the caller then
+   *   writes them one by one, so that only the failing one fails)
+   * @throws StoreUnavailableError when the database fails
+   */
+  const putBatch = async (
+    transaction: SqlExecutor,
+    inputs: readonly DocumentInput[],
+  ): Promise<{ outcomes: PutOutcome[]; entries: Map<string, DocumentIndexEntry[]> } | undefined> => {
+    const key = (kbId: string, docId: string) => `${kbId}\n${docId}`;
+    if (new Set(inputs.map((input) => key(input.kbId, input.docId))).size !== inputs.length) return undefined;
+    try {
+      return await transaction.transaction(async (nested) => {
+        const stored = new Map<string, { id: number; contentHash: string }>();
+        for (const [kbId, documents] of groupBy(inputs, (input) => input.kbId)) {
+          const rows = await nested.all<{ id: number; doc_id: string; content_hash: string }>(
+            `SELECT id, doc_id, content_hash FROM documents WHERE kb_id = ? AND doc_id IN (${documents.map(() => '?').join(', ')})`,
+            [kbId, ...documents.map((input) => input.docId)],
+          );
+          for (const row of rows) stored.set(key(kbId, row.doc_id), { id: row.id, contentHash: row.content_hash });
+        }
+        const outcomes: PutOutcome[] = [];
+        const written: DocumentInput[] = [];
+        for (const input of inputs) {
+          const existing = stored.get(key(input.kbId, input.docId));
+          if (existing?.contentHash === input.contentHash) {
+            outcomes.push('unchanged');
+            continue;
+          }
+          if (existing) await deleteDocument(nested, input.kbId, existing.id);
+          outcomes.push(existing ? 'updated' : 'created');
+          written.push(input);
+        }
+        const entries = (await insertDocuments(nested, written)).map((entry, position) => ({ kbId: written[position]!.kbId, entry }));
+        return { outcomes, entries: new Map([...groupBy(entries, ({ kbId }) => kbId)].map(([kbId, group]) => [kbId, group.map(({ entry }) => entry)])) };
+      });
+    } catch (error) {
+      if (error instanceof StoreUnavailableError || !(error instanceof Error)) throw error;
+      return undefined;
+    }
   };
 
   const toDocument = (row: DocumentRow) => documentRecord(row, { readers: dialect.readList(row.readers), quotable: Boolean(row.quotable) });
@@ -186,6 +309,11 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
       return sql.transaction(async (transaction) => {
         // Locked in a fixed order, so that two batches over the same knowledge bases cannot deadlock.
         for (const kbId of [...new Set(inputs.map((input) => input.kbId))].sort()) await lockKnowledgeBase(transaction, kbId);
+        const batch = await putBatch(transaction, inputs);
+        if (batch !== undefined) {
+          for (const [kbId, entries] of batch.entries) await writeSegments(transaction, kbId, entries);
+          return batch.outcomes.map((outcome) => ({ outcome }));
+        }
         const outcomes: BatchPutOutcome[] = [];
         // The index entries of the documents written, by knowledge base and document: written together at the end.
         const pending = new Map<string, Map<number, DocumentIndexEntry>>();

@@ -13,29 +13,72 @@ function lengthColumn(passages: readonly { index: { lengths: readonly number[] }
  * index-segments.ts, the same for both backends.)
  */
 export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
-  async insertChunks(transaction, kbId, documentId, chunks) {
-    if (chunks.length === 0) return [];
-    // Heading paths travel as JSON (a text[][] cannot be ragged) and become text[] in order.
-    const rows = await transaction.all<{ id: number; ordinal: number }>(
-      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, title_length, description_length, heading_length, body_length)
-       SELECT ?::bigint, ?, c.ordinal - 1,
-              ARRAY(SELECT h.value FROM jsonb_array_elements_text(c.heading_path) WITH ORDINALITY AS h(value, position) ORDER BY h.position),
-              c.anchor, c.text, c.title, c.description, c.heading, c.body
-       FROM unnest(?::jsonb[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::int[])
-            WITH ORDINALITY AS c(heading_path, anchor, text, title, description, heading, body, ordinal)
-       ORDER BY c.ordinal
-       RETURNING id, ordinal`,
+  async insertDocuments(transaction, rows) {
+    if (rows.length === 0) return [];
+    const inserted = await transaction.all<{ id: number; kb_id: string; doc_id: string }>(
+      `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
+                              source_root, updated_at, chunk_count, title_length_sum, description_length_sum, heading_length_sum,
+                              body_length_sum, page_title_length, page_description_length, page_lead_length, page_headings_length,
+                              page_body_length, page_path_length, analysis_version)
+       SELECT d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable, d.content_hash,
+              d.source_root, d.updated_at, d.chunk_count, d.title_sum, d.description_sum, d.heading_sum, d.body_sum,
+              d.page_title, d.page_description, d.page_lead, d.page_headings, d.page_body, d.page_path, d.analysis_version
+       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[],
+                   ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],
+                   ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[])
+            WITH ORDINALITY AS d(kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
+                                 source_root, updated_at, chunk_count, title_sum, description_sum, heading_sum, body_sum,
+                                 page_title, page_description, page_lead, page_headings, page_body, page_path, analysis_version, position)
+       ORDER BY d.position
+       RETURNING id, kb_id, doc_id`,
       [
-        documentId,
-        kbId,
-        chunks.map((chunk) => JSON.stringify(chunk.headingPath)),
-        chunks.map((chunk) => chunk.anchor ?? null),
-        chunks.map((chunk) => chunk.text),
-        ...[0, 1, 2, 3].map((field) => lengthColumn(chunks, field)),
+        rows.map((row) => row.kbId),
+        rows.map((row) => row.docId),
+        rows.map((row) => row.title),
+        rows.map((row) => row.description),
+        rows.map((row) => row.url),
+        rows.map((row) => row.routeUrl),
+        rows.map((row) => row.routeSlug),
+        rows.map((row) => row.visibility),
+        rows.map((row) => row.quotable),
+        rows.map((row) => row.contentHash),
+        rows.map((row) => row.sourceRoot),
+        rows.map((row) => row.updatedAt),
+        rows.map((row) => row.chunkCount),
+        ...[0, 1, 2, 3].map((field) => rows.map((row) => row.lengthSums[field]!)),
+        ...[0, 1, 2, 3, 4, 5].map((field) => rows.map((row) => row.pageLengths[field]!)),
+        rows.map((row) => row.analysisVersion),
       ],
     );
-    const byOrdinal = new Map(rows.map((row) => [row.ordinal, row.id]));
-    return chunks.map((_, ordinal) => byOrdinal.get(ordinal)!);
+    // RETURNING's order is not promised: each row is found by its (knowledge base, document id), unique in the table.
+    const ids = new Map(inserted.map((row) => [`${row.kb_id}\n${row.doc_id}`, Number(row.id)]));
+    return rows.map((row) => ids.get(`${row.kbId}\n${row.docId}`)!);
+  },
+  async insertChunks(transaction, documents) {
+    const chunks = documents.flatMap(({ kbId, documentId, chunks }) => chunks.map((chunk, ordinal) => ({ kbId, documentId, ordinal, chunk })));
+    if (chunks.length === 0) return documents.map(() => []);
+    // Heading paths travel as JSON (a text[][] cannot be ragged) and become text[] in order.
+    const rows = await transaction.all<{ id: number; document_id: number; ordinal: number }>(
+      `INSERT INTO chunks (document_id, kb_id, ordinal, heading_path, anchor, text, title_length, description_length, heading_length, body_length)
+       SELECT c.document_id, c.kb_id, c.ordinal,
+              ARRAY(SELECT h.value FROM jsonb_array_elements_text(c.heading_path) WITH ORDINALITY AS h(value, position) ORDER BY h.position),
+              c.anchor, c.text, c.title, c.description, c.heading, c.body
+       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::jsonb[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::int[])
+            WITH ORDINALITY AS c(document_id, kb_id, ordinal, heading_path, anchor, text, title, description, heading, body, position)
+       ORDER BY c.position
+       RETURNING id, document_id, ordinal`,
+      [
+        chunks.map((entry) => entry.documentId),
+        chunks.map((entry) => entry.kbId),
+        chunks.map((entry) => entry.ordinal),
+        chunks.map((entry) => JSON.stringify(entry.chunk.headingPath)),
+        chunks.map((entry) => entry.chunk.anchor ?? null),
+        chunks.map((entry) => entry.chunk.text),
+        ...[0, 1, 2, 3].map((field) => chunks.map((entry) => entry.chunk.index.lengths[field]!)),
+      ],
+    );
+    const ids = new Map(rows.map((row) => [`${row.document_id}:${row.ordinal}`, Number(row.id)]));
+    return documents.map(({ documentId, chunks }) => chunks.map((_, ordinal) => ids.get(`${documentId}:${ordinal}`)!));
   },
   async updateChunkLengths(transaction, passages) {
     if (passages.length === 0) return;

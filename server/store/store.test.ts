@@ -475,6 +475,50 @@ describe('Store documents', () => {
     expect((await searchIn(store, { reach: PUBLIC_REACH, terms: ['kestrel'], topK: 5 })).passageCount).toBe(3);
   });
 
+  test('putDocuments of a batch and putDocument one by one: the same documents, counts, access and scores', async () => {
+    // Arrange
+    const reader = async (store: Store) => (await store.createUser({ email: 'ada@example.com', name: 'Ada' })).id;
+    const documents = (readerId: string) => [
+      documentInput('herons.md', [
+        [['Herons'], 'The grey heron fishes in shallow water.'],
+        [['Herons', 'Nesting'], 'Herons nest in colonies called heronries; a heron lays three eggs.'],
+      ], { description: 'Wading birds', url: 'https://birds.example/herons', route: { slug: 'herons' } }),
+      documentInput('egrets.md', [[['Egrets'], 'The little egret wades; egrets and herons share the shallows.']], {
+        visibility: 'restricted',
+        readers: [readerId],
+        quotable: false,
+      }),
+      documentInput('ibises.md', [
+        [['Ibises'], 'The ibis probes mud.'],
+        [['Ibises', 'Range'], 'Ibises live beside the heron in warm wetlands.'],
+        [['Ibises', 'Diet'], 'Insects, worms and crayfish.'],
+      ]),
+    ];
+    const batched = await openTestStore();
+    const batchedReader = await reader(batched.store);
+    const oneByOne = await openTestStore();
+    const oneByOneReader = await reader(oneByOne.store);
+
+    // Act
+    const outcomes = await batched.store.putDocuments(documents(batchedReader));
+    for (const document of documents(oneByOneReader)) await oneByOne.store.putDocument(document);
+
+    // Assert
+    expect(outcomes).toEqual([{ outcome: 'created' }, { outcome: 'created' }, { outcome: 'created' }]);
+    const records = async (store: Store, readerId: string) =>
+      (await store.listDocuments(KB_ID)).map((document) => ({ ...document, readers: document.readers.map((id) => (id === readerId ? 'reader' : id)) }));
+    expect(await records(batched.store, batchedReader)).toEqual(await records(oneByOne.store, oneByOneReader));
+    expect((await batched.store.listDocuments(KB_ID)).map((document) => document.chunkCount)).toEqual([1, 2, 3]);
+    const everything = (readerId: string): RetrievalQuery => ({
+      reach: { kbId: KB_ID, userId: readerId, visibilities: ['public', 'workspace', 'restricted'] },
+      terms: analyze('heron nest egret wetlands'),
+      topK: 10,
+    });
+    const batchedResult = await searchIn(batched.store, everything(batchedReader));
+    expect(batchedResult.passages).toHaveLength(4);
+    expect(batchedResult).toEqual(await searchIn(oneByOne.store, everything(oneByOneReader)));
+  });
+
   test('putDocuments with one failing document (unknown reader): it alone is rolled back, its previous version kept; the others written', async () => {
     // Arrange
     const { store } = await openTestStore();
