@@ -1,6 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { problem } from '../http/problem.ts';
 import { checkWidgetRequest, type WidgetGrant } from '../auth/token-check.ts';
+import { coalescedReads } from '../store/coalesced-reads.ts';
 import type { TokenRepository, WorkspaceRepository } from '../store/store.ts';
 
 /**
@@ -44,8 +45,19 @@ export function widgetAuth(store: Pick<TokenRepository, 'findTokenByHash' | 'rec
     recorded.set(tokenId, at);
     void store.recordTokenUse(tokenId, at).catch(() => recorded.delete(tokenId));
   };
+  // One read of a token (and of its issuer's role) for the requests of one turn of the event loop that present it.
+  const reads = {
+    findTokenByHash: coalescedReads(
+      (hash: string) => store.findTokenByHash(hash),
+      (hash) => hash,
+    ),
+    getRole: coalescedReads(
+      (kbId: string, userId: string) => store.getRole(kbId, userId),
+      (kbId, userId) => `${kbId}\n${userId}`,
+    ),
+  };
   return async (request, response, next) => {
-    const result = await checkWidgetRequest(store, {
+    const result = await checkWidgetRequest(reads, {
       token: presentedToken(request),
       kbId: String(request.params.kbId),
       origin: request.get('origin'),

@@ -10,6 +10,7 @@ import { AnswerCache } from './answer-cache.ts';
 import type { AnswerEvent } from './answer-events.ts';
 import type { AnswerTask } from './answer-worker.ts';
 import type { ChatClient } from './chat-completions-client.ts';
+import { coalescedReads } from '../store/coalesced-reads.ts';
 import type { StoreLocation } from '../store/open-store.ts';
 import { StoreUnavailableError, type ContentVersionRepository } from '../store/store.ts';
 
@@ -94,11 +95,18 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
   const timeoutMs = options.timeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
 
   const cache = options.contentVersions ? new AnswerCache(options.answerCacheSize) : undefined;
+  // One read of a knowledge base's version for the questions of one turn of the event loop.
+  const contentVersion =
+    options.contentVersions &&
+    coalescedReads(
+      (kbId: string) => options.contentVersions!.contentVersion(kbId),
+      (kbId) => kbId,
+    );
 
   async function* answer(request: AnswerRequest): AsyncGenerator<AnswerEvent> {
     if (request.signal?.aborted) return;
     // Read before the answer is prepared: a write while it is prepared leaves it keyed by the older version.
-    const version = cache && (await options.contentVersions!.contentVersion(request.reach.kbId));
+    const version = cache && (await contentVersion!(request.reach.kbId));
     const cached = version === undefined ? undefined : cache!.get(request, version);
     if (cached !== undefined) {
       yield* deliverAnswer(cached, request, options);
