@@ -53,6 +53,8 @@ const app = createApp({
   now: Date.now,
   rateLimitPerIp: 1_000_000_000,
   rateLimitPerToken: 1_000_000_000,
+  // As server/main.ts: replicas on one PostgreSQL share their rate-limit counts through it.
+  sharedRateLimits: location.kind === 'postgres',
   trustedProxies: 0,
   maxStreamsPerToken: 1_000_000,
   maxStreamSeconds: 3600,

@@ -54,6 +54,21 @@ describe('Store rate-limit windows', () => {
     await expect(store.pruneRateLimits(START + 2 * MINUTE + 1)).resolves.toBe(2);
   });
 
+  test('several hits counted in one write: added to the window, or starting a new one with that many', async () => {
+    opened = await openTestStore();
+    const { store } = opened;
+
+    const one = await store.hitRateLimit('token:t', MINUTE, START);
+    const five = await store.hitRateLimit('token:t', MINUTE, START + 1_000, 5);
+    const nextWindow = await store.hitRateLimit('token:t', MINUTE, START + MINUTE, 3);
+
+    expect({ one, five, nextWindow }).toEqual({
+      one: { hits: 1, resetAt: START + MINUTE },
+      five: { hits: 6, resetAt: START + MINUTE },
+      nextWindow: { hits: 3, resetAt: START + 2 * MINUTE },
+    });
+  });
+
   test('200 concurrent hits on one key from two connections: counted exactly once each', async () => {
     opened = await openTestStore();
     const stores = [opened.store, opened.reopen()];
@@ -61,6 +76,41 @@ describe('Store rate-limit windows', () => {
     await Promise.all(Array.from({ length: 200 }, async (_, index) => stores[index % 2]!.hitRateLimit('token:t', MINUTE, START)));
 
     await expect(opened.store.hitRateLimit('token:t', MINUTE, START)).resolves.toEqual({ hits: 201, resetAt: START + MINUTE });
+  });
+});
+
+describe('SharedRateLimitStore', () => {
+  test('hits of one key in one turn of the event loop: one write, each caller its own count; a later hit its own write', async () => {
+    opened = await openTestStore();
+    const writes: number[] = [];
+    const counting = Object.create(opened.store) as Store;
+    counting.hitRateLimit = (key, windowMs, at, hits) => {
+      writes.push(hits ?? 1);
+      return opened!.store.hitRateLimit(key, windowMs, at, hits);
+    };
+    const limits = new SharedRateLimitStore(counting, 'token:', () => START);
+    limits.init({ windowMs: MINUTE } as Parameters<SharedRateLimitStore['init']>[0]);
+
+    const together = await Promise.all([limits.increment('t'), limits.increment('t'), limits.increment('t'), limits.increment('other')]);
+    const later = await limits.increment('t');
+
+    expect(together.map((response) => response.totalHits)).toEqual([1, 2, 3, 1]);
+    expect(later).toEqual({ totalHits: 4, resetTime: new Date(START + MINUTE) });
+    expect(writes.sort()).toEqual([1, 1, 3]);
+  });
+
+  test('a write that fails: each of its callers rejected with the store\'s error, and the next hit written again', async () => {
+    opened = await openTestStore();
+    let failing = true;
+    const flaky = Object.create(opened.store) as Store;
+    flaky.hitRateLimit = (...args) => (failing ? Promise.reject(new Error('The store is unavailable')) : opened!.store.hitRateLimit(...args));
+    const limits = new SharedRateLimitStore(flaky, 'ip:', () => START);
+
+    const failed = await Promise.allSettled([limits.increment('a'), limits.increment('a')]);
+    failing = false;
+
+    expect(failed.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect((await limits.increment('a')).totalHits).toBe(1);
   });
 });
 

@@ -4,15 +4,15 @@ import type { RateLimitRepository } from './store.ts';
 /** Rate-limit windows kept in the database, shared by every process on it (issue 6). */
 export function rateLimitRepository(sql: SqlExecutor): RateLimitRepository {
   return {
-    async hitRateLimit(key, windowMs, at) {
+    async hitRateLimit(key, windowMs, at, hits = 1) {
       // One statement: concurrent hits from several processes count exactly.
       const row = await sql.get<{ hits: number | string; resetAt: number | string }>(
-        `INSERT INTO rate_limits (key, hits, reset_at) VALUES (?, 1, CAST(? AS BIGINT) + CAST(? AS BIGINT))
+        `INSERT INTO rate_limits (key, hits, reset_at) VALUES (?, CAST(? AS INTEGER), CAST(? AS BIGINT) + CAST(? AS BIGINT))
          ON CONFLICT (key) DO UPDATE SET
-           hits = CASE WHEN rate_limits.reset_at <= CAST(? AS BIGINT) THEN 1 ELSE rate_limits.hits + 1 END,
+           hits = CASE WHEN rate_limits.reset_at <= CAST(? AS BIGINT) THEN excluded.hits ELSE rate_limits.hits + excluded.hits END,
            reset_at = CASE WHEN rate_limits.reset_at <= CAST(? AS BIGINT) THEN excluded.reset_at ELSE rate_limits.reset_at END
          RETURNING hits, reset_at AS "resetAt"`,
-        [key, at, windowMs, at, at],
+        [key, hits, at, windowMs, at, at],
       );
       return { hits: Number(row!.hits), resetAt: Number(row!.resetAt) };
     },

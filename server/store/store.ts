@@ -495,16 +495,17 @@ export interface SessionRepository {
 /** Rate-limit windows shared by every process on the database. */
 export interface RateLimitRepository {
   /**
-   * Counts one hit of a rate-limit key in its fixed window, atomically (so
+   * Counts hits of a rate-limit key in its fixed window, atomically (so
    * every server process sharing the database shares the count): a key
    * whose window has ended starts a new one of `windowMs` at `at`.
    *
    * @param key e.g. `ip:203.0.113.7` or `token:tok_...`
    * @param windowMs window length, milliseconds (> 0)
-   * @param at the time of the hit, epoch milliseconds
-   * @returns hits in the current window, this one included, and when it ends (epoch ms)
+   * @param at the time of the hits, epoch milliseconds
+   * @param hits how many hits (>= 1; default 1): several requests counted in one write
+   * @returns hits in the current window, these included, and when it ends (epoch ms)
    */
-  hitRateLimit(key: string, windowMs: number, at: number): Promise<{ hits: number; resetAt: number }>;
+  hitRateLimit(key: string, windowMs: number, at: number, hits?: number): Promise<{ hits: number; resetAt: number }>;
   /** Takes back one hit of `key` in its current window (a request that should not count); never below 0. */
   unhitRateLimit(key: string, at: number): Promise<void>;
   /** Forgets the window of `key`. */
