@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { problem } from '../http/problem.ts';
 import { checkWidgetRequest, type WidgetGrant } from '../auth/token-check.ts';
-import { coalescedReads } from '../store/coalesced-reads.ts';
+import { groupedReads } from '../store/grouped-calls.ts';
 import type { TokenRepository, WorkspaceRepository } from '../store/store.ts';
 
 /**
@@ -45,13 +45,13 @@ export function widgetAuth(store: Pick<TokenRepository, 'findTokenByHash' | 'rec
     recorded.set(tokenId, at);
     void store.recordTokenUse(tokenId, at).catch(() => recorded.delete(tokenId));
   };
-  // One read of a token (and of its issuer's role) for the requests of one turn of the event loop that present it.
+  // The requests presenting a token while it (or its issuer's role) is being read share the next read (store/grouped-calls.ts).
   const reads = {
-    findTokenByHash: coalescedReads(
+    findTokenByHash: groupedReads(
       (hash: string) => store.findTokenByHash(hash),
       (hash) => hash,
     ),
-    getRole: coalescedReads(
+    getRole: groupedReads(
       (kbId: string, userId: string) => store.getRole(kbId, userId),
       (kbId, userId) => `${kbId}\n${userId}`,
     ),

@@ -10,7 +10,7 @@ import { AnswerCache } from './answer-cache.ts';
 import type { AnswerEvent } from './answer-events.ts';
 import type { AnswerTask } from './answer-worker.ts';
 import type { ChatClient } from './chat-completions-client.ts';
-import { coalescedReads } from '../store/coalesced-reads.ts';
+import { groupedReads } from '../store/grouped-calls.ts';
 import type { StoreLocation } from '../store/open-store.ts';
 import { StoreUnavailableError, type ContentVersionRepository } from '../store/store.ts';
 
@@ -95,10 +95,10 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
   const timeoutMs = options.timeoutMs ?? DEFAULT_PREPARE_TIMEOUT_MS;
 
   const cache = options.contentVersions ? new AnswerCache(options.answerCacheSize) : undefined;
-  // One read of a knowledge base's version for the questions of one turn of the event loop.
+  // The questions asked while a knowledge base's version is being read share the next read (store/grouped-calls.ts).
   const contentVersion =
     options.contentVersions &&
-    coalescedReads(
+    groupedReads(
       (kbId: string) => options.contentVersions!.contentVersion(kbId),
       (kbId) => kbId,
     );

@@ -80,7 +80,7 @@ describe('Store rate-limit windows', () => {
 });
 
 describe('SharedRateLimitStore', () => {
-  test('hits of one key in one turn of the event loop: one write, each caller its own count; a later hit its own write', async () => {
+  test('hits of one key made while its write runs: counted together in the next write, each its own count; a later hit written at once', async () => {
     opened = await openTestStore();
     const writes: number[] = [];
     const counting = Object.create(opened.store) as Store;
@@ -94,9 +94,11 @@ describe('SharedRateLimitStore', () => {
     const together = await Promise.all([limits.increment('t'), limits.increment('t'), limits.increment('t'), limits.increment('other')]);
     const later = await limits.increment('t');
 
-    expect(together.map((response) => response.totalHits)).toEqual([1, 2, 3, 1]);
+    // Each hit of "t" its own count (the group may be written before the first hit's write when that one is slow).
+    expect(together.slice(0, 3).map((response) => response.totalHits).sort()).toEqual([1, 2, 3]);
+    expect(together[3]!.totalHits).toBe(1);
     expect(later).toEqual({ totalHits: 4, resetTime: new Date(START + MINUTE) });
-    expect(writes.sort()).toEqual([1, 1, 3]);
+    expect(writes.sort()).toEqual([1, 1, 1, 2]);
   });
 
   test('a write that fails: each of its callers rejected with the store\'s error, and the next hit written again', async () => {

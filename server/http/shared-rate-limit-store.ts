@@ -1,14 +1,9 @@
 import type { Options, Store as RateLimitStore, IncrementResponse } from 'express-rate-limit';
+import { groupedCalls } from '../store/grouped-calls.ts';
 import type { RateLimitRepository } from '../store/store.ts';
 
 /** How often, at most, expired windows are deleted from the database, in milliseconds. */
 const PRUNE_INTERVAL_MILLISECONDS = 60_000;
-
-/** A request waiting for its hit to be counted: its promise's settling functions. */
-interface Waiter {
-  resolve(count: IncrementResponse): void;
-  reject(reason: unknown): void;
-}
 
 /**
  * An express-rate-limit store whose fixed windows live in the kb-widget
@@ -18,13 +13,12 @@ interface Waiter {
  * reached makes `increment` reject with the store's StoreUnavailableError,
  * which the app answers with 503 `unavailable` and `Retry-After`.
  *
- * The hits of one key made in one turn of the event loop (the requests
- * parsed from one poll of the sockets) are counted in one write, issued in
- * that turn's check phase (`setImmediate`): each request still gets its own
- * exact count (the n-th of k hits written together gets the total less
- * k - n), and none is answered before its hit is counted, for one round
- * trip where each request made one (store/coalesced-reads.ts does the
- * same for reads).
+ * The hits of a key made while one of its writes runs are counted together
+ * in the next write (store/grouped-calls.ts, as a database groups
+ * commits): each request still gets its own exact count (the n-th of k
+ * hits written together gets the total less k - n), and none is answered
+ * before its hit is counted, for one round trip where each request made
+ * one.
  *
  * Windows that ended are deleted at most once a minute, by whichever request
  * comes first.
@@ -37,8 +31,14 @@ export class SharedRateLimitStore implements RateLimitStore {
   readonly #now: () => number;
   #windowMs = 60_000;
   #lastPrune = 0;
-  /** Hits not yet written, by key: the time of the first and each one's caller. */
-  readonly #unwritten = new Map<string, { at: number; callers: Waiter[] }>();
+  /** Counts a hit of a key, grouped with the hits of that key made while a write of them runs. */
+  readonly #hit = groupedCalls<{ key: string; at: number }, IncrementResponse>(
+    async (key, hits) => {
+      const { hits: total, resetAt } = await this.#store.hitRateLimit(this.prefix + key, this.#windowMs, hits.at(-1)!.at, hits.length);
+      return hits.map((_, position) => ({ totalHits: total - hits.length + position + 1, resetTime: new Date(resetAt) }));
+    },
+    (hit) => hit.key,
+  );
 
   /**
    * @param store the database-backed store shared by the replicas
@@ -63,31 +63,7 @@ export class SharedRateLimitStore implements RateLimitStore {
       // Housekeeping, off the request's path: a store that cannot be reached fails the hit's own write.
       this.#store.pruneRateLimits(at).catch(() => undefined);
     }
-    return new Promise<IncrementResponse>((resolve, reject) => {
-      let batch = this.#unwritten.get(key);
-      if (batch === undefined) {
-        const started = { at, callers: [] as Waiter[] };
-        this.#unwritten.set(key, started);
-        setImmediate(() => this.#write(key, started));
-        batch = started;
-      }
-      batch.callers.push({ resolve, reject });
-    });
-  }
-
-  /** Writes a batch of hits of one key, and answers each caller with its own count. */
-  #write(key: string, batch: { at: number; callers: Waiter[] }): void {
-    // Written now: a later hit starts a batch of its own.
-    this.#unwritten.delete(key);
-    const { callers } = batch;
-    this.#store.hitRateLimit(this.prefix + key, this.#windowMs, batch.at, callers.length).then(
-      ({ hits, resetAt }) => {
-        callers.forEach((caller, position) => caller.resolve({ totalHits: hits - callers.length + position + 1, resetTime: new Date(resetAt) }));
-      },
-      (error: unknown) => {
-        for (const caller of callers) caller.reject(error);
-      },
-    );
+    return this.#hit({ key, at });
   }
 
   async decrement(key: string): Promise<void> {
