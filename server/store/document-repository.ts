@@ -55,7 +55,8 @@ export interface NewDocumentRow {
   routeUrl: string | null;
   routeSlug: string | null;
   visibility: string;
-  quotable: boolean;
+  /** As the dialect writes a boolean (SqlDialect.writeBoolean). */
+  quotable: unknown;
   contentHash: string;
   sourceRoot: string | null;
   /** Epoch milliseconds. */
@@ -67,6 +68,38 @@ export interface NewDocumentRow {
   pageLengths: readonly number[];
   analysisVersion: string;
 }
+
+/**
+ * The columns of a new `documents` row, each with its PostgreSQL type and
+ * its value in a {@link NewDocumentRow}: the one list both backends'
+ * inserts are written from.
+ */
+export const NEW_DOCUMENT_COLUMNS: readonly { name: string; type: string; of: (row: NewDocumentRow) => unknown }[] = [
+  { name: 'kb_id', type: 'text', of: (row) => row.kbId },
+  { name: 'doc_id', type: 'text', of: (row) => row.docId },
+  { name: 'title', type: 'text', of: (row) => row.title },
+  { name: 'description', type: 'text', of: (row) => row.description },
+  { name: 'url', type: 'text', of: (row) => row.url },
+  { name: 'route_url', type: 'text', of: (row) => row.routeUrl },
+  { name: 'route_slug', type: 'text', of: (row) => row.routeSlug },
+  { name: 'visibility', type: 'text', of: (row) => row.visibility },
+  { name: 'quotable', type: 'boolean', of: (row) => row.quotable },
+  { name: 'content_hash', type: 'text', of: (row) => row.contentHash },
+  { name: 'source_root', type: 'text', of: (row) => row.sourceRoot },
+  { name: 'updated_at', type: 'bigint', of: (row) => row.updatedAt },
+  { name: 'chunk_count', type: 'int', of: (row) => row.chunkCount },
+  ...['title', 'description', 'heading', 'body'].map((field, position) => ({
+    name: `${field}_length_sum`,
+    type: 'bigint',
+    of: (row: NewDocumentRow) => row.lengthSums[position],
+  })),
+  ...['title', 'description', 'lead', 'headings', 'body', 'path'].map((field, position) => ({
+    name: `page_${field}_length`,
+    type: 'bigint',
+    of: (row: NewDocumentRow) => row.pageLengths[position],
+  })),
+  { name: 'analysis_version', type: 'text', of: (row) => row.analysisVersion },
+];
 
 /** The passages of one new document. */
 export interface DocumentChunks {
@@ -85,6 +118,19 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string
     else groups.set(key, [item]);
   }
   return groups;
+}
+
+/** What became of one document of a write: its outcome, and when written its index entry and the id of the document it replaced. */
+interface WrittenDocument {
+  outcome: PutOutcome;
+  kbId: string;
+  entry?: DocumentIndexEntry;
+  replaced?: number;
+}
+
+/** A document's key across knowledge bases. */
+function documentKey(kbId: string, docId: string): string {
+  return `${kbId}\n${docId}`;
 }
 
 /** A `documents` row as {@link DOCUMENT_COLUMNS} selects it. */
@@ -182,7 +228,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
       routeUrl: input.route?.url ?? null,
       routeSlug: input.route?.slug ?? null,
       visibility: input.visibility,
-      quotable: input.quotable,
+      quotable: dialect.writeBoolean(input.quotable),
       contentHash: input.contentHash,
       sourceRoot: input.sourceRoot ?? null,
       updatedAt: now(),
@@ -226,68 +272,63 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
   };
 
   /**
-   * Creates or replaces one document, in the caller's transaction, its
-   * knowledge base locked; its postings are left for the caller to write.
+   * Creates or replaces documents whose ids are distinct, in the caller's
+   * transaction, their knowledge bases locked; their postings are left for
+   * the caller to write. The stored versions are read at once and the new
+   * ones inserted together, so a batch costs a few statements, not a few
+   * per document.
    *
-   * @returns the outcome, the new document's index entry, and the storage id of the document it replaced
+   * @returns for each document, in order, its outcome and knowledge base,
+   *   and when written its index entry and the storage id of the document it replaced
    */
-  const putOne = async (
-    transaction: SqlExecutor,
-    input: DocumentInput,
-  ): Promise<{ outcome: PutOutcome; entry?: DocumentIndexEntry; replaced?: number }> => {
-    const existing = await transaction.get<{ id: number; content_hash: string }>('SELECT id, content_hash FROM documents WHERE kb_id = ? AND doc_id = ?', [
-      input.kbId,
-      input.docId,
-    ]);
-    if (existing?.content_hash === input.contentHash) return { outcome: 'unchanged' };
-    if (existing) await deleteDocument(transaction, input.kbId, existing.id);
-    const [entry] = await insertDocuments(transaction, [input]);
-    return existing ? { outcome: 'updated', entry, replaced: existing.id } : { outcome: 'created', entry };
+  const writeDocuments = async (transaction: SqlExecutor, inputs: readonly DocumentInput[]): Promise<WrittenDocument[]> => {
+    const stored = new Map<string, { id: number; contentHash: string }>();
+    for (const [kbId, documents] of groupBy(inputs, (input) => input.kbId)) {
+      const rows = await transaction.all<{ id: number; doc_id: string; content_hash: string }>(
+        `SELECT id, doc_id, content_hash FROM documents WHERE kb_id = ? AND doc_id IN (${documents.map(() => '?').join(', ')})`,
+        [kbId, ...documents.map((input) => input.docId)],
+      );
+      for (const row of rows) stored.set(documentKey(kbId, row.doc_id), { id: row.id, contentHash: row.content_hash });
+    }
+    const written: WrittenDocument[] = [];
+    const inserted: DocumentInput[] = [];
+    for (const input of inputs) {
+      const existing = stored.get(documentKey(input.kbId, input.docId));
+      if (existing?.contentHash === input.contentHash) {
+        written.push({ outcome: 'unchanged', kbId: input.kbId });
+        continue;
+      }
+      if (existing) await deleteDocument(transaction, input.kbId, existing.id);
+      written.push(existing ? { outcome: 'updated', kbId: input.kbId, replaced: existing.id } : { outcome: 'created', kbId: input.kbId });
+      inserted.push(input);
+    }
+    const entries = await insertDocuments(transaction, inserted);
+    let next = 0;
+    return written.map((document) => (document.outcome === 'unchanged' ? document : { ...document, entry: entries[next++]! }));
   };
 
   /**
-   * Writes a batch of documents in a few statements (the stored versions
-   * of all of them read at once, the new ones inserted together), in a
-   * nested transaction: the common case of a bulk ingest, which would
-   * otherwise pay a round trip per statement of each document.
+   * Writes a batch of documents in one nested transaction
+   * ({@link writeDocuments}): the common case of a bulk ingest.
    *
    * @returns each document's outcome and the index entries of those
-   *   written, by knowledge base; undefined, with nothing written, when a document repeats
-   *   another's id in the batch or one of them fails (the caller then
-   *   writes them one by one, so that only the failing one fails)
+   *   written, by knowledge base; undefined, with nothing written, when a
+   *   document repeats another's id in the batch or one of them fails (the
+   *   caller then writes them one by one, so that only the failing one fails)
    * @throws StoreUnavailableError when the database fails
    */
   const putBatch = async (
     transaction: SqlExecutor,
     inputs: readonly DocumentInput[],
   ): Promise<{ outcomes: PutOutcome[]; entries: Map<string, DocumentIndexEntry[]> } | undefined> => {
-    const key = (kbId: string, docId: string) => `${kbId}\n${docId}`;
-    if (new Set(inputs.map((input) => key(input.kbId, input.docId))).size !== inputs.length) return undefined;
+    if (new Set(inputs.map((input) => documentKey(input.kbId, input.docId))).size !== inputs.length) return undefined;
     try {
-      return await transaction.transaction(async (nested) => {
-        const stored = new Map<string, { id: number; contentHash: string }>();
-        for (const [kbId, documents] of groupBy(inputs, (input) => input.kbId)) {
-          const rows = await nested.all<{ id: number; doc_id: string; content_hash: string }>(
-            `SELECT id, doc_id, content_hash FROM documents WHERE kb_id = ? AND doc_id IN (${documents.map(() => '?').join(', ')})`,
-            [kbId, ...documents.map((input) => input.docId)],
-          );
-          for (const row of rows) stored.set(key(kbId, row.doc_id), { id: row.id, contentHash: row.content_hash });
-        }
-        const outcomes: PutOutcome[] = [];
-        const written: DocumentInput[] = [];
-        for (const input of inputs) {
-          const existing = stored.get(key(input.kbId, input.docId));
-          if (existing?.contentHash === input.contentHash) {
-            outcomes.push('unchanged');
-            continue;
-          }
-          if (existing) await deleteDocument(nested, input.kbId, existing.id);
-          outcomes.push(existing ? 'updated' : 'created');
-          written.push(input);
-        }
-        const entries = (await insertDocuments(nested, written)).map((entry, position) => ({ kbId: written[position]!.kbId, entry }));
-        return { outcomes, entries: new Map([...groupBy(entries, ({ kbId }) => kbId)].map(([kbId, group]) => [kbId, group.map(({ entry }) => entry)])) };
-      });
+      const written = await transaction.transaction((nested) => writeDocuments(nested, inputs));
+      const entries = new Map<string, DocumentIndexEntry[]>();
+      for (const [kbId, documents] of groupBy(written, (document) => document.kbId)) {
+        entries.set(kbId, documents.flatMap((document) => (document.entry ? [document.entry] : [])));
+      }
+      return { outcomes: written.map((document) => document.outcome), entries };
     } catch (error) {
       if (error instanceof StoreUnavailableError || !(error instanceof Error)) throw error;
       return undefined;
@@ -300,7 +341,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     putDocument(input) {
       return sql.transaction(async (transaction) => {
         await lockKnowledgeBase(transaction, input.kbId);
-        const { outcome, entry } = await putOne(transaction, input);
+        const [{ outcome, entry }] = (await writeDocuments(transaction, [input])) as [WrittenDocument];
         if (entry) await writeSegments(transaction, input.kbId, [entry]);
         return outcome;
       });
@@ -320,7 +361,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
         for (const input of inputs) {
           try {
             // A document that fails is rolled back alone.
-            const { outcome, entry, replaced } = await transaction.transaction((nested) => putOne(nested, input));
+            const [{ outcome, entry, replaced }] = (await transaction.transaction((nested) => writeDocuments(nested, [input]))) as [WrittenDocument];
             const entries = pending.get(input.kbId) ?? new Map<number, DocumentIndexEntry>();
             pending.set(input.kbId, entries);
             // A document written twice in one batch: its first version's postings are never written.

@@ -11,10 +11,10 @@
  * every write committed before it was made, exactly as a call of its own
  * would (a revoked token, a removed role, an ingest). It waits at most
  * {@link GROUP_WAIT_MILLISECONDS} for the group before it, then starts
- * beside it. Go's singleflight
- * instead lets a call join a read already in flight, which could miss a
- * write committed in between; DataLoader groups the calls of one tick
- * before running any, which delays every call by a turn of the event loop.
+ * beside it. Go's singleflight instead lets a call join a read already in
+ * flight, which could miss a write committed in between; DataLoader groups
+ * the calls of one tick before running any, which delays every call by a
+ * turn of the event loop.
  *
  * @param run does the work of a group: the key, its calls' inputs in the
  *   order they were made; resolves to an output for each, in that order

@@ -1,10 +1,18 @@
-import type { DocumentBulkWrites } from './document-repository.ts';
+import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from './document-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /** The values of one field of every passage's lengths, in passage order. */
 function lengthColumn(passages: readonly { index: { lengths: readonly number[] } }[], field: number): number[] {
   return passages.map((passage) => passage.index.lengths[field]!);
 }
+
+const NEW_DOCUMENT_NAMES = NEW_DOCUMENT_COLUMNS.map((column) => column.name).join(', ');
+/** The insert of new documents' rows: one statement over an array per column, whatever their number. */
+const NEW_DOCUMENTS_INSERT = `INSERT INTO documents (${NEW_DOCUMENT_NAMES})
+  SELECT ${NEW_DOCUMENT_NAMES}
+  FROM unnest(${NEW_DOCUMENT_COLUMNS.map((column) => `?::${column.type}[]`).join(', ')}) WITH ORDINALITY AS d(${NEW_DOCUMENT_NAMES}, position)
+  ORDER BY d.position
+  RETURNING id, kb_id, doc_id`;
 
 /**
  * The PostgreSQL store's many-row writes of a document (document-repository.ts):
@@ -16,39 +24,8 @@ export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
   async insertDocuments(transaction, rows) {
     if (rows.length === 0) return [];
     const inserted = await transaction.all<{ id: number; kb_id: string; doc_id: string }>(
-      `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
-                              source_root, updated_at, chunk_count, title_length_sum, description_length_sum, heading_length_sum,
-                              body_length_sum, page_title_length, page_description_length, page_lead_length, page_headings_length,
-                              page_body_length, page_path_length, analysis_version)
-       SELECT d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable, d.content_hash,
-              d.source_root, d.updated_at, d.chunk_count, d.title_sum, d.description_sum, d.heading_sum, d.body_sum,
-              d.page_title, d.page_description, d.page_lead, d.page_headings, d.page_body, d.page_path, d.analysis_version
-       FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[], ?::text[],
-                   ?::text[], ?::bigint[], ?::int[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[],
-                   ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[])
-            WITH ORDINALITY AS d(kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
-                                 source_root, updated_at, chunk_count, title_sum, description_sum, heading_sum, body_sum,
-                                 page_title, page_description, page_lead, page_headings, page_body, page_path, analysis_version, position)
-       ORDER BY d.position
-       RETURNING id, kb_id, doc_id`,
-      [
-        rows.map((row) => row.kbId),
-        rows.map((row) => row.docId),
-        rows.map((row) => row.title),
-        rows.map((row) => row.description),
-        rows.map((row) => row.url),
-        rows.map((row) => row.routeUrl),
-        rows.map((row) => row.routeSlug),
-        rows.map((row) => row.visibility),
-        rows.map((row) => row.quotable),
-        rows.map((row) => row.contentHash),
-        rows.map((row) => row.sourceRoot),
-        rows.map((row) => row.updatedAt),
-        rows.map((row) => row.chunkCount),
-        ...[0, 1, 2, 3].map((field) => rows.map((row) => row.lengthSums[field]!)),
-        ...[0, 1, 2, 3, 4, 5].map((field) => rows.map((row) => row.pageLengths[field]!)),
-        rows.map((row) => row.analysisVersion),
-      ],
+      NEW_DOCUMENTS_INSERT,
+      NEW_DOCUMENT_COLUMNS.map((column) => rows.map(column.of)),
     );
     // RETURNING's order is not promised: each row is found by its (knowledge base, document id), unique in the table.
     const ids = new Map(inserted.map((row) => [`${row.kb_id}\n${row.doc_id}`, Number(row.id)]));
@@ -74,7 +51,7 @@ export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
         chunks.map((entry) => JSON.stringify(entry.chunk.headingPath)),
         chunks.map((entry) => entry.chunk.anchor ?? null),
         chunks.map((entry) => entry.chunk.text),
-        ...[0, 1, 2, 3].map((field) => chunks.map((entry) => entry.chunk.index.lengths[field]!)),
+        ...[0, 1, 2, 3].map((field) => lengthColumn(chunks.map((entry) => entry.chunk), field)),
       ],
     );
     const ids = new Map(rows.map((row) => [`${row.document_id}:${row.ordinal}`, Number(row.id)]));

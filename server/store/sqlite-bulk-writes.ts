@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { DocumentBulkWrites } from './document-repository.ts';
+import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from './document-repository.ts';
 
 /**
  * The embedded store's many-row writes of a document (document-repository.ts):
@@ -10,6 +10,10 @@ import type { DocumentBulkWrites } from './document-repository.ts';
  * @param prepare the connection's prepared statement for a SQL text (cached)
  * @param call runs a synchronous database call, its failure translated into the store's errors
  */
+/** The insert of one new document's row. */
+const NEW_DOCUMENT_INSERT = `INSERT INTO documents (${NEW_DOCUMENT_COLUMNS.map((column) => column.name).join(', ')})
+  VALUES (${NEW_DOCUMENT_COLUMNS.map(() => '?').join(', ')})`;
+
 export function sqliteBulkWrites(
   prepare: (sql: string) => Statement<unknown[]>,
   call: <T>(work: () => T) => Promise<T>,
@@ -17,35 +21,8 @@ export function sqliteBulkWrites(
   return {
     insertDocuments: (_transaction, rows) =>
       call(() => {
-        const insert = prepare(
-          `INSERT INTO documents (kb_id, doc_id, title, description, url, route_url, route_slug, visibility, quotable, content_hash,
-                                  source_root, updated_at, chunk_count, title_length_sum, description_length_sum, heading_length_sum,
-                                  body_length_sum, page_title_length, page_description_length, page_lead_length, page_headings_length,
-                                  page_body_length, page_path_length, analysis_version)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        );
-        return rows.map((row) =>
-          Number(
-            insert.run(
-              row.kbId,
-              row.docId,
-              row.title,
-              row.description,
-              row.url,
-              row.routeUrl,
-              row.routeSlug,
-              row.visibility,
-              row.quotable ? 1 : 0,
-              row.contentHash,
-              row.sourceRoot,
-              row.updatedAt,
-              row.chunkCount,
-              ...row.lengthSums,
-              ...row.pageLengths,
-              row.analysisVersion,
-            ).lastInsertRowid,
-          ),
-        );
+        const insert = prepare(NEW_DOCUMENT_INSERT);
+        return rows.map((row) => Number(insert.run(...NEW_DOCUMENT_COLUMNS.map((column) => column.of(row))).lastInsertRowid));
       }),
     insertChunks: (_transaction, documents) =>
       call(() => {
