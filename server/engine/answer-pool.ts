@@ -13,6 +13,7 @@ import type { ChatClient } from './chat-completions-client.ts';
 import { groupedReads } from '../store/grouped-calls.ts';
 import type { StoreLocation } from '../store/open-store.ts';
 import { StoreUnavailableError, type ContentVersionRepository } from '../store/store.ts';
+import { workerModule } from '../worker-module.ts';
 
 /**
  * The answer engine on a pool of worker threads (piscina), each with its own
@@ -81,14 +82,15 @@ export interface PooledAnswerEngine extends AnswerEngine {
 const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './answer-worker.ts' : './answer-worker.js', import.meta.url);
 
 export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnswerEngine {
+  // A TypeScript checkout's workers load one bundled module, not each module through tsx (server/worker-module.ts).
+  const worker = workerModule(WORKER_URL);
   const pool = new Piscina({
-    filename: WORKER_URL.href,
+    filename: worker.url.href,
     minThreads: options.threads,
     maxThreads: options.threads,
     maxQueue: options.maxQueue ?? 1024,
     recordTiming: false,
-    // Workers of a TypeScript checkout load their modules through tsx, like the main thread.
-    execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    execArgv: worker.execArgv,
   });
 
   pool.on('error', (error: unknown) => options.onWorkerError?.(error instanceof Error ? error : new Error(String(error))));

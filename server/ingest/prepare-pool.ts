@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { prepareSource, type PrepareResult, type PrepareTask, type PrepareWireResult } from './prepare-worker.ts';
 import { fromWire } from '../store/packed-index.ts';
+import { workerModule } from '../worker-module.ts';
 
 /**
  * Where bulk ingest prepares documents (parse, chunk, analyze: CPU only):
@@ -45,16 +46,17 @@ export function createDocumentPreparer(documents: number, threads: number): Docu
   if (documents < PARALLEL_PREPARE_MIN_DOCUMENTS) {
     return { prepare: (task) => Promise.resolve().then(() => prepareSource(task)), close: () => Promise.resolve() };
   }
+  // A TypeScript checkout's workers load one bundled module, not each module through tsx (server/worker-module.ts).
+  const worker = workerModule(WORKER_URL);
   const pool = new Piscina<PrepareTask, PrepareWireResult>({
-    filename: WORKER_URL.href,
+    filename: worker.url.href,
     minThreads: threads,
     maxThreads: threads,
     // Each worker holds a queue of its own: the thread that writes batches
     // blocks while it writes, and could not hand out tasks meanwhile.
     concurrentTasksPerWorker: QUEUED_PER_WORKER,
     recordTiming: false,
-    // Workers of a TypeScript checkout load their modules through tsx, like the main thread.
-    execArgv: WORKER_URL.pathname.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    execArgv: worker.execArgv,
   });
   return {
     // The index comes back flattened (store/packed-index.ts) and is wrapped, not rebuilt, here.
