@@ -62,14 +62,22 @@ export const MAX_DOCUMENT_BODY_BYTES = 5 * 1024 * 1024;
 /** `PUT …/documents/{docId}`: a document's source and who may read it. */
 export const DocumentRequestSchema = z
   .object({
-    content: z.string().min(1, { error: 'content: the document source is empty' }).meta({
-      description: 'The source: markdown (front matter and site-generator markup allowed), HTML or plain text, as the id\'s extension says',
+    content: z.string().min(1, { error: 'content: the document source is empty' }).optional().meta({
+      description: 'The source as text: markdown (front matter and site-generator markup allowed), HTML or plain text, as the id\'s extension says',
     }),
+    content_base64: z
+      .base64({ error: 'content_base64: not base64' })
+      .min(1, { error: 'content_base64: the document source is empty' })
+      .optional()
+      .meta({ description: 'The source\'s bytes, base64: for a PDF (`.pdf`), or a text format sent as a file' }),
     visibility: VisibilitySchema,
     readers: z.array(z.string().min(1)).max(1000).optional().meta({ description: 'User ids of the readers of a `restricted` document; each must be a member' }),
     quotable: z.boolean().optional().meta({ description: 'Whether its passages may be quoted in citations (default true)' }),
   })
-  .meta({ id: 'DocumentRequest', description: 'A document to add or replace' });
+  .refine((body) => (body.content === undefined) !== (body.content_base64 === undefined), {
+    error: 'Give the source as content (text) or content_base64 (bytes), one of them',
+  })
+  .meta({ id: 'DocumentRequest', description: 'A document to add or replace: its source as `content` or `content_base64`' });
 export type DocumentRequest = z.infer<typeof DocumentRequestSchema>;
 
 /** The answer to `PUT …/documents/{docId}`. */

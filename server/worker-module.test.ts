@@ -33,7 +33,7 @@ describe('workerModule', () => {
     // Assert
     expect(module.url.pathname).toMatch(/\/node_modules\/\.cache\/kb-widget\/prepare-worker-[0-9a-f]{16}\.mjs$/);
     expect(module.execArgv).toEqual([]);
-    const inThread = prepareSource(task);
+    const inThread = await prepareSource(task);
     expect(inThread.kind).toBe('prepared');
     expect(inWorker).toEqual(inThread.kind === 'prepared' ? { kind: 'prepared', input: toWire(inThread.input) } : inThread);
   });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { CONSOLE_SCHEMAS, type MemberList } from '../../protocol/console-protocol.ts';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { ProblemSchema, QueryResponseSchema } from '../../protocol/query-schemas.ts';
+import { makePdf } from '../testing/pdf-fixture.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { OPENAPI_DOCUMENT } from './openapi.ts';
 
@@ -339,6 +340,46 @@ describe('documents from the console', () => {
     expect(afterRemoval.citations.map((citation) => citation.doc_id)).not.toContain('animals/zebra.md');
   });
 
+  test('an editor uploads a PDF as base64: 201 with its title and passages, and the widget answers from it, citing it', async () => {
+    const pdf = await makePdf([[{ text: 'Okapi handbook', size: 22 }, { text: 'Feeding', size: 16 }, { text: 'An okapi browses on leaves and buds in the forest.' }]]);
+
+    const created = await call('PUT', '/knowledge-bases/docs/documents/handbooks/okapi.pdf', {
+      cookie: cookies.alice,
+      body: { content_base64: Buffer.from(pdf).toString('base64'), visibility: 'public' },
+    });
+    const answered = await ask('What does an okapi browse on in the forest?');
+
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ doc_id: 'handbooks/okapi.pdf', outcome: 'created', title: 'Okapi handbook', passages: 1 });
+    expect(answered.abstained).toBe(false);
+    expect(answered.citations.map((citation) => citation.doc_id)).toContain('handbooks/okapi.pdf');
+    await call('DELETE', '/knowledge-bases/docs/documents/handbooks/okapi.pdf', { cookie: cookies.alice });
+  });
+
+  test('a PDF that is not one, text and bytes both given, bytes that are not base64: 400 naming the problem, nothing stored', async () => {
+    const refusals = await Promise.all([
+      call('PUT', '/knowledge-bases/docs/documents/scan.pdf', {
+        cookie: cookies.alice,
+        body: { content_base64: Buffer.from('# markdown').toString('base64'), visibility: 'public' },
+      }),
+      call('PUT', '/knowledge-bases/docs/documents/both.md', {
+        cookie: cookies.alice,
+        body: { content: '# Both', content_base64: Buffer.from('# Both').toString('base64'), visibility: 'public' },
+      }),
+      call('PUT', '/knowledge-bases/docs/documents/garbled.md', { cookie: cookies.alice, body: { content_base64: '%%% not base64 %%%', visibility: 'public' } }),
+    ]);
+
+    const bodies = await Promise.all(refusals.map(async (response) => [response.status, ((await response.json()) as Problem).detail]));
+    expect(bodies).toEqual([
+      [400, expect.stringContaining('scan.pdf: The file is not a PDF that can be read')],
+      [400, expect.stringContaining('content (text) or content_base64 (bytes), one of them')],
+      [400, expect.stringContaining('content_base64: not base64')],
+    ]);
+    for (const docId of ['scan.pdf', 'both.md', 'garbled.md']) {
+      await expect(fixture.store.getDocument('docs', docId)).resolves.toBeUndefined();
+    }
+  });
+
   test('a reader adds a document: 403 forbidden, nothing stored', async () => {
     const response = await call('PUT', '/knowledge-bases/docs/documents/reader.md', { cookie: cookies.reader, body: { content: '# R', visibility: 'public' } });
 
@@ -348,7 +389,7 @@ describe('documents from the console', () => {
 
   test('bad input: unsupported extension, empty content, a reader who is not a member, a dot-dot id: 400 naming the problem, nothing stored', async () => {
     const refusals = await Promise.all([
-      call('PUT', '/knowledge-bases/docs/documents/notes.pdf', { cookie: cookies.alice, body: { content: 'x', visibility: 'public' } }),
+      call('PUT', '/knowledge-bases/docs/documents/notes.docx', { cookie: cookies.alice, body: { content: 'x', visibility: 'public' } }),
       call('PUT', '/knowledge-bases/docs/documents/empty.md', { cookie: cookies.alice, body: { content: '', visibility: 'public' } }),
       call('PUT', '/knowledge-bases/docs/documents/private.md', {
         cookie: cookies.alice,
@@ -365,7 +406,7 @@ describe('documents from the console', () => {
       [expect.any(Number), expect.any(String)],
     ]);
     expect(bodies[3]![0]).not.toBe(201);
-    for (const docId of ['notes.pdf', 'empty.md', 'private.md', 'b.md', 'a/../b.md']) {
+    for (const docId of ['notes.docx', 'empty.md', 'private.md', 'b.md', 'a/../b.md']) {
       await expect(fixture.store.getDocument('docs', docId)).resolves.toBeUndefined();
     }
   });

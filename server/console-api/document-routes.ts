@@ -12,9 +12,10 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
   const router = Router();
 
   /**
-   * Adds or replaces one document from its source text, through the same
-   * parsing, chunking and indexing as `kb ingest`, in one transaction. The
-   * id's extension picks the format (`.md`, `.html`, `.txt`, ...); a
+   * Adds or replaces one document from its source (text, or bytes in base64
+   * for a PDF), through the same parsing, chunking and indexing as `kb
+   * ingest`, in one transaction. The id's extension picks the format
+   * (`.md`, `.html`, `.txt`, `.pdf`, ...); a
    * `restricted` document's readers must be members. Replacing or removing
    * a document needs update permission and being able to read it.
    */
@@ -36,7 +37,7 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
       outcome = await ingestSource(store, {
         kbId,
         docId,
-        bytes: Buffer.from(body.content, 'utf8'),
+        bytes: body.content !== undefined ? Buffer.from(body.content, 'utf8') : Buffer.from(body.content_base64!, 'base64'),
         visibility: body.visibility,
         readers,
         quotable: body.quotable ?? true,

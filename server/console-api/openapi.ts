@@ -163,7 +163,7 @@ export const OPENAPI_DOCUMENT = {
     '/console/api/knowledge-bases/{kbId}/documents/{docId}': {
       put: {
         summary:
-          "Add or replace one document from its source (editors and owners), indexed like `kb ingest` in one transaction; the id's extension picks the format (.md, .markdown, .html, .htm, .txt, .text)",
+          "Add or replace one document from its source (editors and owners), indexed like `kb ingest` in one transaction; the id's extension picks the format (.md, .markdown, .html, .htm, .txt, .text, .pdf; a PDF's bytes are sent as `content_base64`)",
         security: [{ consoleSession: [] }],
         parameters: [kbId, documentId],
         requestBody: { ...jsonBody('DocumentRequest'), description: 'At most 5 MiB of JSON' },

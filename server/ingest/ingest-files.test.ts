@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../retrieval/analyzer.ts';
 import { openStore } from '../store/open-store.ts';
+import { makePdf } from '../testing/pdf-fixture.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { Reach, Store, Visibility } from '../store/store.ts';
 import { INGEST_BATCH_DOCUMENTS, ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
@@ -134,7 +135,7 @@ describe('ingestPaths', () => {
     await workspace.write('.git/notes.md', '# Git\n\nThe kestrel lives in git.\n');
     await workspace.write('node_modules/package/readme.md', '# Package\n\nThe kestrel is a dependency.\n');
     await workspace.write('diagram.png', 'The kestrel is drawn here.');
-    await workspace.write('manual.pdf', 'The kestrel is printed here.');
+    await workspace.write('manual.docx', 'The kestrel is printed here.');
     await workspace.write('README', 'The kestrel has no extension.');
 
     // Act
@@ -408,6 +409,46 @@ describe('ingestPaths', () => {
     });
   });
 
+  test('a PDF among the pages: its title, sections and page anchors stored, its text searchable, its URL the file itself; a PDF without text is skipped, a file named .pdf that is not one fails by path', async () => {
+    // Arrange
+    const workspace = await openWorkspace();
+    await workspace.store.updateKnowledgeBase(KB_ID, { baseUrl: 'https://docs.example.com/docs/' });
+    await workspace.write('guide.md', '# Guide\n\nHerons fish at dawn.\n');
+    await workspace.write(
+      'manuals/router.pdf',
+      Buffer.from(
+        await makePdf([
+          [{ text: 'Router Manual', size: 24 }, { text: 'Resetting', size: 16 }, { text: 'Hold the reset button for ten seconds.' }],
+          [{ text: 'Wi-Fi channels', size: 16 }, { text: 'Pick the channel with the fewest neighbouring herons.' }],
+        ]),
+      ),
+    );
+    const notPdf = await workspace.write('scan.pdf', '# This is markdown\n');
+    // A scan: pages without a text layer.
+    const blank = await workspace.write('blank.pdf', Buffer.from(await makePdf([[], []])));
+
+    // Act
+    const report = await workspace.ingest();
+
+    // Assert
+    expect(report.created).toEqual(['guide.md', 'manuals/router.pdf']);
+    expect(report.failed).toEqual([{ docId: 'scan.pdf', path: notPdf, reason: expect.stringMatching(/^The file is not a PDF that can be read/) }]);
+    expect(report.skipped).toEqual([{ docId: 'blank.pdf', path: blank, reason: 'The file has no text to index' }]);
+    const { passages } = await createLexicalRetriever(workspace.store).search({
+      reach: { kbId: KB_ID, userId: 'usr_nobody', visibilities: ['public'] },
+      terms: analyze('which wifi channel should I pick'),
+      topK: 1,
+    });
+    expect(passages[0]).toMatchObject({
+      docId: 'manuals/router.pdf',
+      title: 'Router Manual',
+      headingPath: ['Router Manual', 'Wi-Fi channels'],
+      text: 'Pick the channel with the fewest neighbouring herons.',
+      url: 'https://docs.example.com/docs/manuals/router.pdf',
+      anchor: 'page=2',
+    });
+  });
+
   test('non-existent path after a valid folder: throws naming the path, nothing written', async () => {
     // Arrange
     const workspace = await openWorkspace();
@@ -426,13 +467,13 @@ describe('ingestPaths', () => {
     // Arrange
     const workspace = await openWorkspace();
     await workspace.write('good.md', '# Good\n\nThe heron fishes.\n');
-    const pdf = await workspace.write('manual.pdf', 'not really a pdf');
+    const document = await workspace.write('manual.docx', 'not a format we read');
 
     // Act
-    const ingesting = workspace.ingest({ paths: [join(workspace.sources, 'good.md'), pdf] });
+    const ingesting = workspace.ingest({ paths: [join(workspace.sources, 'good.md'), document] });
 
     // Assert
-    await expect(ingesting).rejects.toThrow(pdf);
+    await expect(ingesting).rejects.toThrow(document);
     expect(await workspace.store.listDocuments(KB_ID)).toEqual([]);
   });
 
@@ -463,6 +504,10 @@ describe('ingestPaths', () => {
     const broken = await workspace.write(names[10]!, '---\ntitle: [Broken\n---\nText.\n');
     await workspace.write(names[20]!, '---\ntitle: Draft\ndraft: true\n---\nDraft text.\n');
     const invalid = await workspace.write(names[pages - 1]!, INVALID_UTF8);
+    const pdfName = names[30]!.replace(/\.md$/, '.pdf');
+    await unlink(join(workspace.sources, names[30]!));
+    await workspace.write(pdfName, Buffer.from(await makePdf([[{ text: 'Bird 30', size: 20 }, { text: 'The 30th bird is called zz30bird.' }]])));
+    names[30] = pdfName;
     const progress: number[] = [];
 
     // Act
@@ -478,7 +523,9 @@ describe('ingestPaths', () => {
     expect(report.skipped.map((skip) => skip.docId)).toEqual([names[20]]);
     expect(progress).toEqual(names.map((_, index) => index + 1));
     expect(await workspace.searchDocIds(`zz${pages - 2}bird`)).toEqual([names[pages - 2]]);
+    expect(await workspace.searchDocIds('zz30bird')).toEqual([pdfName]);
     expect((await workspace.store.getDocument(KB_ID, names[0]!))?.title).toBe('Bird 0');
+    expect((await workspace.store.getDocument(KB_ID, pdfName))?.title).toBe('Bird 30');
     expect((await workspace.ingest()).unchanged).toEqual(written);
   });
 

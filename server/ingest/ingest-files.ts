@@ -258,7 +258,7 @@ export async function collectSourceFiles(paths: readonly string[]): Promise<Sour
       files.push({ path, docId: basename(path) });
     } else {
       throw new Error(
-        `File "${given}" is not a supported format (${extname(path) || 'no extension'}); use markdown, HTML or plain text`,
+        `File "${given}" is not a supported format (${extname(path) || 'no extension'}); use markdown, HTML, plain text or PDF`,
       );
     }
   }

@@ -5,7 +5,8 @@ import { chunkDocument } from './chunker.ts';
 import { titleFromPath } from './document-path.ts';
 import { FrontMatterError } from './front-matter.ts';
 import { pageUrl } from './page-url.ts';
-import { parserFor } from './source-formats.ts';
+import { PdfError } from './pdf-text.ts';
+import { extractorFor, parserFor, SUPPORTED_EXTENSIONS } from './source-formats.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -29,8 +30,14 @@ export interface SourceDocument {
   kbId: string;
   /** Readable id; its extension (`.md`, `.html`, `.txt`, ...) selects the parser. */
   docId: string;
-  /** The source as bytes; must be UTF-8 text. */
+  /** The source as bytes: UTF-8 text, or a binary format's file (PDF). */
   bytes: Uint8Array;
+  /**
+   * A binary format's text, extracted from its bytes (`withExtractedText`):
+   * a PDF's as HTML (ingest/pdf-text.ts). Absent for text formats, whose
+   * bytes are decoded as UTF-8.
+   */
+  text?: string;
   visibility: Visibility;
   /** User ids allowed to read it when `restricted`. */
   readers: readonly string[];
@@ -89,7 +96,7 @@ export function sourceContentHash(
  * @throws SourceSkippedError when the page is a draft or has no text to
  *   index (nothing is written)
  * @throws SourceRejectedError when the format is not supported, the bytes are
- *   not UTF-8, or the front matter cannot be read (nothing is written)
+ *   not UTF-8 (a PDF: not a readable PDF), or the front matter cannot be read (nothing is written)
  * @throws NotFoundError for an unknown knowledge base, and the store's errors (StoreUnavailableError)
  */
 export async function ingestSource(store: Store, source: SourceDocument, knowledgeBase?: KnowledgeBase): Promise<PutOutcome> {
@@ -99,7 +106,7 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
   const contentHash = sourceContentHash(source, site.anchorStyle);
   const existing = await store.getDocument(source.kbId, source.docId);
   if (existing?.contentHash === contentHash) return 'unchanged';
-  const input = prepareDocument(source, site, contentHash);
+  const input = prepareDocument(await withExtractedText(source), site, contentHash);
   try {
     return await store.putDocument(input);
   } catch (error) {
@@ -107,6 +114,24 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
     // replace its version, or find it unchanged.
     if (!(error instanceof ConflictError)) throw error;
     return store.putDocument(input);
+  }
+}
+
+/**
+ * The source with its text extracted when it is in a binary format (a PDF:
+ * ingest/pdf-text.ts), ready for {@link prepareDocument}; a text format's
+ * source as it is.
+ *
+ * @throws SourceRejectedError when the file cannot be read as its format (not a PDF, an encrypted PDF)
+ */
+export async function withExtractedText(source: SourceDocument): Promise<SourceDocument> {
+  const extract = extractorFor(source.docId);
+  if (extract === undefined || source.text !== undefined) return source;
+  try {
+    return { ...source, text: await extract(source.bytes) };
+  } catch (error) {
+    if (error instanceof PdfError) throw new SourceRejectedError(error.message);
+    throw error;
   }
 }
 
@@ -129,10 +154,16 @@ export function prepareDocument(source: SourceDocument, site: KnowledgeBase, con
   const parse = parserFor(source.docId);
   if (!parse) throw unsupported(source.docId);
   let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(source.bytes);
-  } catch {
-    throw new SourceRejectedError('The file is not valid UTF-8 text');
+  if (source.text !== undefined) {
+    text = source.text;
+  } else if (extractorFor(source.docId) !== undefined) {
+    throw new Error(`"${source.docId}" is in a binary format: extract its text first (withExtractedText)`);
+  } else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(source.bytes);
+    } catch {
+      throw new SourceRejectedError('The file is not valid UTF-8 text');
+    }
   }
   let parsed;
   try {
@@ -169,5 +200,5 @@ export function prepareDocument(source: SourceDocument, site: KnowledgeBase, con
 }
 
 function unsupported(docId: string): SourceRejectedError {
-  return new SourceRejectedError(`"${docId}" has no supported extension (.md, .markdown, .html, .htm, .txt, .text)`);
+  return new SourceRejectedError(`"${docId}" has no supported extension (${SUPPORTED_EXTENSIONS})`);
 }

@@ -18,6 +18,11 @@ describe('pageUrl', () => {
     expect(pageUrl(NODE, 'guides/README.md')).toBe('https://nodejs.org/docs/latest-v18.x/api/guides/index.html');
   });
 
+  test('a PDF: the file itself in either style, its name percent-encoded', () => {
+    expect(pageUrl(HUGO, 'manuals/router guide.pdf')).toBe('https://kubernetes.io/docs/manuals/router%20guide.pdf');
+    expect(pageUrl(NODE, 'Release-Notes.PDF')).toBe('https://nodejs.org/docs/latest-v18.x/api/Release-Notes.PDF');
+  });
+
   test("front matter slug: replaces the last segment, names a page in an index's folder; a leading / makes it a path from the base URL", () => {
     expect(pageUrl(HUGO, 'concepts/storage/volumes.md', { slug: 'vols' })).toBe('https://kubernetes.io/docs/concepts/storage/vols/');
     expect(pageUrl(NODE, 'fs.md', { slug: 'file-system' })).toBe('https://nodejs.org/docs/latest-v18.x/api/file-system.html');

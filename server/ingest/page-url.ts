@@ -62,6 +62,9 @@ export function normalizeBaseUrl(text: string): string {
  * absolute as written, else resolved against the base URL (a leading `/`
  * from its host, as Hugo reads it). Segments are percent-encoded.
  *
+ * A PDF is published as the file itself in either style:
+ * `manuals/router.pdf` -> `<base>manuals/router.pdf`.
+ *
  * @param docId the document's path inside the ingested folder, `/`-separated
  * @returns the URL, or undefined when the knowledge base has no base URL
  *   and the page gives no absolute `url`, or the URL is not http(s)
@@ -69,6 +72,7 @@ export function normalizeBaseUrl(text: string): string {
 export function pageUrl(site: SiteLocation, docId: string, route: PageRoute = {}): string | undefined {
   if (route.url !== undefined) return resolve(route.url, site.baseUrl);
   if (site.baseUrl === undefined) return undefined;
+  if (/\.pdf$/i.test(docId)) return resolve(docId.split('/').map(encodeURIComponent).join('/'), site.baseUrl);
   if (route.slug?.startsWith('/')) {
     const path = route.slug.slice(1);
     return resolve(site.urlStyle === 'pretty' || path === '' ? withTrailingSlash(path) : `${path}.html`, site.baseUrl);

@@ -44,7 +44,7 @@ const WORKER_URL = new URL(import.meta.url.endsWith('.ts') ? './prepare-worker.t
  */
 export function createDocumentPreparer(documents: number, threads: number): DocumentPreparer {
   if (documents < PARALLEL_PREPARE_MIN_DOCUMENTS) {
-    return { prepare: (task) => Promise.resolve().then(() => prepareSource(task)), close: () => Promise.resolve() };
+    return { prepare: (task) => prepareSource(task), close: () => Promise.resolve() };
   }
   // A TypeScript checkout's workers load one bundled module, not each module through tsx (server/worker-module.ts).
   const worker = workerModule(WORKER_URL);

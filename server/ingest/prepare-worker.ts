@@ -1,10 +1,10 @@
-import { prepareDocument, SourceRejectedError, SourceSkippedError, type SourceDocument } from './ingest-source.ts';
+import { prepareDocument, SourceRejectedError, SourceSkippedError, withExtractedText, type SourceDocument } from './ingest-source.ts';
 import { toWire, type DocumentInputWire } from '../store/packed-index.ts';
 import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
 
 /**
- * Worker-thread entry of bulk ingest (ingest/prepare-pool.ts): parses,
- * chunks and analyzes one document (`prepareDocument`) off the thread that
+ * Worker-thread entry of bulk ingest (ingest/prepare-pool.ts): extracts a
+ * PDF's text, parses, chunks and analyzes one document (`prepareDocument`) off the thread that
  * writes to the store, so that preparing the next documents and writing the
  * previous batch run at the same time.
  */
@@ -29,15 +29,15 @@ export type PrepareResult =
 export type PrepareWireResult = Exclude<PrepareResult, { kind: 'prepared' }> | { kind: 'prepared'; input: DocumentInputWire };
 
 /** The worker's entry: prepares the document and flattens its index for the trip back. */
-export default function prepare(task: PrepareTask): PrepareWireResult {
-  const result = prepareSource(task);
+export default async function prepare(task: PrepareTask): Promise<PrepareWireResult> {
+  const result = await prepareSource(task);
   return result.kind === 'prepared' ? { kind: 'prepared', input: toWire(result.input) } : result;
 }
 
 /** Prepares one document on the calling thread. */
-export function prepareSource(task: PrepareTask): PrepareResult {
+export async function prepareSource(task: PrepareTask): Promise<PrepareResult> {
   try {
-    return { kind: 'prepared', input: prepareDocument(task.source, task.site, task.contentHash) };
+    return { kind: 'prepared', input: prepareDocument(await withExtractedText(task.source), task.site, task.contentHash) };
   } catch (error) {
     if (error instanceof SourceSkippedError) return { kind: 'skipped', reason: error.message };
     if (error instanceof SourceRejectedError) return { kind: 'rejected', reason: error.message };
