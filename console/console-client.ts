@@ -2,6 +2,9 @@ import { parseAllowedOrigin } from '../protocol/origins.ts';
 import type {
   ConsoleDocument,
   ConsoleMember,
+  DocumentAccessRequest,
+  DocumentRequest,
+  StoredDocument,
   ConsoleToken,
   ConsoleUser,
   IssuedToken,
@@ -89,6 +92,25 @@ export class ConsoleClient {
     return (await this.#request<{ documents: ConsoleDocument[] }>('GET', `${kbPath(kbId)}/documents`)).documents;
   }
 
+  /**
+   * Adds or replaces a document from a file's bytes (editors and owners),
+   * indexed in one transaction; a refused file (not its format, a reader
+   * who is not a member) is a 400 ConsoleApiError naming why, and stores nothing.
+   */
+  async putDocument(kbId: string, docId: string, request: DocumentRequest): Promise<StoredDocument> {
+    return this.#request<StoredDocument>('PUT', documentPath(kbId, docId), request);
+  }
+
+  /** Changes who may read a document and whether it may be quoted (editors and owners). */
+  async setDocumentAccess(kbId: string, docId: string, access: DocumentAccessRequest): Promise<ConsoleDocument> {
+    return this.#request<ConsoleDocument>('PATCH', documentPath(kbId, docId), access);
+  }
+
+  /** Removes a document and its passages (editors and owners). */
+  async removeDocument(kbId: string, docId: string): Promise<void> {
+    await this.#request('DELETE', documentPath(kbId, docId));
+  }
+
   async listMembers(kbId: string): Promise<ConsoleMember[]> {
     return (await this.#request<{ members: ConsoleMember[] }>('GET', `${kbPath(kbId)}/members`)).members;
   }
@@ -145,6 +167,11 @@ export class ConsoleClient {
 
 function kbPath(kbId: string): string {
   return `/knowledge-bases/${encodeURIComponent(kbId)}`;
+}
+
+/** A document's path: its id's segments encoded one by one, its `/` kept (the API reads the id from the remaining segments). */
+function documentPath(kbId: string, docId: string): string {
+  return `${kbPath(kbId)}/documents/${docId.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 async function toApiError(response: Response): Promise<ConsoleApiError> {

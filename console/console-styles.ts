@@ -4,6 +4,8 @@ import { css } from 'lit';
 export const consoleStyles = css`
   :host {
     display: block;
+    /* Narrow layouts follow the element's own width (a side panel as a phone). */
+    container-type: inline-size;
     font-family: system-ui, -apple-system, 'Segoe UI', sans-serif;
     font-size: 15px;
     line-height: 1.5;
@@ -24,9 +26,16 @@ export const consoleStyles = css`
     font-weight: 600;
     margin-block: 0.75rem 0.25rem;
   }
+  /* A checkbox's label, beside it. */
+  label.inline {
+    display: inline;
+    font-weight: normal;
+    margin: 0 0 0 0.35rem;
+  }
   input[type='email'],
   input[type='password'],
   input[type='number'],
+  input[type='text'],
   textarea,
   select {
     font: inherit;
@@ -101,5 +110,42 @@ export const consoleStyles = css`
     background: #f3f4f6;
     padding: 0.75rem;
     border-radius: 6px;
+  }
+  /*
+   * A table of class "reflow" becomes one block per row when the element is
+   * narrow (a 360 px phone): each cell on its own line, named by its
+   * data-label, so no column is pushed off screen.
+   */
+  @container (max-width: 40rem) {
+    table.reflow,
+    table.reflow tbody,
+    table.reflow tr,
+    table.reflow td {
+      display: block;
+      inline-size: 100%;
+    }
+    table.reflow thead {
+      position: absolute;
+      inline-size: 1px;
+      block-size: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+    }
+    table.reflow tr {
+      border-bottom: 1px solid #c4c8d0;
+      padding-block: 0.5rem;
+    }
+    table.reflow td {
+      border: 0;
+      padding: 0.15rem 0;
+      overflow-wrap: anywhere;
+    }
+    table.reflow td[data-label]::before {
+      content: attr(data-label);
+      display: block;
+      font-weight: 600;
+      font-size: 0.85em;
+      color: #5e6470;
+    }
   }
 `;

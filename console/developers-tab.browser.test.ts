@@ -26,10 +26,11 @@ const OWNER_KB: KnowledgeBaseDetail = {
   role: 'owner',
   can_issue_tokens: true,
   can_manage_members: true,
+  can_edit_documents: true,
   token_ttl_cap_minutes: 120,
   token_ttl_default_minutes: 60,
 };
-const READER_KB: KnowledgeBaseDetail = { ...OWNER_KB, role: 'reader', can_issue_tokens: false, can_manage_members: false };
+const READER_KB: KnowledgeBaseDetail = { ...OWNER_KB, role: 'reader', can_issue_tokens: false, can_manage_members: false, can_edit_documents: false };
 
 const ACTIVE_TOKEN: ConsoleToken = {
   id: 'tok_1',

@@ -1,44 +1,114 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
-import type { ConsoleDocument } from '../protocol/console-protocol.ts';
+import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument } from '../protocol/console-protocol.ts';
+import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
+
+/** File types the upload offers (the ingester's formats, ingest/source-formats.ts). */
+const UPLOAD_ACCEPT = '.md,.markdown,.html,.htm,.txt,.text,.pdf';
+
+/** What became of one uploaded file. */
+type UploadResult = { name: string; docId: string; outcome: StoredDocument['outcome']; passages: number } | { name: string; docId: string; error: string };
 
 /**
  * The Documents tab: the documents of a knowledge base the person can read,
- * with their visibility (`public`, `workspace`, `restricted`).
+ * with their visibility (`public`, `workspace`, `restricted`), passages and
+ * last update.
+ *
+ * Editors and owners also upload files (markdown, HTML, plain text, PDF):
+ * each becomes the document named by its file name (under an optional
+ * folder), replacing one of the same id, with the visibility and readers
+ * chosen for the upload. Files are sent one at a time, each indexed in its
+ * own transaction, with a progress bar; a file the server refuses is listed
+ * by name with its reason and leaves the knowledge base as it was, the
+ * others are stored. Per document they change visibility, readers and
+ * quotability, and remove it ("Remove", then "Confirm remove").
  *
  * @tagname kb-documents-tab
- * @summary Documents and their visibility.
+ * @summary Documents: upload, visibility, removal.
  */
 export class KbDocumentsTab extends LitElement {
-  static override styles = consoleStyles;
+  static override styles = [
+    consoleStyles,
+    css`
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+      }
+      .upload {
+        border: 1px solid #c4c8d0;
+        border-radius: 6px;
+        padding: 0 1rem 1rem;
+        margin-block: 1rem;
+      }
+      progress {
+        inline-size: min(24rem, 100%);
+      }
+      ul.results {
+        padding-inline-start: 1.25rem;
+      }
+    `,
+  ];
 
   static override properties = {
     client: { attribute: false },
     kbId: { attribute: 'kb-id' },
+    canEdit: { attribute: 'can-edit', type: Boolean },
     _documents: { state: true },
+    _members: { state: true },
     _error: { state: true },
+    _status: { state: true },
+    _visibility: { state: true },
+    _progress: { state: true },
+    _results: { state: true },
+    _editing: { state: true },
+    _confirming: { state: true },
+    _busy: { state: true },
   };
 
   /** The console API. */
   declare client: ConsoleClient;
   /** Knowledge base whose documents are listed. */
   declare kbId: string;
+  /** Whether the person may add, change and remove documents (editors and owners). */
+  declare canEdit: boolean;
   declare private _documents: ConsoleDocument[] | undefined;
+  /** Members, the possible readers of a restricted document (loaded for editors). */
+  declare private _members: ConsoleMember[];
   declare private _error: string | undefined;
+  declare private _status: string | undefined;
+  /** Visibility chosen for the next upload. */
+  declare private _visibility: Visibility;
+  /** Files sent and to send, while an upload runs. */
+  declare private _progress: { done: number; total: number; current: string } | undefined;
+  /** Outcome of each file of the last upload. */
+  declare private _results: UploadResult[];
+  /** Id of the document whose access form is open. */
+  declare private _editing: string | undefined;
+  /** Id of the document whose removal awaits confirmation. */
+  declare private _confirming: string | undefined;
+  declare private _busy: boolean;
 
   constructor() {
     super();
     this.client = new ConsoleClient();
     this.kbId = '';
+    this.canEdit = false;
+    this._members = [];
+    this._visibility = 'public';
+    this._results = [];
+    this._busy = false;
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
-    if (changed.has('kbId') && this.kbId !== '') void this._loadDocuments();
+    if ((changed.has('kbId') || changed.has('canEdit')) && this.kbId !== '') {
+      void this._loadDocuments();
+      if (this.canEdit) void this._loadMembers();
+    }
   }
 
   private async _loadDocuments(): Promise<void> {
-    this._documents = undefined;
     try {
       this._documents = await this.client.listDocuments(this.kbId);
       this._error = undefined;
@@ -47,34 +117,254 @@ export class KbDocumentsTab extends LitElement {
     }
   }
 
+  private async _loadMembers(): Promise<void> {
+    try {
+      this._members = await this.client.listMembers(this.kbId);
+    } catch {
+      // Without the member list a restricted upload has no reader to pick; the server still checks readers.
+      this._members = [];
+    }
+  }
+
+  /** Reader user ids checked in a form's reader list. */
+  private _checkedReaders(form: HTMLFormElement): string[] {
+    return [...form.querySelectorAll<HTMLInputElement>('input[name="reader"]:checked')].map((input) => input.value);
+  }
+
+  private async _upload(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const input = form.querySelector<HTMLInputElement>('input[type="file"]')!;
+    const files = [...(input.files ?? [])];
+    if (files.length === 0) {
+      this._error = 'Choose one or more files to upload.';
+      return;
+    }
+    const folder = normalizeFolder(form.querySelector<HTMLInputElement>('input[name="folder"]')!.value);
+    const readers = this._visibility === 'restricted' ? this._checkedReaders(form) : [];
+    const quotable = form.querySelector<HTMLInputElement>('input[name="quotable"]')!.checked;
+    this._error = undefined;
+    this._status = undefined;
+    this._results = [];
+    this._busy = true;
+    const results: UploadResult[] = [];
+    for (const [index, file] of files.entries()) {
+      const docId = `${folder}${file.name}`;
+      this._progress = { done: index, total: files.length, current: file.name };
+      if (file.size > MAX_UPLOAD_FILE_BYTES) {
+        results.push({ name: file.name, docId, error: `The file is larger than ${formatMegabytes(MAX_UPLOAD_FILE_BYTES)}` });
+        continue;
+      }
+      try {
+        const stored = await this.client.putDocument(this.kbId, docId, {
+          content_base64: await base64Of(file),
+          visibility: this._visibility,
+          readers,
+          quotable,
+        });
+        results.push({ name: file.name, docId, outcome: stored.outcome, passages: stored.passages });
+      } catch (error) {
+        // The server names the document in its sentence; the list names the file already.
+        results.push({ name: file.name, docId, error: (error as Error).message.replace(`${docId}: `, '') });
+      }
+    }
+    input.value = '';
+    await this._loadDocuments();
+    this._progress = undefined;
+    this._busy = false;
+    this._results = results;
+    const failed = results.filter((result) => 'error' in result);
+    this._status = `Uploaded ${results.length - failed.length} of ${results.length} ${results.length === 1 ? 'file' : 'files'}.`;
+    if (failed.length > 0) {
+      this._error = `${failed.length === 1 ? 'This file was' : 'These files were'} not stored; the knowledge base keeps what it had: ${failed.map((result) => `${result.name}: ${(result as { error: string }).error}`).join('; ')}`;
+    }
+  }
+
+  private async _saveAccess(document: ConsoleDocument, event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const visibility = (form.querySelector<HTMLSelectElement>('select[name="visibility"]')!.value as Visibility) ?? document.visibility;
+    const quotable = form.querySelector<HTMLInputElement>('input[name="quotable"]')!.checked;
+    const readers = visibility === 'restricted' ? this._checkedReaders(form) : [];
+    this._status = undefined;
+    this._busy = true;
+    try {
+      await this.client.setDocumentAccess(this.kbId, document.doc_id, { visibility, readers, quotable });
+      this._error = undefined;
+      this._status = `${document.doc_id} is now ${visibility}${quotable ? '' : ', not quotable'}.`;
+      this._editing = undefined;
+      await this._loadDocuments();
+    } catch (error) {
+      this._error = `The access of ${document.doc_id} was not changed: ${(error as Error).message}`;
+    } finally {
+      this._busy = false;
+    }
+  }
+
+  private async _remove(document: ConsoleDocument): Promise<void> {
+    this._status = undefined;
+    this._busy = true;
+    try {
+      await this.client.removeDocument(this.kbId, document.doc_id);
+      this._error = undefined;
+      this._status = `${document.doc_id} was removed; it is no longer cited.`;
+      await this._loadDocuments();
+    } catch (error) {
+      this._error = `${document.doc_id} was not removed: ${(error as Error).message}`;
+    } finally {
+      this._confirming = undefined;
+      this._busy = false;
+    }
+  }
+
+  private _renderReaders(idPrefix: string, checked: readonly string[]) {
+    if (this._members.length === 0) return html`<p class="hint">No members to choose as readers.</p>`;
+    return html`<fieldset>
+      <legend>Readers</legend>
+      ${this._members.map(
+        (member) => html`<span
+          ><input type="checkbox" name="reader" id="${idPrefix}-${member.user_id}" value=${member.user_id} ?checked=${checked.includes(member.user_id)} /><label
+            for="${idPrefix}-${member.user_id}"
+            >${member.email}</label
+          ></span
+        >`,
+      )}
+    </fieldset>`;
+  }
+
+  private _renderUpload() {
+    return html`<form class="upload" @submit=${this._upload}>
+      <h3>Upload files</h3>
+      <p class="hint">
+        Markdown, HTML, plain text or PDF, up to ${formatMegabytes(MAX_UPLOAD_FILE_BYTES)} each. A file replaces the document of the same
+        name.
+      </p>
+      <label for="upload-files">Files</label>
+      <input id="upload-files" type="file" multiple accept=${UPLOAD_ACCEPT} ?disabled=${this._busy} />
+      <label for="upload-folder">Folder (optional)</label>
+      <input id="upload-folder" name="folder" type="text" placeholder="guides/" ?disabled=${this._busy} />
+      <label for="upload-visibility">Visibility</label>
+      <select id="upload-visibility" ?disabled=${this._busy} @change=${(event: Event) => (this._visibility = (event.currentTarget as HTMLSelectElement).value as Visibility)}>
+        ${VISIBILITIES.map((visibility) => html`<option value=${visibility} ?selected=${visibility === this._visibility}>${visibility}</option>`)}
+      </select>
+      ${this._visibility === 'restricted' ? this._renderReaders('upload-reader', []) : nothing}
+      <p><input id="upload-quotable" name="quotable" type="checkbox" checked /><label for="upload-quotable" class="inline">Passages may be quoted</label></p>
+      <button type="submit" ?disabled=${this._busy}>Upload</button>
+      ${this._progress === undefined
+        ? nothing
+        : html`<p>
+            <label for="upload-progress">Uploading ${this._progress.current} (${this._progress.done + 1} of ${this._progress.total})</label>
+            <progress id="upload-progress" max=${this._progress.total} value=${this._progress.done}></progress>
+          </p>`}
+      ${this._results.length === 0
+        ? nothing
+        : html`<ul class="results" aria-label="Uploaded files">
+            ${this._results.map((result) =>
+              'error' in result
+                ? html`<li class="error">${result.name}: not stored (${result.error})</li>`
+                : html`<li>${result.name}: ${result.outcome} as <code>${result.docId}</code>, ${result.passages} ${result.passages === 1 ? 'passage' : 'passages'}</li>`,
+            )}
+          </ul>`}
+    </form>`;
+  }
+
+  private _renderActions(document: ConsoleDocument) {
+    if (this._editing === document.doc_id) {
+      return html`<form @submit=${(event: SubmitEvent) => this._saveAccess(document, event)}>
+        <label for="visibility-${document.doc_id}">Visibility of ${document.doc_id}</label>
+        <select id="visibility-${document.doc_id}" name="visibility" @change=${() => this.requestUpdate()}>
+          ${VISIBILITIES.map((visibility) => html`<option value=${visibility} ?selected=${visibility === document.visibility}>${visibility}</option>`)}
+        </select>
+        ${this._renderReaders(`readers-${document.doc_id}`, document.readers ?? [])}
+        <p>
+          <input id="quotable-${document.doc_id}" name="quotable" type="checkbox" ?checked=${document.quotable !== false} /><label
+            for="quotable-${document.doc_id}"
+            class="inline"
+            >Passages may be quoted</label
+          >
+        </p>
+        <span class="actions">
+          <button type="submit" ?disabled=${this._busy} aria-label="Save access of ${document.doc_id}">Save</button>
+          <button type="button" class="secondary" @click=${() => (this._editing = undefined)}>Cancel</button>
+        </span>
+      </form>`;
+    }
+    if (this._confirming === document.doc_id) {
+      return html`<span class="actions">
+        <button type="button" ?disabled=${this._busy} aria-label="Confirm remove ${document.doc_id}" @click=${() => this._remove(document)}>Confirm remove</button>
+        <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
+      </span>`;
+    }
+    return html`<span class="actions">
+      <button type="button" class="secondary" aria-label="Change access of ${document.doc_id}" @click=${() => ((this._editing = document.doc_id), (this._status = undefined))}>
+        Change access
+      </button>
+      <button type="button" class="secondary" aria-label="Remove ${document.doc_id}" @click=${() => ((this._confirming = document.doc_id), (this._status = undefined))}>
+        Remove
+      </button>
+    </span>`;
+  }
+
   override render() {
     return html`
       <h2>Documents</h2>
       <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
+      <p role="status">${this._status ?? nothing}</p>
+      ${this.canEdit ? this._renderUpload() : nothing}
       ${this._documents === undefined
         ? this._error
           ? nothing
           : html`<p>Loading documents…</p>`
         : this._documents.length === 0
           ? html`<p>No documents you can read.</p>`
-          : html`<table>
+          : html`<table class="reflow">
               <thead>
                 <tr>
                   <th scope="col">Document id</th>
                   <th scope="col">Title</th>
                   <th scope="col">Visibility</th>
+                  <th scope="col">Passages</th>
+                  <th scope="col">Updated</th>
+                  ${this.canEdit ? html`<th scope="col">Actions</th>` : nothing}
                 </tr>
               </thead>
               <tbody>
                 ${this._documents.map(
-                  (document) => html`<tr>
-                    <td><code>${document.doc_id}</code></td>
-                    <td>${document.title}</td>
-                    <td>${document.visibility}</td>
+                  (document) => html`<tr data-doc-id=${document.doc_id}>
+                    <td data-label="Document id"><code>${document.doc_id}</code></td>
+                    <td data-label="Title">${document.title}</td>
+                    <td data-label="Visibility">${document.visibility}${document.quotable === false ? ' (not quotable)' : ''}</td>
+                    <td data-label="Passages">${document.passages ?? ''}</td>
+                    <td data-label="Updated">${document.updated_at ? new Date(document.updated_at).toLocaleString() : ''}</td>
+                    ${this.canEdit ? html`<td data-label="Actions">${this._renderActions(document)}</td>` : nothing}
                   </tr>`,
                 )}
               </tbody>
             </table>`}
     `;
   }
+}
+
+/** A folder typed for uploads as a document id prefix: `guides` and `/guides/` give `guides/`; blank gives none. */
+export function normalizeFolder(text: string): string {
+  const segments = text
+    .trim()
+    .split('/')
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== '' && segment !== '.');
+  return segments.length === 0 ? '' : `${segments.join('/')}/`;
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MB`;
+}
+
+/** A file's bytes in base64, read by the browser (a data: URL without its prefix). */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(new Error(`${file.name} could not be read`));
+    reader.readAsDataURL(file);
+  });
 }

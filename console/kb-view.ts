@@ -86,7 +86,7 @@ export class KbKnowledgeBaseView extends LitElement {
   private _renderTab(knowledgeBase: KnowledgeBaseDetail) {
     switch (this.tab) {
       case 'documents':
-        return html`<kb-documents-tab .client=${this.client} kb-id=${knowledgeBase.id}></kb-documents-tab>`;
+        return html`<kb-documents-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-edit=${knowledgeBase.can_edit_documents}></kb-documents-tab>`;
       case 'members':
         return html`<kb-members-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-manage=${knowledgeBase.can_manage_members}></kb-members-tab>`;
       case 'developers':

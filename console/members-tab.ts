@@ -132,7 +132,7 @@ export class KbMembersTab extends LitElement {
       <p role="status">${this._status ?? nothing}</p>
       ${this._members === undefined
         ? nothing
-        : html`<table>
+        : html`<table class="reflow">
             <thead>
               <tr>
                 <th scope="col">Email</th>
@@ -143,8 +143,8 @@ export class KbMembersTab extends LitElement {
             <tbody>
               ${this._members.map(
                 (member) => html`<tr data-user-id=${member.user_id}>
-                  <td>${member.email}</td>
-                  <td>
+                  <td data-label="Email">${member.email}</td>
+                  <td data-label="Role">
                     ${this.canManage
                       ? html`<label for="role-${member.user_id}">Role of ${member.email}</label>
                           <select id="role-${member.user_id}" @change=${(event: Event) => this._changeRole(member, event)}>
@@ -152,7 +152,7 @@ export class KbMembersTab extends LitElement {
                           </select>`
                       : member.role}
                   </td>
-                  ${this.canManage ? html`<td>${this._renderRemove(member)}</td>` : nothing}
+                  ${this.canManage ? html`<td data-label="Actions">${this._renderRemove(member)}</td>` : nothing}
                 </tr>`,
               )}
             </tbody>

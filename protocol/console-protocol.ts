@@ -38,6 +38,7 @@ export type KnowledgeBaseSummary = z.infer<typeof KnowledgeBaseSummarySchema>;
 export const KnowledgeBaseDetailSchema = KnowledgeBaseSummarySchema.extend({
   can_issue_tokens: z.boolean(),
   can_manage_members: z.boolean(),
+  can_edit_documents: z.boolean().meta({ description: 'Whether the person may add, change and remove documents (editors and owners)' }),
   token_ttl_cap_minutes: z.number().int().meta({ description: 'Longest token lifetime the server accepts, minutes' }),
   token_ttl_default_minutes: z.number().int().meta({ description: 'Lifetime preselected in the form, minutes' }),
 }).meta({ id: 'KnowledgeBaseDetail', description: 'A knowledge base and what the person may do there' });
@@ -49,6 +50,7 @@ export const ConsoleDocumentSchema = z
     doc_id: z.string(),
     title: z.string(),
     visibility: VisibilitySchema,
+    readers: z.array(z.string()).optional().meta({ description: 'User ids of the readers of a `restricted` document' }),
     quotable: z.boolean().optional(),
     passages: z.number().int().optional(),
     updated_at: timestamp().optional(),
@@ -56,8 +58,11 @@ export const ConsoleDocumentSchema = z
   .meta({ id: 'ConsoleDocument', description: 'A document the person can read' });
 export type ConsoleDocument = z.infer<typeof ConsoleDocumentSchema>;
 
-/** Largest document source the console API takes, in bytes of JSON body. */
-export const MAX_DOCUMENT_BODY_BYTES = 5 * 1024 * 1024;
+/** Largest document source the console API takes, in bytes of JSON body (25 MiB: a PDF of 18 MiB in base64). */
+export const MAX_DOCUMENT_BODY_BYTES = 25 * 1024 * 1024;
+
+/** Largest file the console uploads: what fits in {@link MAX_DOCUMENT_BODY_BYTES} once in base64 (4 bytes for 3), with room for the rest of the body. */
+export const MAX_UPLOAD_FILE_BYTES = 18 * 1024 * 1024;
 
 /** `PUT …/documents/{docId}`: a document's source and who may read it. */
 export const DocumentRequestSchema = z
@@ -79,6 +84,16 @@ export const DocumentRequestSchema = z
   })
   .meta({ id: 'DocumentRequest', description: 'A document to add or replace: its source as `content` or `content_base64`' });
 export type DocumentRequest = z.infer<typeof DocumentRequestSchema>;
+
+/** `PATCH …/documents/{docId}`: who may read a document and whether it may be quoted. */
+export const DocumentAccessRequestSchema = z
+  .object({
+    visibility: VisibilitySchema,
+    readers: z.array(z.string().min(1)).max(1000).optional().meta({ description: 'User ids of the readers of a `restricted` document; each must be a member' }),
+    quotable: z.boolean().optional().meta({ description: 'Whether its passages may be quoted in citations (default true)' }),
+  })
+  .meta({ id: 'DocumentAccessRequest', description: "A document's new access" });
+export type DocumentAccessRequest = z.infer<typeof DocumentAccessRequestSchema>;
 
 /** The answer to `PUT …/documents/{docId}`. */
 export const StoredDocumentSchema = z
@@ -225,6 +240,7 @@ export const CONSOLE_SCHEMAS = [
   KnowledgeBaseDetailSchema,
   ConsoleDocumentSchema,
   DocumentRequestSchema,
+  DocumentAccessRequestSchema,
   StoredDocumentSchema,
   ConsoleMemberSchema,
   RoleRequestSchema,

@@ -45,7 +45,7 @@ export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
   });
   app.use(
     '/console/api/knowledge-bases/:kbId/documents',
-    announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, '5 MiB'),
+    announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, `${MAX_DOCUMENT_BODY_BYTES / (1024 * 1024)} MiB`),
     express.json({ limit: MAX_DOCUMENT_BODY_BYTES }),
   );
   app.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);

@@ -101,13 +101,14 @@ describe('knowledge bases', () => {
     expect(await code(response)).toBe('not_found');
   });
 
-  test('a reader: sees the knowledge base and is told they cannot issue tokens; the cap and default are given', async () => {
+  test('a reader: sees the knowledge base and is told they cannot issue tokens or edit documents; the cap and default are given', async () => {
     const response = await call('GET', '/knowledge-bases/docs', { cookie: cookies.reader });
 
     expect(await response.json()).toMatchObject({
       role: 'reader',
       can_issue_tokens: false,
       can_manage_members: false,
+      can_edit_documents: false,
       token_ttl_cap_minutes: 120,
       token_ttl_default_minutes: 60,
     });
@@ -378,6 +379,28 @@ describe('documents from the console', () => {
     for (const docId of ['scan.pdf', 'both.md', 'garbled.md']) {
       await expect(fixture.store.getDocument('docs', docId)).resolves.toBeUndefined();
     }
+  });
+
+  test('an editor changes a document\'s access: restricted to a member, then public and not quotable; the list shows readers; a reader cannot (403); a non-member reader is refused (400)', async () => {
+    const path = '/knowledge-bases/docs/documents/animals/ibis.md';
+    await call('PUT', path, { cookie: cookies.alice, body: { content: '# Ibis\n\nAn ibis probes mud for food.\n', visibility: 'public' } });
+
+    const restricted = await call('PATCH', path, { cookie: cookies.alice, body: { visibility: 'restricted', readers: [fixture.users.alice.id] } });
+    const listed = (await (await call('GET', '/knowledge-bases/docs/documents', { cookie: cookies.alice })).json()) as { documents: { doc_id: string; readers?: string[] }[] };
+    const byReader = await call('PATCH', path, { cookie: cookies.reader, body: { visibility: 'public' } });
+    const stranger = await call('PATCH', path, { cookie: cookies.alice, body: { visibility: 'restricted', readers: ['usr_stranger'] } });
+    const opened = await call('PATCH', path, { cookie: cookies.alice, body: { visibility: 'public', quotable: false } });
+    const missing = await call('PATCH', '/knowledge-bases/docs/documents/animals/none.md', { cookie: cookies.alice, body: { visibility: 'public' } });
+
+    expect(restricted.status).toBe(200);
+    expect(await restricted.json()).toMatchObject({ doc_id: 'animals/ibis.md', visibility: 'restricted', readers: [fixture.users.alice.id], quotable: true, passages: 1 });
+    expect(listed.documents.find((document) => document.doc_id === 'animals/ibis.md')?.readers).toEqual([fixture.users.alice.id]);
+    expect(byReader.status).toBe(403);
+    expect([stranger.status, ((await stranger.json()) as Problem).detail]).toEqual([400, expect.stringContaining('usr_stranger')]);
+    expect(await opened.json()).toMatchObject({ visibility: 'public', quotable: false });
+    expect((await fixture.store.getDocument('docs', 'animals/ibis.md'))).toMatchObject({ visibility: 'public', readers: [], quotable: false });
+    expect(missing.status).toBe(404);
+    await call('DELETE', path, { cookie: cookies.alice });
   });
 
   test('a reader adds a document: 403 forbidden, nothing stored', async () => {

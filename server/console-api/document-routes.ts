@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { DocumentRequestSchema, type StoredDocument } from '../../protocol/console-protocol.ts';
+import { DocumentAccessRequestSchema, DocumentRequestSchema, type ConsoleDocument, type StoredDocument } from '../../protocol/console-protocol.ts';
 import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
@@ -25,12 +25,7 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     const docId = documentIdOf(request);
     const body = parseBody(DocumentRequestSchema, request.body);
     const readers = body.readers ?? [];
-    try {
-      await requireReadersAreMembers(store, kbId, readers);
-    } catch (error) {
-      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
-      throw error;
-    }
+    await requireMemberReaders(kbId, readers);
     await requireReadableIfExists(response, kbId, role, docId, 'replace');
     let outcome: PutOutcome;
     try {
@@ -58,6 +53,29 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     } satisfies StoredDocument);
   });
 
+  /** Changes who may read one document and whether it may be quoted; its passages are kept. */
+  router.patch('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Changing access to a document');
+    const docId = documentIdOf(request);
+    const body = parseBody(DocumentAccessRequestSchema, request.body);
+    const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
+    await requireMemberReaders(kbId, readers);
+    if (!(await store.getDocument(kbId, docId))) throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
+    await requireReadableIfExists(response, kbId, role, docId, 'change access to');
+    await store.setDocumentAccess(kbId, docId, { visibility: body.visibility, readers, quotable: body.quotable ?? true });
+    const stored = (await store.getDocument(kbId, docId))!;
+    response.json({
+      doc_id: docId,
+      title: stored.title,
+      visibility: stored.visibility,
+      ...(stored.visibility === 'restricted' ? { readers: [...stored.readers] } : {}),
+      quotable: stored.quotable,
+      passages: stored.chunkCount,
+      updated_at: new Date(stored.updatedAt).toISOString(),
+    } satisfies ConsoleDocument);
+  });
+
   router.delete('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {
     const { kbId, role } = await membership(store, request, response);
     requireUpdatePermission(role, 'Removing a document');
@@ -75,6 +93,16 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
       throw problem(400, 'invalid_request', `"${docId}" is not a document id: use a relative path such as guides/setup.md`);
     }
     return docId;
+  }
+
+  /** @throws a 400 problem naming the readers who are not members */
+  async function requireMemberReaders(kbId: string, readers: readonly string[]): Promise<void> {
+    try {
+      await requireReadersAreMembers(store, kbId, readers);
+    } catch (error) {
+      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
+      throw error;
+    }
   }
 
   async function requireReadableIfExists(response: Response, kbId: string, role: Role, docId: string, action: string): Promise<void> {

@@ -30,6 +30,7 @@ export function knowledgeBaseRoutes(deps: ConsoleRouteDeps): Router {
       role,
       can_issue_tokens: hasUpdatePermission(role),
       can_manage_members: canManageMembers(role),
+      can_edit_documents: hasUpdatePermission(role),
       token_ttl_cap_minutes: deps.tokenTtlCapMinutes,
       token_ttl_default_minutes: Math.min(60, deps.tokenTtlCapMinutes),
     } satisfies KnowledgeBaseDetail);
@@ -44,6 +45,7 @@ export function knowledgeBaseRoutes(deps: ConsoleRouteDeps): Router {
         doc_id: document.docId,
         title: document.title,
         visibility: document.visibility,
+        ...(document.visibility === 'restricted' ? { readers: [...document.readers] } : {}),
         quotable: document.quotable,
         passages: document.chunkCount,
         updated_at: new Date(document.updatedAt).toISOString(),
