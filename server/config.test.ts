@@ -96,3 +96,14 @@ describe('loadConfig, first owner', () => {
     expect(message).not.toContain('short-pass1');
   });
 });
+
+describe('loadConfig, website import', () => {
+  test('KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: none by default; true for all; a list of addresses; anything else refused naming it', () => {
+    expect(loadConfig({}, DEFAULTS).importAllowPrivateAddresses).toBe(false);
+    expect(loadConfig({ KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true' }, DEFAULTS).importAllowPrivateAddresses).toBe(true);
+    expect(loadConfig({ KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: '10.0.0.5, fd00::7' }, DEFAULTS).importAllowPrivateAddresses).toEqual(['10.0.0.5', 'fd00::7']);
+    expect(() => loadConfig({ KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: 'intranet.local' }, DEFAULTS)).toThrow(
+      'KB_IMPORT_ALLOW_PRIVATE_ADDRESSES="intranet.local": must be true, false or IP addresses separated by commas ("intranet.local" is not one)',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -72,6 +73,11 @@ export interface Config {
    * for grounding); undefined = extractive answers only.
    */
   llm: LlmConfig | undefined;
+  /**
+   * Private addresses the website importer may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`):
+   * `false` (default) none, `true` all, or a list of addresses (an intranet docs host).
+   */
+  importAllowPrivateAddresses: boolean | string[];
 }
 
 /** Where the chat model is and how long to wait for it (`KB_LLM_*`). */
@@ -121,6 +127,17 @@ const schema = z.object({
   KB_LLM_API_KEY: z.string().min(1).optional(),
   KB_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
   KB_LLM_MAX_TOKENS: integer(DEFAULT_MAX_TOKENS, 16, 32_768),
+  KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: z
+    .string()
+    .default('false')
+    .transform((text, context) => {
+      const value = text.trim().toLowerCase();
+      if (value === 'true' || value === 'false') return value === 'true';
+      const addresses = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+      const malformed = addresses.find((entry) => isIP(entry) === 0);
+      if (malformed !== undefined) context.addIssue({ code: 'custom', message: `must be true, false or IP addresses separated by commas ("${malformed}" is not one)` });
+      return addresses;
+    }),
 });
 
 /** Variables whose values never appear in an error message. */
@@ -175,5 +192,6 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
             maxTokens: values.KB_LLM_MAX_TOKENS,
           }
         : undefined,
+    importAllowPrivateAddresses: values.KB_IMPORT_ALLOW_PRIVATE_ADDRESSES,
   };
 }

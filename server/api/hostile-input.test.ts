@@ -173,18 +173,18 @@ describe('a body announced larger than the limit', () => {
     expect(closed).toBe(true);
   });
 
-  test('6 MiB announced to a console document upload: 413 before the body is read', async () => {
+  test('26 MiB announced to a console document upload: 413 before the body is read', async () => {
     const cookie = await fixture.signIn('owner@example.com', OWNER_PASSWORD);
 
     const { head, closed } = await announce(
       '/console/api/knowledge-bases/docs/documents/big.md',
-      6 * 1024 * 1024,
+      26 * 1024 * 1024,
       'PUT',
       `Cookie: ${cookie}\r\nOrigin: ${fixture.baseUrl}\r\n`,
     );
 
     expect(head).toMatch(/^HTTP\/1\.1 413 /);
-    expect(head).toContain('5 MiB');
+    expect(head).toContain('25 MiB');
     expect(closed).toBe(true);
   });
 });

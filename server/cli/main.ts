@@ -18,6 +18,7 @@ try {
     tokenTtlCapMinutes: config.tokenTtlCapMinutes,
     ownerEmail: config.ownerEmail,
     abstentionThreshold: config.abstentionThreshold,
+    importAllowPrivateAddresses: config.importAllowPrivateAddresses,
     now: Date.now,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),

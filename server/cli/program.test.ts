@@ -2,10 +2,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { CliError, createCli } from './program.ts';
+import { CliError, createCli, type CliDeps } from './program.ts';
 import { verifyPassword } from '../auth/password-hash.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
+import { docsPage, serveTestSite } from '../testing/test-site.ts';
 import type { Store } from '../store/store.ts';
 
 let folder: string;
@@ -20,6 +21,11 @@ let secretPrompts: string[];
 
 /** Runs one CLI command against the test's store; the store is opened and closed per command, as in real use. */
 async function run(...args: string[]): Promise<void> {
+  await runWith({}, ...args);
+}
+
+/** {@link run} with some of the CLI's dependencies replaced (settings from the environment). */
+async function runWith(deps: Partial<CliDeps>, ...args: string[]): Promise<void> {
   const program = createCli({
     openStore: () => openStore(location, () => clock),
     tokenTtlCapMinutes: 120,
@@ -37,6 +43,7 @@ async function run(...args: string[]): Promise<void> {
       if (secretInput === undefined) throw new Error('No password on standard input');
       return secretInput;
     },
+    ...deps,
   });
   program.exitOverride();
   await program.parseAsync(['node', 'kb', ...args]);
@@ -231,6 +238,53 @@ describe('kb ingest and faq import', () => {
     await writeFile(join(folder, 'faq.json'), JSON.stringify([{ question: 'Q?', answer: 'A.', sources: [{ doc_id: 'nope.md' }] }]));
 
     await expect(run('faq', 'import', join(folder, 'faq.json'), '--kb', 'help')).rejects.toThrow(/"nope\.md"/);
+  });
+});
+
+describe('kb ingest --url / --sitemap', () => {
+  test('a site on loopback: refused without the setting (nothing stored); with --allow-private-addresses its pages imported under their URLs', async () => {
+    const site = await serveTestSite({
+      '/docs/': { type: 'text/html', body: docsPage('Overview', '<p>Quokkas sleep by day.</p>', '<a href="/docs/feeding">Feeding</a>') },
+      '/docs/feeding': { type: 'text/html', body: docsPage('Feeding', '<p>Quokkas eat leaves at night.</p>') },
+    });
+    const host = new URL(site.origin).host;
+    try {
+      const refused = run('ingest', '--kb', 'help', '--url', `${site.origin}/docs/`);
+      await expect(refused).rejects.toThrow(/127\.0\.0\.1, a loopback address: refused.*or pass --allow-private-addresses/);
+      expect(site.requested).toEqual([]);
+
+      await run('ingest', '--kb', 'help', '--url', `${site.origin}/docs/`, '--allow-private-addresses');
+
+      expect(stdout).toContain(`help: ${site.origin}: 2 created, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 failed`);
+      const documents = await withStore((store) => store.listDocuments('help'));
+      expect(documents.map((document) => [document.docId, document.url])).toEqual([
+        [`${host}/docs/feeding.html`, `${site.origin}/docs/feeding`],
+        [`${host}/docs/index.html`, `${site.origin}/docs/`],
+      ]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('a sitemap with the addresses allowed by the environment setting, --max-pages 1: one page, a warning that a limit stopped it', async () => {
+    const site = await serveTestSite({
+      '/a': { type: 'text/html', body: docsPage('A', '<p>Alpha.</p>') },
+      '/b': { type: 'text/html', body: docsPage('B', '<p>Beta.</p>') },
+    });
+    site.resources.set('/sitemap.xml', { type: 'application/xml', body: `<urlset><url><loc>${site.origin}/a</loc></url><url><loc>${site.origin}/b</loc></url></urlset>` });
+    try {
+      await runWith({ importAllowPrivateAddresses: ['127.0.0.1'] }, 'ingest', '--kb', 'help', '--sitemap', `${site.origin}/sitemap.xml`, '--max-pages', '1');
+
+      expect(stdout).toContain('1 created');
+      expect(stderr).toContain('warning: stopped at a limit (--max-pages 1)');
+    } finally {
+      await site.close();
+    }
+  });
+
+  test('files and --url together, or neither: refused saying to give one', async () => {
+    await expect(run('ingest', '--kb', 'help')).rejects.toThrow('Give files or folders, --url or --sitemap: one of them');
+    await expect(run('ingest', 'docs', '--kb', 'help', '--url', 'https://example.com/')).rejects.toThrow('one of them');
   });
 });
 

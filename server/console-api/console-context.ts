@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { hasUpdatePermission } from '../access/access-rules.ts';
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
-import type { Role, Store, User } from '../store/store.ts';
+import type { ConsoleDocument } from '../../protocol/console-protocol.ts';
+import type { DocumentRecord, Role, Store, User } from '../store/store.ts';
 
 /**
  * What every console API route needs: the store, the clock, the platform's
@@ -60,4 +61,17 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
     throw problem(400, 'invalid_request', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
+}
+
+/** A stored document as the console API shows it: its readers only when it is `restricted`. */
+export function toConsoleDocument(document: DocumentRecord): ConsoleDocument {
+  return {
+    doc_id: document.docId,
+    title: document.title,
+    visibility: document.visibility,
+    ...(document.visibility === 'restricted' ? { readers: [...document.readers] } : {}),
+    quotable: document.quotable,
+    passages: document.chunkCount,
+    updated_at: new Date(document.updatedAt).toISOString(),
+  };
 }

@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { DocumentAccessRequestSchema, DocumentRequestSchema, type ConsoleDocument, type StoredDocument } from '../../protocol/console-protocol.ts';
+import { DocumentAccessRequestSchema, DocumentRequestSchema, type StoredDocument } from '../../protocol/console-protocol.ts';
 import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
 import type { PutOutcome, Role } from '../store/store.ts';
-import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { membership, parseBody, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
 
 /** Adding, replacing and removing one document of a knowledge base (editors and owners). */
 export function documentRoutes(deps: ConsoleRouteDeps): Router {
@@ -64,16 +64,7 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     if (!(await store.getDocument(kbId, docId))) throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
     await requireReadableIfExists(response, kbId, role, docId, 'change access to');
     await store.setDocumentAccess(kbId, docId, { visibility: body.visibility, readers, quotable: body.quotable ?? true });
-    const stored = (await store.getDocument(kbId, docId))!;
-    response.json({
-      doc_id: docId,
-      title: stored.title,
-      visibility: stored.visibility,
-      ...(stored.visibility === 'restricted' ? { readers: [...stored.readers] } : {}),
-      quotable: stored.quotable,
-      passages: stored.chunkCount,
-      updated_at: new Date(stored.updatedAt).toISOString(),
-    } satisfies ConsoleDocument);
+    response.json(toConsoleDocument((await store.getDocument(kbId, docId))!));
   });
 
   router.delete('/knowledge-bases/:kbId/documents/*docId', async (request, response) => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { DocumentList, KnowledgeBaseDetail, KnowledgeBaseList } from '../../protocol/console-protocol.ts';
 import { canManageMembers, canReadDocument, hasUpdatePermission } from '../access/access-rules.ts';
-import { membership, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { membership, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
 
 /**
  * The knowledge bases a person is a member of, one knowledge base with what
@@ -40,17 +40,7 @@ export function knowledgeBaseRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId, role } = await membership(store, request, response);
     const user = signedInUser(response);
     const documents = (await store.listDocuments(kbId)).filter((document) => canReadDocument(user.id, role, document));
-    response.json({
-      documents: documents.map((document) => ({
-        doc_id: document.docId,
-        title: document.title,
-        visibility: document.visibility,
-        ...(document.visibility === 'restricted' ? { readers: [...document.readers] } : {}),
-        quotable: document.quotable,
-        passages: document.chunkCount,
-        updated_at: new Date(document.updatedAt).toISOString(),
-      })),
-    } satisfies DocumentList);
+    response.json({ documents: documents.map(toConsoleDocument) } satisfies DocumentList);
   });
 
   return router;

@@ -42,8 +42,10 @@ export interface SourceDocument {
   /** User ids allowed to read it when `restricted`. */
   readers: readonly string[];
   quotable: boolean;
-  /** Folder it was ingested from, for pruning removed files. */
+  /** Folder it was ingested from, for pruning removed files (a website's origin and `/` for an imported page). */
   sourceRoot?: string;
+  /** The page's URL when it was fetched from a website (ingest/web/): kept as the document's URL, whatever the site settings. */
+  url?: string;
 }
 
 /** Why a source could not be indexed; the stored version, if any, is kept. */
@@ -176,10 +178,14 @@ export function prepareDocument(source: SourceDocument, site: KnowledgeBase, con
   const fields = { title: parsed.title, ...(parsed.description === undefined ? {} : { description: parsed.description }) };
   const chunks = analyzeChunks(fields, chunkDocument(parsed));
   if (chunks.length === 0) throw new SourceSkippedError('The file has no text to index');
-  const route = {
-    ...(parsed.frontMatter?.url === undefined ? {} : { url: parsed.frontMatter.url }),
-    ...(parsed.frontMatter?.slug === undefined ? {} : { slug: parsed.frontMatter.slug }),
-  };
+  // A page fetched from a website keeps its URL, stored as its route so that a change of the site settings keeps it too (site-settings.ts).
+  const route =
+    source.url !== undefined
+      ? { url: source.url }
+      : {
+          ...(parsed.frontMatter?.url === undefined ? {} : { url: parsed.frontMatter.url }),
+          ...(parsed.frontMatter?.slug === undefined ? {} : { slug: parsed.frontMatter.slug }),
+        };
   const url = pageUrl(site, source.docId, route);
   return {
     kbId: source.kbId,

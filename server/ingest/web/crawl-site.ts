@@ -1,0 +1,262 @@
+import robotsParserModule from 'robots-parser';
+import { DomUtils, parseDocument } from 'htmlparser2';
+import { CRAWLER_ROBOTS_NAME, DEFAULT_FETCH_LIMITS, FetchFailedError, FetchRefusedError, guardedFetch, type FetchLimits } from './guarded-fetch.ts';
+import { parseSitemap } from './sitemap.ts';
+
+/**
+ * Crawls one website for the importer: from pages (following their links
+ * down to {@link CrawlLimits.maxDepth}) or from a sitemap (and the sitemaps
+ * an index lists), same site only, honouring robots.txt, within limits on
+ * pages, depth, bytes and concurrency. Every request goes through
+ * {@link guardedFetch}, which refuses private addresses before and after
+ * redirects and DNS resolution.
+ *
+ * The site is the origin (scheme, host, port) of the first URL. Links are
+ * followed only within it and below the first page's folder
+ * (`https://example.com/docs/intro` → `https://example.com/docs/…`), so
+ * importing a product's docs does not import its blog; sitemap entries on
+ * the site are taken as listed. A page that redirects off the site is
+ * skipped. robots.txt is read as RFC 9309 says: its rules for
+ * `kb-widget-importer`, else for `*`; none when it answers 4xx; every page
+ * disallowed when it cannot be fetched (5xx, unreachable).
+ */
+
+/** Bounds of one crawl. */
+export interface CrawlLimits {
+  /** Most pages fetched (sitemaps and robots.txt not counted). */
+  maxPages: number;
+  /** Link hops followed from the given pages (0: only them). Sitemaps are not followed beyond their entries. */
+  maxDepth: number;
+  /** Most bytes of all pages together. */
+  maxTotalBytes: number;
+  /** Requests in flight at once. */
+  concurrency: number;
+}
+
+/** Defaults: a documentation site of a few hundred pages. */
+export const DEFAULT_CRAWL_LIMITS: CrawlLimits = { maxPages: 500, maxDepth: 3, maxTotalBytes: 200 * 1024 * 1024, concurrency: 4 };
+
+/** Where a crawl starts. */
+export type CrawlSeed = { kind: 'pages'; urls: string[] } | { kind: 'sitemap'; url: string };
+
+/** A page fetched for indexing. */
+export interface CrawledPage {
+  /** The page's URL (after redirects, without its fragment): the document's URL. */
+  url: string;
+  /** `text/html`, `application/pdf`, `text/markdown` or `text/plain`. */
+  contentType: string;
+  body: Buffer;
+}
+
+/** What a crawl did. */
+export interface CrawlReport {
+  /** The site's origin, `https://docs.example.com`. */
+  site: string;
+  /** Pages fetched, in the order they were found. */
+  pages: CrawledPage[];
+  /** URLs not fetched or not kept, with why (robots.txt, another site, an error, a media type not indexed, gone). */
+  skipped: { url: string; reason: string }[];
+  /** URLs that answered 404 or 410: gone from the site. */
+  gone: string[];
+  /** URLs that could not be fetched (an error, a timeout, a status other than 200, 404 or 410): what they link to is unknown this time. */
+  unreachable: string[];
+  /** Whether a limit stopped the crawl before every page found was fetched. */
+  truncated: boolean;
+}
+
+/** robots-parser is CommonJS: its default import is the function its types call `default`. */
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+
+/** Media types of pages indexed. */
+const INDEXED_TYPES = new Set(['text/html', 'application/xhtml+xml', 'application/pdf', 'text/markdown', 'text/x-markdown', 'text/plain']);
+
+/**
+ * @param fetchLimits per-request limits and the private-address setting
+ * @throws FetchRefusedError when the first URL itself is refused (the site cannot be crawled at all)
+ * @throws Error when the seed is empty or not an http(s) URL
+ */
+export async function crawlSite(
+  seed: CrawlSeed,
+  limits: CrawlLimits = DEFAULT_CRAWL_LIMITS,
+  fetchLimits: FetchLimits = DEFAULT_FETCH_LIMITS,
+): Promise<CrawlReport> {
+  const first = seed.kind === 'pages' ? seed.urls[0] : seed.url;
+  if (first === undefined) throw new Error('Give at least one page URL to import');
+  const start = new URL(first);
+  if (start.protocol !== 'http:' && start.protocol !== 'https:') throw new Error(`"${first}" is not an http or https URL`);
+  const site = start.origin;
+  const scope = `${site}${start.pathname.replace(/[^/]*$/, '')}`;
+  const report: CrawlReport = { site, pages: [], skipped: [], gone: [], unreachable: [], truncated: false };
+  const robots = await readRobots(site, fetchLimits);
+
+  const seen = new Set<string>();
+  const queue: { url: string; depth: number }[] = [];
+  const enqueue = (url: string, depth: number) => {
+    const normalized = withoutFragment(url);
+    if (normalized === undefined || seen.has(normalized)) return;
+    seen.add(normalized);
+    if (new URL(normalized).origin !== site) {
+      report.skipped.push({ url: normalized, reason: `not on the site ${site}` });
+    } else if (!robots.allows(normalized)) {
+      report.skipped.push({ url: normalized, reason: robots.reason });
+    } else {
+      queue.push({ url: normalized, depth });
+    }
+  };
+  if (seed.kind === 'pages') {
+    for (const url of seed.urls) enqueue(url, 0);
+  } else {
+    for (const url of await readSitemaps(seed.url, site, fetchLimits, limits.maxPages, report)) enqueue(url, limits.maxDepth);
+  }
+
+  let fetched = 0;
+  let totalBytes = 0;
+  const crawlOne = async ({ url, depth }: { url: string; depth: number }) => {
+    let response;
+    try {
+      response = await guardedFetch(url, { ...fetchLimits, maxBytes: Math.min(fetchLimits.maxBytes, limits.maxTotalBytes - totalBytes) }, { Accept: 'text/html, application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.1' });
+    } catch (error) {
+      if (!(error instanceof FetchRefusedError || error instanceof FetchFailedError)) throw error;
+      report.unreachable.push(url);
+      return void report.skipped.push({ url, reason: error.message });
+    }
+    totalBytes += response.body.length;
+    if (response.status === 404 || response.status === 410) {
+      report.gone.push(url);
+      return void report.skipped.push({ url, reason: `gone (${response.status})` });
+    }
+    if (response.status !== 200) {
+      report.unreachable.push(url);
+      return void report.skipped.push({ url, reason: `answered ${response.status}` });
+    }
+    const finalUrl = withoutFragment(response.url) ?? url;
+    if (new URL(finalUrl).origin !== site) return void report.skipped.push({ url, reason: `redirects off the site, to ${finalUrl}` });
+    const contentType = indexedType(response.contentType, finalUrl);
+    if (contentType === undefined) return void report.skipped.push({ url, reason: `${response.contentType || 'no media type'} is not a format indexed` });
+    report.pages.push({ url: finalUrl, contentType, body: response.body });
+    if (contentType === 'text/html' && depth < limits.maxDepth) {
+      for (const link of linksOf(response.body.toString('utf8'), finalUrl)) {
+        if (link.startsWith(scope)) enqueue(link, depth + 1);
+      }
+    }
+  };
+
+  // A pool of `concurrency` loops over one queue, in the order pages were found.
+  const running = new Set<Promise<void>>();
+  while (queue.length > 0 || running.size > 0) {
+    while (queue.length > 0 && running.size < limits.concurrency) {
+      if (fetched >= limits.maxPages || totalBytes >= limits.maxTotalBytes) {
+        report.truncated = true;
+        queue.length = 0;
+        break;
+      }
+      fetched += 1;
+      const task = crawlOne(queue.shift()!).finally(() => running.delete(task));
+      running.add(task);
+    }
+    if (running.size > 0) await Promise.race(running);
+  }
+  return report;
+}
+
+/** The links of an HTML page, absolute, against its `<base href>` or its URL. */
+function linksOf(html: string, pageUrl: string): string[] {
+  const document = parseDocument(html);
+  const base = DomUtils.findOne((element) => element.name === 'base' && element.attribs['href'] !== undefined, document.children)?.attribs['href'];
+  const baseUrl = base === undefined ? pageUrl : (absolute(base, pageUrl) ?? pageUrl);
+  const links: string[] = [];
+  for (const anchor of DomUtils.findAll((element) => element.name === 'a' && element.attribs['href'] !== undefined, document.children)) {
+    if ((anchor.attribs['rel'] ?? '').split(/\s+/).includes('nofollow')) continue;
+    const url = absolute(anchor.attribs['href']!, baseUrl);
+    if (url !== undefined) links.push(url);
+  }
+  return links;
+}
+
+function absolute(href: string, base: string): string | undefined {
+  try {
+    const url = new URL(href.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutFragment(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    url.hash = '';
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The media type a page is indexed as, by its `Content-Type`, else its extension; undefined when not indexed. */
+function indexedType(contentType: string, url: string): string | undefined {
+  if (contentType === 'application/xhtml+xml') return 'text/html';
+  if (contentType === 'text/x-markdown') return 'text/markdown';
+  if (INDEXED_TYPES.has(contentType)) {
+    // Servers send markdown as text/plain.
+    if (contentType === 'text/plain' && /\.(md|markdown)$/i.test(new URL(url).pathname)) return 'text/markdown';
+    return contentType;
+  }
+  if (contentType === '' || contentType === 'application/octet-stream') {
+    const path = new URL(url).pathname.toLowerCase();
+    if (path.endsWith('.pdf')) return 'application/pdf';
+    if (/\.(md|markdown)$/.test(path)) return 'text/markdown';
+  }
+  return undefined;
+}
+
+interface RobotsRules {
+  allows(url: string): boolean;
+  /** Why a URL is not allowed. */
+  reason: string;
+}
+
+/** The site's robots.txt rules for the importer (RFC 9309). */
+async function readRobots(site: string, fetchLimits: FetchLimits): Promise<RobotsRules> {
+  const robotsUrl = `${site}/robots.txt`;
+  let response;
+  try {
+    response = await guardedFetch(robotsUrl, { ...fetchLimits, maxBytes: 500 * 1024 });
+  } catch (error) {
+    if (error instanceof FetchRefusedError) throw error;
+    return { allows: () => false, reason: `${robotsUrl} could not be read (${(error as Error).message}), so no page may be fetched (RFC 9309)` };
+  }
+  if (response.status >= 400 && response.status < 500) return { allows: () => true, reason: '' };
+  if (response.status !== 200) return { allows: () => false, reason: `${robotsUrl} answered ${response.status}, so no page may be fetched (RFC 9309)` };
+  const robots = robotsParser(robotsUrl, response.body.toString('utf8'));
+  return { allows: (url) => robots.isAllowed(url, CRAWLER_ROBOTS_NAME) !== false, reason: `disallowed by ${robotsUrl}` };
+}
+
+/** The page URLs of a sitemap and the sitemaps it indexes (each read once), at most `maxPages`. */
+async function readSitemaps(url: string, site: string, fetchLimits: FetchLimits, maxPages: number, report: CrawlReport): Promise<string[]> {
+  const pages: string[] = [];
+  const pending = [url];
+  const read = new Set<string>();
+  while (pending.length > 0 && pages.length < maxPages) {
+    const sitemapUrl = pending.shift()!;
+    if (read.has(sitemapUrl)) continue;
+    read.add(sitemapUrl);
+    if (new URL(sitemapUrl).origin !== site) {
+      report.skipped.push({ url: sitemapUrl, reason: `not on the site ${site}` });
+      continue;
+    }
+    const response = await guardedFetch(sitemapUrl, fetchLimits).catch((error: Error) => {
+      if (error instanceof FetchRefusedError && sitemapUrl === url) throw error;
+      report.skipped.push({ url: sitemapUrl, reason: error.message });
+      return undefined;
+    });
+    if (response === undefined) continue;
+    if (response.status !== 200) {
+      report.skipped.push({ url: sitemapUrl, reason: `the sitemap answered ${response.status}` });
+      continue;
+    }
+    const sitemap = parseSitemap(response.body);
+    pending.push(...sitemap.sitemaps);
+    pages.push(...sitemap.pages);
+  }
+  return pages;
+}

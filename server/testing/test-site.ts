@@ -1,0 +1,51 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One resource of a test site: a body and its media type, a status, or a redirect. */
+export type TestResource = { type: string; body: string | Uint8Array } | { status: number } | { redirect: string };
+
+/** A website served by a test on loopback, whose pages the test changes between requests. */
+export interface TestSite {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Resources by path (`/docs/install`); a path not listed answers 404. */
+  resources: Map<string, TestResource>;
+  /** Paths requested, in order. */
+  requested: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `resources` on 127.0.0.1 for importer tests, as a documentation
+ * site would: each path with its media type, status or redirect.
+ */
+export async function serveTestSite(resources: Record<string, TestResource>): Promise<TestSite> {
+  const site: Omit<TestSite, 'origin' | 'close'> = { resources: new Map(Object.entries(resources)), requested: [] };
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0]!;
+    site.requested.push(path);
+    const resource = site.resources.get(path);
+    if (resource === undefined) return void response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    if ('redirect' in resource) return void response.writeHead(301, { Location: resource.redirect }).end();
+    if ('status' in resource) return void response.writeHead(resource.status, { 'Content-Type': 'text/plain' }).end();
+    response.writeHead(200, { 'Content-Type': resource.type });
+    response.end(resource.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    ...site,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A documentation page as themes lay it out: a header and navigation around a `<main>`. */
+export function docsPage(title: string, main: string, navigation = ''): string {
+  return `<!doctype html><html><head><title>${title} | Example Docs</title></head><body>
+<header><a href="/">Example</a> Site banner zeppelin</header>
+<nav aria-label="Docs">${navigation}</nav>
+<main><h1>${title}</h1>${main}</main>
+<aside role="complementary">Sidebar promotion zeppelin</aside>
+<footer>Footer copyright zeppelin</footer>
+</body></html>`;
+}
