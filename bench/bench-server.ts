@@ -11,11 +11,13 @@ import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/evidence.ts';
 import { createSourceSpanCodec } from '../server/engine/source-span.ts';
 import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
+import { createQuestionLogWriter } from '../server/engine/question-log-writer.ts';
 
 /**
  * The process under load in `npm run bench`: the real app on the store whose
- * location (JSON) is `argv[2]` (its answer cache off when `argv[3]` is
- * `no-answer-cache`), and beside it the baseline, an Express app
+ * location (JSON) is `argv[2]` (its answer cache off when a later argument
+ * is `no-answer-cache`; its question log on, as server/main.ts has it by
+ * default, when one is `question-log`), and beside it the baseline, an Express app
  * answering every query with a constant answer (JSON and SSE) and no engine.
  * It reports its event-loop delay, its CPU time, open files and threads, and
  * (after a full GC; run it with `--expose-gc`) its RSS over IPC, so the load generator's own work and
@@ -28,8 +30,11 @@ import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
  */
 const location = JSON.parse(process.argv[2]!) as StoreLocation;
 const store = openStore(location);
-// As server/main.ts: answers kept while the knowledge base is unchanged, unless the load measures the engine (`argv[3]` "no-answer-cache").
-const answerCache = process.argv[3] !== 'no-answer-cache';
+const flags = new Set(process.argv.slice(3));
+// As server/main.ts: answers kept while the knowledge base is unchanged, unless the load measures the engine ("no-answer-cache").
+const answerCache = !flags.has('no-answer-cache');
+// As server/main.ts: each answered question logged off the request path ("question-log").
+const questionLog = flags.has('question-log') ? createQuestionLogWriter(store) : undefined;
 const pooled = createPooledAnswerEngine({
   location,
   abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD,
@@ -48,6 +53,7 @@ const engine: AnswerEngine & { close(): Promise<void> } = {
 const app = createApp({
   store,
   engine,
+  ...(questionLog === undefined ? {} : { questionLog }),
   codec: createSourceSpanCodec('bench-secret-0123456789abcdef0123456789'),
   logger: pino({ level: 'silent' }),
   now: Date.now,
@@ -104,7 +110,9 @@ process.on('message', (message: { type: string }) => {
     baselineServer.closeAllConnections();
     appServer.close();
     baselineServer.close();
-    void Promise.all([engine.close(), store.close()]).then(() => process.exit(0));
+    void Promise.all([engine.close(), questionLog?.close()])
+      .then(() => store.close())
+      .then(() => process.exit(0));
   }
 });
 process.send!({

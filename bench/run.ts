@@ -54,6 +54,8 @@ const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCALES = (process.env.BENCH_SCALES ?? '1,4,16,64').split(',').map(Number);
 /** Questions of the Node.js docs set searched and answered at each scale, and asked in the JSON load with the answer cache off. */
 const SCALE_QUESTIONS = 100;
+/** Alternated rounds of the question log's on/off comparison. */
+const QUESTION_LOG_ROUNDS = 5;
 /** The Node.js docs questions, worded as visitors word them. */
 const NODE_DOCS_QUESTIONS = fileURLToPath(new URL('../eval/node-docs-questions.jsonl', import.meta.url));
 /** The Kubernetes docs and their questions worded as users word them (eval/README.md); the table skips them when absent. */
@@ -157,7 +159,7 @@ try {
 
     // The engine's own cost: the answer cache off, so every question is prepared afresh, and the questions the
     // Node.js docs set's first hundred (worded as visitors word them) rather than the eight popular ones.
-    const uncached = await startBenchServer(backend.location, backend.token, false);
+    const uncached = await startBenchServer(backend.location, backend.token, { answerCache: false });
     const varied = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS).map((question) => ({ method: 'POST' as const, body: JSON.stringify({ question }) }));
     await load(`${uncached.appBase}/query`, headers, varied, 32, 2);
     const { baseline, app, cpu } = await pairedLoads(uncached, headers, varied, 32);
@@ -167,6 +169,28 @@ try {
       { figure: `server CPU per JSON answer ${at}`, value: cpu.app, baseline: cpu.baseline, unit: 'ms' },
     );
     await stopChild(uncached.child);
+
+    // The question log's cost (issue 18: within 5 %): the same load on a server with the log and one without,
+    // alternated round by round so that the machine's drift falls on both; the median of the rounds.
+    const logged = await startBenchServer(backend.location, backend.token, { questionLog: true });
+    const unlogged = await startBenchServer(backend.location, backend.token, { questionLog: false });
+    const rounds: { on: { result: autocannon.Result; cpu: number }; off: { result: autocannon.Result; cpu: number } }[] = [];
+    await load(`${logged.appBase}/query`, headers, requests, 32, 2);
+    await load(`${unlogged.appBase}/query`, headers, requests, 32, 2);
+    for (let round = 0; round < QUESTION_LOG_ROUNDS; round += 1) {
+      const off = await measuredLoad(unlogged, `${unlogged.appBase}/query`, headers, requests, 32);
+      const on = await measuredLoad(logged, `${logged.appBase}/query`, headers, requests, 32);
+      rounds.push({ on, off });
+    }
+    const median = (values: number[]) => quantile(values, 0.5);
+    const logAt = `@32 clients, ${backend.name}, question log on (baseline: off), median of ${QUESTION_LOG_ROUNDS} alternated rounds`;
+    rows.push(
+      { figure: `JSON p50 ${logAt}`, value: median(rounds.map((r) => r.on.result.latency.p50)), baseline: median(rounds.map((r) => r.off.result.latency.p50)), unit: 'ms' },
+      { figure: `JSON p95 ${logAt}`, value: median(rounds.map((r) => percentile95(r.on.result))), baseline: median(rounds.map((r) => percentile95(r.off.result))), unit: 'ms' },
+      { figure: `server CPU per JSON answer ${logAt}`, value: median(rounds.map((r) => r.on.cpu)), baseline: median(rounds.map((r) => r.off.cpu)), unit: 'ms' },
+    );
+    await stopChild(logged.child);
+    await stopChild(unlogged.child);
   }
 
   // Streams: memory of idle streams, and the first frame while many are open (embedded backend).
@@ -322,16 +346,24 @@ async function pairedLoads(
   clients: number,
   beforeApp: () => Promise<unknown> = () => Promise.resolve(),
 ): Promise<{ baseline: autocannon.Result; app: autocannon.Result; cpu: { baseline: number; app: number } }> {
-  const measured = async (url: string) => {
-    const before = (await ask(server.child, 'resources')) as Resources;
-    const result = await load(url, headers, requests, clients, LOAD_SECONDS);
-    const after = (await ask(server.child, 'resources')) as Resources;
-    return { result, cpu: (after.cpuMicroseconds - before.cpuMicroseconds) / 1000 / Math.max(result.requests.total, 1) };
-  };
-  const baseline = await measured(`${server.baselineBase}/query`);
+  const baseline = await measuredLoad(server, `${server.baselineBase}/query`, headers, requests, clients);
   await beforeApp();
-  const app = await measured(`${server.appBase}/query`);
+  const app = await measuredLoad(server, `${server.appBase}/query`, headers, requests, clients);
   return { baseline: baseline.result, app: app.result, cpu: { baseline: baseline.cpu, app: app.cpu } };
+}
+
+/** A load of LOAD_SECONDS on one of the bench server's apps, with the server's CPU per request (ms, every thread). */
+async function measuredLoad(
+  server: BenchServer,
+  url: string,
+  headers: Record<string, string>,
+  requests: { method: 'POST'; body: string }[],
+  clients: number,
+): Promise<{ result: autocannon.Result; cpu: number }> {
+  const before = (await ask(server.child, 'resources')) as Resources;
+  const result = await load(url, headers, requests, clients, LOAD_SECONDS);
+  const after = (await ask(server.child, 'resources')) as Resources;
+  return { result, cpu: (after.cpuMicroseconds - before.cpuMicroseconds) / 1000 / Math.max(result.requests.total, 1) };
 }
 
 /** What the bench server reports of itself: CPU time of all its threads, open files, threads. */
@@ -380,8 +412,13 @@ async function createPostgresDatabase(): Promise<{ location: StoreLocation; drop
   return { location: { kind: 'postgres', url: url.toString() }, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
-async function startBenchServer(location: StoreLocation, token: string, answerCache = true): Promise<BenchServer> {
-  const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location), ...(answerCache ? [] : ['no-answer-cache'])], {
+/**
+ * @param options.answerCache keep answers while the knowledge base is unchanged (default true, as the server)
+ * @param options.questionLog log each answered question (default true, as the server)
+ */
+async function startBenchServer(location: StoreLocation, token: string, options: { answerCache?: boolean; questionLog?: boolean } = {}): Promise<BenchServer> {
+  const flags = [...(options.answerCache === false ? ['no-answer-cache'] : []), ...(options.questionLog === false ? [] : ['question-log'])];
+  const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location), ...flags], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
   });
   cleanups.push(() => stopChild(child));

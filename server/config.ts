@@ -78,6 +78,8 @@ export interface Config {
    * `false` (default) none, `true` all, or a list of addresses (an intranet docs host).
    */
   importAllowPrivateAddresses: boolean | string[];
+  /** Days a logged question is kept (`KB_QUESTION_LOG_RETENTION_DAYS`, default 30); 0 turns the log off. */
+  questionLogRetentionDays: number;
 }
 
 /** Where the chat model is and how long to wait for it (`KB_LLM_*`). */
@@ -127,6 +129,7 @@ const schema = z.object({
   KB_LLM_API_KEY: z.string().min(1).optional(),
   KB_LLM_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(30),
   KB_LLM_MAX_TOKENS: integer(DEFAULT_MAX_TOKENS, 16, 32_768),
+  KB_QUESTION_LOG_RETENTION_DAYS: integer(30, 0, 3650),
   KB_IMPORT_ALLOW_PRIVATE_ADDRESSES: z
     .string()
     .default('false')
@@ -193,5 +196,6 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
           }
         : undefined,
     importAllowPrivateAddresses: values.KB_IMPORT_ALLOW_PRIVATE_ADDRESSES,
+    questionLogRetentionDays: values.KB_QUESTION_LOG_RETENTION_DAYS,
   };
 }

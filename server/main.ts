@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { createQuestionLogWriter } from './engine/question-log-writer.ts';
+import { startQuestionLogRetention } from './engine/question-log-retention.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
@@ -85,9 +87,20 @@ const engine = createPooledAnswerEngine({
   onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),
   onWorkerError: (error) => logger.error({ err: error }, 'answer worker failed; it is replaced'),
 });
+// The question log: written off the request path, kept for its retention period (0: off).
+const questionLog =
+  config.questionLogRetentionDays === 0
+    ? undefined
+    : createQuestionLogWriter(store, { onError: (error) => logger.error({ err: error }, 'question log entries could not be written; they were dropped') });
+const stopRetention = startQuestionLogRetention(store, {
+  retentionDays: config.questionLogRetentionDays,
+  now: Date.now,
+  onError: (error) => logger.error({ err: error }, 'old question log entries could not be removed'),
+});
 const app = createApp({
   store,
   engine,
+  ...(questionLog === undefined ? {} : { questionLog }),
   codec: createSourceSpanCodec(secret),
   logger,
   now: Date.now,
@@ -196,6 +209,8 @@ async function shutdown(signal: string): Promise<void> {
   ]);
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
+  stopRetention();
+  await questionLog?.close();
   await engine.close();
   await store.close();
   process.exit(0);

@@ -1,3 +1,4 @@
+import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
 import { Router } from 'express';
 import { parseFeedbackBody, type ValidFeedback } from './feedback-body.ts';
 import { problem } from '../http/problem.ts';
@@ -22,7 +23,12 @@ export interface FeedbackRouteDeps {
   codec: SourceSpanCodec;
   /** Clock in epoch milliseconds (the record's time). */
   now: () => number;
+  /** The question log, whose entry for the question gains the feedback; absent when the log is off. */
+  questionLog?: QuestionLogWriter;
 }
+
+/** How long after a question its feedback is attached to its log entry: a visitor rates an answer while reading it. */
+export const FEEDBACK_ATTACH_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export function feedbackRoutes(deps: FeedbackRouteDeps): Router {
   const router = Router({ mergeParams: true });
@@ -31,7 +37,19 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): Router {
     const { grant } = response.locals as WidgetLocals;
     const passages = await verifiedPassages(deps, feedback, grant.reach);
     const { sourceSpans: _spans, ...fields } = feedback;
-    await deps.store.addFeedback({ ...fields, kbId: grant.reach.kbId, createdAt: deps.now(), passages });
+    const now = deps.now();
+    await deps.store.addFeedback({ ...fields, kbId: grant.reach.kbId, createdAt: now, passages });
+    if (deps.questionLog !== undefined) {
+      // The entry may still wait in the writer: a visitor can rate an answer the moment it ends.
+      await deps.questionLog.flush();
+      await deps.store.recordQuestionFeedback(
+        grant.reach.kbId,
+        feedback.question,
+        now,
+        FEEDBACK_ATTACH_WINDOW_MS,
+        feedback.kind === 'rating' ? { kind: 'rating', rating: feedback.rating!, ...(feedback.reason === undefined ? {} : { reason: feedback.reason }) } : { kind: 'problem' },
+      );
+    }
     response.status(204).end();
   });
   return router;

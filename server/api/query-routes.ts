@@ -9,6 +9,8 @@ import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/quer
 import { collectAnswer, type AnswerEvent } from '../engine/answer-events.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { EngineCitation } from '../engine/answer-events.ts';
 import { GenerationError } from '../engine/generation-error.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
@@ -26,6 +28,10 @@ export interface QueryRouteDeps {
   maxStreamMilliseconds: number;
   /** Where answers (by provenance) and open streams are counted. */
   metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
+  /** Where each answered question is logged (off the request path); absent when the log is off. */
+  questionLog?: QuestionLogWriter;
+  /** Clock in epoch milliseconds (the log entry's time). */
+  now?: () => number;
 }
 
 export function queryRoutes(deps: QueryRouteDeps): Router {
@@ -45,6 +51,7 @@ export function queryRoutes(deps: QueryRouteDeps): Router {
 }
 
 async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
+  const started = performance.now();
   const query = parseQueryBody(request.body);
   const { grant } = response.locals as WidgetLocals;
   // A client that left while its request was checked: its 'close' has already fired.
@@ -67,6 +74,29 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   };
   response.json(body);
   deps.metrics?.answers.inc({ provenance: body.provenance });
+  logQuestion(deps, grant.reach.kbId, query.question, body.provenance, collected.citations, started, 'json');
+}
+
+/** Hands the answered question to the question log, when it is on. */
+function logQuestion(
+  deps: QueryRouteDeps,
+  kbId: string,
+  question: string,
+  provenance: QueryResponse['provenance'],
+  citations: readonly EngineCitation[],
+  started: number,
+  channel: 'json' | 'stream',
+): void {
+  if (deps.questionLog === undefined) return;
+  deps.questionLog.record({
+    kbId,
+    createdAt: (deps.now ?? Date.now)(),
+    question,
+    provenance,
+    citedDocIds: [...new Set(citations.map((citation) => citation.passage.docId))],
+    latencyMs: performance.now() - started,
+    channel,
+  });
 }
 
 /** How long a stream ended at its deadline may take to flush its last frame before its connection is closed. */
@@ -83,6 +113,9 @@ async function answerAsStream(
   stream: EventStream,
   response: Response,
 ): Promise<void> {
+  const started = performance.now();
+  // The citations of the answer as it stands (a reset clears them).
+  let citations: EngineCitation[] = [];
   // One signal for the engine: the client went, or the stream's deadline
   // passed. (AbortSignal.any would do, at a few hundred bytes more per open stream.)
   const work = new AbortController();
@@ -110,8 +143,11 @@ async function answerAsStream(
       if (event.type === 'done') {
         await stream.finish({ type: 'done', abstained: event.abstained, provenance: event.provenance });
         deps.metrics?.answers.inc({ provenance: event.provenance });
+        logQuestion(deps, grant.reach.kbId, query.question, event.provenance, citations, started, 'stream');
         return;
       }
+      if (event.type === 'citations') citations = event.citations;
+      else if (event.type === 'reset' || event.type === 'abstain') citations = [];
       if (!(await stream.send(toFrame(deps, event)))) return;
     }
     if (!stream.closed) await stream.finish({ type: 'error', code: 'internal', message: 'The answer ended unexpectedly' });

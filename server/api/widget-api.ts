@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
+import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
 import type { ServiceMetrics } from '../http/service-metrics.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
@@ -36,6 +37,8 @@ export interface WidgetApiDeps {
   maxStreamSeconds?: number;
   /** Where answers and open streams are counted. */
   metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
+  /** Where answered questions are logged (engine/question-log-writer.ts); absent when the log is off. */
+  questionLog?: QuestionLogWriter;
 }
 
 /**
@@ -76,9 +79,14 @@ export function mountWidgetApi(app: Express, deps: WidgetApiDeps): void {
       logger: deps.logger,
       maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
       ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
+      ...(deps.questionLog === undefined ? {} : { questionLog: deps.questionLog }),
+      now: deps.now,
     }),
   );
-  app.use(WIDGET_API_PATH, feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now }));
+  app.use(
+    WIDGET_API_PATH,
+    feedbackRoutes({ store: deps.store, codec: deps.codec, now: deps.now, ...(deps.questionLog === undefined ? {} : { questionLog: deps.questionLog }) }),
+  );
 
 }
 

@@ -295,4 +295,26 @@ UPDATE index_stats SET version = version + 1;
 ALTER TABLE index_stats ADD COLUMN content_version bigint NOT NULL DEFAULT 0;
 `,
   },
+  {
+    // The question log (issue 18; sqlite-schema.ts migration 13).
+    version: 7,
+    sql: `
+CREATE TABLE question_log (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  created_at bigint NOT NULL,
+  question text NOT NULL,
+  provenance text NOT NULL CHECK (provenance IN ('generated', 'abstained', 'qa_shortcut')),
+  cited_doc_ids text NOT NULL,
+  latency_ms integer NOT NULL,
+  channel text NOT NULL CHECK (channel IN ('json', 'stream')),
+  rating text CHECK (rating IN ('up', 'down')),
+  rating_reason text,
+  problem_reports integer NOT NULL DEFAULT 0
+);
+CREATE INDEX question_log_kb_created ON question_log (kb_id, created_at, id);
+CREATE INDEX question_log_kb_question ON question_log (kb_id, question, created_at);
+CREATE INDEX question_log_created ON question_log (created_at);
+`,
+  },
 ];

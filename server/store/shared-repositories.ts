@@ -2,6 +2,7 @@ import { contentVersionRepository } from './content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
 import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
+import { questionLogRepository } from './question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
 import { sessionRepository } from './session-repository.ts';
 import { settingsRepository } from './settings-repository.ts';
@@ -10,6 +11,7 @@ import type {
   ContentVersionRepository,
   CuratedAnswerRepository,
   FeedbackRepository,
+  QuestionLogRepository,
   RateLimitRepository,
   SessionRepository,
   SettingsRepository,
@@ -29,6 +31,7 @@ import { workspaceRepository } from './workspace-repository.ts';
 export type SharedRepositories = WorkspaceRepository &
   DocumentWrites &
   FeedbackRepository &
+  QuestionLogRepository &
   CuratedAnswerRepository &
   ContentVersionRepository &
   TokenRepository &
@@ -48,6 +51,7 @@ export function sharedRepositories(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     ...workspaceRepository(sql, now),
     ...documentRepository(sql, bulk, now),
     ...feedbackRepository(sql),
+    ...questionLogRepository(sql),
     ...curatedAnswerRepository(sql),
     ...contentVersionRepository(sql),
     ...tokenRepository(sql),

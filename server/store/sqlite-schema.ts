@@ -377,4 +377,29 @@ UPDATE index_stats SET version = version + 1;
 ALTER TABLE index_stats ADD COLUMN content_version INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    // The question log (issue 18): each question visitors asked, what became
+    // of it and the feedback that arrived for it, for the knowledge base's
+    // editors; kept for a retention period (question-log-retention.ts).
+    // Nothing identifies the visitor. Cited documents are a JSON array.
+    version: 13,
+    sql: `
+CREATE TABLE question_log (
+  id INTEGER PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  question TEXT NOT NULL,
+  provenance TEXT NOT NULL CHECK (provenance IN ('generated', 'abstained', 'qa_shortcut')),
+  cited_doc_ids TEXT NOT NULL,
+  latency_ms INTEGER NOT NULL,
+  channel TEXT NOT NULL CHECK (channel IN ('json', 'stream')),
+  rating TEXT CHECK (rating IN ('up', 'down')),
+  rating_reason TEXT,
+  problem_reports INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX question_log_kb_created ON question_log (kb_id, created_at, id);
+CREATE INDEX question_log_kb_question ON question_log (kb_id, question, created_at);
+CREATE INDEX question_log_created ON question_log (created_at);
+`,
+  },
 ];

@@ -15,6 +15,7 @@ import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
 import type { ChatClient } from '../engine/chat-completions-client.ts';
+import { createQuestionLogWriter, type QuestionLogWriter } from '../engine/question-log-writer.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
@@ -53,6 +54,8 @@ export interface WidgetFixture {
    * Throws unless the answer is 204.
    */
   signIn(email: string, password: string): Promise<string>;
+  /** The app's question log writer, when the fixture was made with `questionLog`. */
+  questionLog?: QuestionLogWriter;
   close(): Promise<void>;
 }
 
@@ -105,6 +108,8 @@ export interface FixtureOptions {
   consolePasswords?: Partial<Record<'owner' | 'alice' | 'bob' | 'reader', string>>;
   /** The app's logger (default: silent). */
   logger?: Logger;
+  /** Log answered questions (engine/question-log-writer.ts), as the server does by default (default: off). */
+  questionLog?: boolean;
 }
 
 export async function createWidgetFixture(options: FixtureOptions = {}): Promise<WidgetFixture> {
@@ -155,10 +160,12 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     threads: 1,
     ...(options.chat ? { chat: options.chat } : {}),
   });
+  const questionLog = options.questionLog === true ? createQuestionLogWriter(store) : undefined;
   const app = createApp({
     store,
     engine,
     codec,
+    ...(questionLog === undefined ? {} : { questionLog }),
     logger: options.logger ?? pino({ level: 'silent' }),
     now,
     rateLimitPerIp: options.rateLimitPerIp ?? 100_000,
@@ -176,6 +183,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     baseUrl,
     codec,
     users,
+    ...(questionLog === undefined ? {} : { questionLog }),
     now,
     advance(milliseconds) {
       clock += milliseconds;
@@ -212,6 +220,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await questionLog?.close();
       await engine.close();
       await store.close();
       await dispose();
