@@ -1,22 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createTestStoreLocation } from '../testing/test-store.ts';
-import { openStore } from './open-store.ts';
+import { openTestStore } from '../testing/test-store.ts';
 import type { QuestionLogEntry, Store } from './store.ts';
 
 /** The question log's storage on the test run's backend. */
 
 async function openLogStore(): Promise<Store> {
-  const folder = await mkdtemp(join(tmpdir(), 'kb-question-log-test-'));
-  const { location, dispose } = await createTestStoreLocation(folder);
-  const store = openStore(location);
-  onTestFinished(async () => {
-    await store.close();
-    await dispose();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const { store, close } = await openTestStore();
+  onTestFinished(close);
   await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
   await store.createKnowledgeBase({ id: 'other', name: 'Other' });
   return store;

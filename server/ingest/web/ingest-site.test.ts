@@ -1,13 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
-import { openStore } from '../../store/open-store.ts';
 import type { Store } from '../../store/store.ts';
 import { makePdf } from '../../testing/pdf-fixture.ts';
-import { createTestStoreLocation } from '../../testing/test-store.ts';
+import { openTestStore } from '../../testing/test-store.ts';
 import { docsPage, serveTestSite, type TestSite } from '../../testing/test-site.ts';
 import { crawlSite, DEFAULT_CRAWL_LIMITS } from './crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, FetchRefusedError, type FetchLimits } from './guarded-fetch.ts';
@@ -50,14 +46,8 @@ async function openSite(): Promise<TestSite> {
 }
 
 async function openKnowledgeBase(): Promise<Store> {
-  const folder = await mkdtemp(join(tmpdir(), 'kb-ingest-site-test-'));
-  const { location, dispose } = await createTestStoreLocation(folder);
-  const store = openStore(location);
-  onTestFinished(async () => {
-    await store.close();
-    await dispose();
-    await rm(folder, { recursive: true, force: true });
-  });
+  const { store, close } = await openTestStore();
+  onTestFinished(close);
   await store.createKnowledgeBase({ id: KB_ID, name: 'Quokka docs' });
   return store;
 }
