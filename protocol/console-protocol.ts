@@ -233,6 +233,40 @@ export const FeedbackPageSchema = z
   .meta({ id: 'FeedbackPage', description: 'A page of feedback' });
 export type FeedbackPage = z.infer<typeof FeedbackPageSchema>;
 
+/** `GET …/insights`: what visitors asked over the last days and where the documentation falls short. */
+export const InsightsSchema = z
+  .object({
+    days: z.number().int().meta({ description: 'Days covered, ending today (UTC)' }),
+    questions: z.number().int(),
+    abstained: z.number().int(),
+    abstention_rate: z.number().meta({ description: 'abstained / questions; 0 when none was asked' }),
+    per_day: z
+      .array(z.object({ date: z.string().meta({ description: 'YYYY-MM-DD (UTC)' }), questions: z.number().int(), abstained: z.number().int() }))
+      .meta({ description: 'Every day of the period, oldest first, days without questions included' }),
+    coverage_gaps: z
+      .array(
+        z.object({
+          question: z.string().meta({ description: 'The wording asked most often' }),
+          count: z.number().int(),
+          questions: z.array(z.string()).meta({ description: 'Its distinct wordings, most asked first (at most 5)' }),
+          last_asked_at: timestamp(),
+        }),
+      )
+      .meta({ description: 'Questions abstained on, grouped by similarity, most asked first (at most 50)' }),
+    downvoted: z
+      .array(
+        z.object({
+          question: z.string(),
+          asked_at: timestamp(),
+          reason: z.string().optional(),
+          cited_doc_ids: z.array(z.string()).meta({ description: 'Documents the answer cited that the reader can read' }),
+        }),
+      )
+      .meta({ description: 'Answers rated 👎, newest first (at most 50)' }),
+  })
+  .meta({ id: 'Insights', description: "Visitors' questions, abstentions, coverage gaps and 👎 answers over a period" });
+export type Insights = z.infer<typeof InsightsSchema>;
+
 /** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
 export const CONSOLE_SCHEMAS = [
   ConsoleUserSchema,
@@ -258,4 +292,5 @@ export const CONSOLE_SCHEMAS = [
   TokenListSchema,
   ConsoleFeedbackSchema,
   FeedbackPageSchema,
+  InsightsSchema,
 ] as const;

@@ -3,6 +3,7 @@ import { MAX_DOCUMENT_BODY_BYTES } from '../../protocol/console-protocol.ts';
 import type { ConsoleRouteDeps } from './console-context.ts';
 import { documentRoutes } from './document-routes.ts';
 import { feedbackListRoutes } from './feedback-list-routes.ts';
+import { insightsRoutes } from './insights-routes.ts';
 import { knowledgeBaseRoutes } from './knowledge-base-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
@@ -30,5 +31,12 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  * tokens; the checks they share are in console-context.ts.
  */
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
-  return Router().use(knowledgeBaseRoutes(deps), documentRoutes(deps), feedbackListRoutes(deps), memberRoutes(deps), tokenRoutes(deps));
+  return Router().use(
+    knowledgeBaseRoutes(deps),
+    documentRoutes(deps),
+    feedbackListRoutes(deps),
+    insightsRoutes(deps),
+    memberRoutes(deps),
+    tokenRoutes(deps),
+  );
 }

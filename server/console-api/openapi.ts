@@ -193,6 +193,30 @@ export const OPENAPI_DOCUMENT = {
         responses: { '204': { description: 'Removed' }, ...consoleErrors },
       },
     },
+    '/console/api/knowledge-bases/{kbId}/insights': {
+      get: {
+        summary: 'Questions and abstentions per day, coverage gaps (abstained questions grouped by similarity) and 👎 answers, from the question log (editors and owners)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'days', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 }, description: 'Days covered, ending today (UTC)' }],
+        responses: {
+          '200': json(ref('Insights'), 'Insights of the period'),
+          '400': problemResponse('`days` out of range (`invalid_request`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/questions.csv': {
+      get: {
+        summary: 'Every logged question of the period as CSV (editors and owners): asked_at, question, provenance, cited_documents, latency_ms, endpoint, rating, rating_reason, problem_reports',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'days', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 } }],
+        responses: {
+          '200': { description: 'The questions, newest first', content: { 'text/csv': { schema: { type: 'string' } } } },
+          '400': problemResponse('`days` out of range (`invalid_request`)'),
+          ...consoleErrors,
+        },
+      },
+    },
     '/console/api/knowledge-bases/{kbId}/feedback': {
       get: {
         summary: "Visitors' ratings and problem reports, newest first (editors and owners)",

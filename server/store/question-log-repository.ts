@@ -61,6 +61,16 @@ export function questionLogRepository(sql: SqlExecutor): QuestionLogRepository {
     pruneQuestionLog(before) {
       return sql.run('DELETE FROM question_log WHERE created_at < CAST(? AS BIGINT)', [before]);
     },
+    async questionLogDays(kbId, since) {
+      // Integer division of integers in both backends: whole days since the epoch, in UTC.
+      const rows = await sql.all<{ day: number | string; questions: number | string; abstained: number | string }>(
+        `SELECT created_at / 86400000 AS day, COUNT(*) AS questions, SUM(CASE WHEN provenance = 'abstained' THEN 1 ELSE 0 END) AS abstained
+         FROM question_log WHERE kb_id = ? AND created_at >= CAST(? AS BIGINT)
+         GROUP BY created_at / 86400000 ORDER BY day`,
+        [kbId, since],
+      );
+      return rows.map((row) => ({ day: Number(row.day), questions: Number(row.questions), abstained: Number(row.abstained) }));
+    },
   };
 }
 

@@ -506,6 +506,13 @@ export interface QuestionLogRepository {
   recordQuestionFeedback(kbId: string, question: string, at: number, withinMs: number, feedback: QuestionFeedback): Promise<boolean>;
   /** Removes the entries older than `before` (epoch ms) of every knowledge base; returns how many. */
   pruneQuestionLog(before: number): Promise<number>;
+  /**
+   * Questions and abstentions per UTC day from `since` (epoch ms), days with
+   * none left out, oldest first.
+   *
+   * @returns each day as days since 1970-01-01 (UTC) with its counts
+   */
+  questionLogDays(kbId: string, since: number): Promise<{ day: number; questions: number; abstained: number }[]>;
 }
 
 /** Curated question-answer pairs (`qa_shortcut`). */

@@ -1,0 +1,120 @@
+import { stringify } from 'csv-stringify/sync';
+import { Router, type Request } from 'express';
+import type { Insights } from '../../protocol/console-protocol.ts';
+import { canReadDocument } from '../access/access-rules.ts';
+import { coverageGaps } from '../engine/coverage-gaps.ts';
+import { problem } from '../http/problem.ts';
+import type { QuestionLogRecord, Role, Store } from '../store/store.ts';
+import { membership, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+
+/** Longest period the insights cover, days. */
+export const MAX_INSIGHT_DAYS = 365;
+/** Most logged questions an insights view reads (the newest): enough for a month of a busy help site. */
+export const MAX_INSIGHT_QUESTIONS = 20_000;
+/** Most coverage gaps and 👎 answers listed. */
+const MAX_LISTED = 50;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What visitors asked and where the documentation falls short, from the
+ * question log (editors and owners): `GET …/insights?days=30` (JSON) and
+ * `GET …/questions.csv?days=30` (every logged question of the period).
+ * Cited documents the reader cannot read are left out of both.
+ */
+export function insightsRoutes(deps: ConsoleRouteDeps): Router {
+  const { store } = deps;
+  const router = Router();
+
+  router.get('/knowledge-bases/:kbId/insights', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Reading insights');
+    const days = periodOf(request);
+    const now = deps.now();
+    const today = Math.floor(now / DAY_MS);
+    const since = (today - days + 1) * DAY_MS;
+    const counts = new Map((await store.questionLogDays(kbId, since)).map((day) => [day.day, day]));
+    const perDay = Array.from({ length: days }, (_, offset) => {
+      const day = today - days + 1 + offset;
+      const found = counts.get(day);
+      return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), questions: found?.questions ?? 0, abstained: found?.abstained ?? 0 };
+    });
+    const questions = perDay.reduce((sum, day) => sum + day.questions, 0);
+    const abstained = perDay.reduce((sum, day) => sum + day.abstained, 0);
+    const records = await store.listQuestionLog(kbId, { limit: MAX_INSIGHT_QUESTIONS, since });
+    const readable = await readableDocuments(store, kbId, signedInUser(response).id, role);
+    response.json({
+      days,
+      questions,
+      abstained,
+      abstention_rate: questions === 0 ? 0 : abstained / questions,
+      per_day: perDay,
+      coverage_gaps: coverageGaps(records.filter((record) => record.provenance === 'abstained'))
+        .slice(0, MAX_LISTED)
+        .map((gap) => ({ question: gap.question, count: gap.count, questions: gap.questions, last_asked_at: new Date(gap.lastAskedAt).toISOString() })),
+      downvoted: records
+        .filter((record) => record.rating === 'down')
+        .slice(0, MAX_LISTED)
+        .map((record) => ({
+          question: record.question,
+          asked_at: new Date(record.createdAt).toISOString(),
+          ...(record.ratingReason === undefined ? {} : { reason: record.ratingReason }),
+          cited_doc_ids: record.citedDocIds.filter((docId) => readable.has(docId)),
+        })),
+    } satisfies Insights);
+  });
+
+  router.get('/knowledge-bases/:kbId/questions.csv', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Exporting questions');
+    const days = periodOf(request);
+    const since = (Math.floor(deps.now() / DAY_MS) - days + 1) * DAY_MS;
+    const records = await store.listQuestionLog(kbId, { limit: MAX_INSIGHT_QUESTIONS, since });
+    const readable = await readableDocuments(store, kbId, signedInUser(response).id, role);
+    response
+      .type('text/csv; charset=utf-8')
+      .attachment(`${kbId}-questions-${days}d.csv`)
+      .send(questionsCsv(records, readable));
+  });
+
+  return router;
+}
+
+/**
+ * The log as CSV (RFC 4180, csv-stringify), a header row first. A cell a
+ * spreadsheet would run as a formula (starting `=`, `+`, `-`, `@`, tab or
+ * carriage return) is prefixed with `'`, as OWASP's CSV injection advice
+ * says: questions are typed by anyone.
+ */
+export function questionsCsv(records: readonly QuestionLogRecord[], readable: ReadonlySet<string>): string {
+  const cell = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+  return stringify(
+    records.map((record) => [
+      new Date(record.createdAt).toISOString(),
+      cell(record.question),
+      record.provenance,
+      cell(record.citedDocIds.filter((docId) => readable.has(docId)).join(' ')),
+      Math.round(record.latencyMs),
+      record.channel,
+      record.rating ?? '',
+      cell(record.ratingReason ?? ''),
+      record.problemReports,
+    ]),
+    { header: true, columns: ['asked_at', 'question', 'provenance', 'cited_documents', 'latency_ms', 'endpoint', 'rating', 'rating_reason', 'problem_reports'] },
+  );
+}
+
+/** `?days=`: 1 to {@link MAX_INSIGHT_DAYS}, default 30. */
+function periodOf(request: Request): number {
+  const text = request.query['days'];
+  if (text === undefined) return 30;
+  const days = Number(text);
+  if (typeof text !== 'string' || !Number.isInteger(days) || days < 1 || days > MAX_INSIGHT_DAYS) {
+    throw problem(400, 'invalid_request', `days must be a whole number from 1 to ${MAX_INSIGHT_DAYS}`);
+  }
+  return days;
+}
+
+/** Ids of the documents of the knowledge base the reader can read. */
+async function readableDocuments(store: Store, kbId: string, userId: string, role: Role): Promise<Set<string>> {
+  return new Set((await store.listDocuments(kbId)).filter((document) => canReadDocument(userId, role, document)).map((document) => document.docId));
+}
