@@ -4,6 +4,7 @@ import type {
   ConsoleMember,
   DocumentAccessRequest,
   DocumentRequest,
+  Insights,
   StoredDocument,
   ConsoleToken,
   ConsoleUser,
@@ -109,6 +110,11 @@ export class ConsoleClient {
   /** Removes a document and its passages (editors and owners). */
   async removeDocument(kbId: string, docId: string): Promise<void> {
     await this.#request('DELETE', documentPath(kbId, docId));
+  }
+
+  /** What visitors asked over the last `days` days (editors and owners): per day, coverage gaps, 👎 answers. */
+  async getInsights(kbId: string, days: number): Promise<Insights> {
+    return this.#request<Insights>('GET', `${kbPath(kbId)}/insights?days=${days}`);
   }
 
   async listMembers(kbId: string): Promise<ConsoleMember[]> {

@@ -1,6 +1,7 @@
 import { KbConsoleApp } from './console-app.ts';
 import { KbDevelopersTab } from './developers-tab.ts';
 import { KbDocumentsTab } from './documents-tab.ts';
+import { KbInsightsTab } from './insights-tab.ts';
 import { KbKnowledgeBaseView } from './kb-view.ts';
 import { KbMembersTab } from './members-tab.ts';
 import { KbSignInPage } from './sign-in-page.ts';
@@ -12,6 +13,7 @@ const ELEMENTS = {
   'kb-sign-in-page': KbSignInPage,
   'kb-knowledge-base-view': KbKnowledgeBaseView,
   'kb-documents-tab': KbDocumentsTab,
+  'kb-insights-tab': KbInsightsTab,
   'kb-members-tab': KbMembersTab,
   'kb-developers-tab': KbDevelopersTab,
   'kb-widget-preview': KbWidgetPreview,

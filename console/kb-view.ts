@@ -4,11 +4,12 @@ import type { KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /** The tabs of a knowledge base, as they appear in the URL (`#/kb/{id}/{tab}`). */
-export type KbTab = 'documents' | 'members' | 'developers';
+export type KbTab = 'documents' | 'insights' | 'members' | 'developers';
 
 /** Every tab, in display order, with its visible name. */
 export const KB_TABS: ReadonlyArray<{ tab: KbTab; label: string }> = [
   { tab: 'documents', label: 'Documents' },
+  { tab: 'insights', label: 'Insights' },
   { tab: 'members', label: 'Members' },
   { tab: 'developers', label: 'Developers' },
 ];
@@ -87,6 +88,11 @@ export class KbKnowledgeBaseView extends LitElement {
     switch (this.tab) {
       case 'documents':
         return html`<kb-documents-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-edit=${knowledgeBase.can_edit_documents}></kb-documents-tab>`;
+      case 'insights':
+        return knowledgeBase.can_edit_documents
+          ? html`<kb-insights-tab .client=${this.client} kb-id=${knowledgeBase.id}></kb-insights-tab>`
+          : html`<h2>Insights</h2>
+              <p>Visitors' questions are shown to editors and owners.</p>`;
       case 'members':
         return html`<kb-members-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-manage=${knowledgeBase.can_manage_members}></kb-members-tab>`;
       case 'developers':

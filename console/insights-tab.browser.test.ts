@@ -1,0 +1,84 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { ConsoleClient, type FetchFunction } from './console-client.ts';
+import type { Insights } from '../protocol/console-protocol.ts';
+import { defineConsoleElements } from './define.ts';
+import type { KbInsightsTab } from './insights-tab.ts';
+
+/**
+ * The Insights tab in Chromium against a scripted console API: the
+ * summary, the per-day chart as a table, coverage gaps most asked first,
+ * 👎 answers, the CSV link following the period; axe finds no violation.
+ */
+defineConsoleElements();
+
+function insights(days: number): Insights {
+  return {
+    days,
+    questions: 6,
+    abstained: 4,
+    abstention_rate: 4 / 6,
+    per_day: [
+      { date: '2026-11-25', questions: 0, abstained: 0 },
+      { date: '2026-11-26', questions: 1, abstained: 0 },
+      { date: '2026-11-27', questions: 5, abstained: 4 },
+    ],
+    coverage_gaps: [
+      { question: 'How do I rotate certificates?', count: 3, questions: ['How do I rotate certificates?', 'rotating a certificate'], last_asked_at: '2026-11-27T10:00:00.000Z' },
+      { question: 'Can I export invoices?', count: 1, questions: ['Can I export invoices?'], last_asked_at: '2026-11-27T09:00:00.000Z' },
+    ],
+    downvoted: [{ question: 'How do I read a file?', asked_at: '2026-11-27T11:00:00.000Z', reason: 'out_of_date', cited_doc_ids: ['guide.md'] }],
+  };
+}
+
+class ScriptedApi {
+  requested: string[] = [];
+  readonly fetch: FetchFunction = async (url) => {
+    this.requested.push(url);
+    const days = Number(new URL(url, 'http://x').searchParams.get('days'));
+    return Response.json(insights(days));
+  };
+}
+
+async function insightsTab(api: ScriptedApi): Promise<KbInsightsTab> {
+  const element = await fixture<KbInsightsTab>(html`<kb-insights-tab .client=${new ConsoleClient({ fetch: api.fetch })} kb-id="docs"></kb-insights-tab>`);
+  await waitUntil(() => element.shadowRoot!.querySelector('.summary') !== null, 'the insights load');
+  return element;
+}
+
+function text(element: Element | null): string {
+  return (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+describe('kb-insights-tab', () => {
+  it('the summary, each day with its counts, the gaps most asked first with their wordings, the 👎 answer with its reason', async () => {
+    const element = await insightsTab(new ScriptedApi());
+    const root = element.shadowRoot!;
+
+    expect(text(root.querySelector('.summary'))).to.equal('6 questions, 4 abstained (67 %)');
+    expect([...root.querySelectorAll('table.chart tbody tr')].map((row) => text(row))).to.deep.equal(['2026-11-25 0 0', '2026-11-26 1 0', '2026-11-27 5 4']);
+    expect([...root.querySelectorAll('ol.gaps li')].map((item) => text(item))).to.deep.equal([
+      'How do I rotate certificates? - asked 3 times, last on 2026-11-27 Also: rotating a certificate',
+      'Can I export invoices? - asked 1 time, last on 2026-11-27',
+    ]);
+    expect(text(root.querySelector('table.reflow tbody tr'))).to.equal('How do I read a file? out of date guide.md 2026-11-27 11:00');
+  });
+
+  it('another period: the insights and the CSV link follow it', async () => {
+    const api = new ScriptedApi();
+    const element = await insightsTab(api);
+    const select = element.shadowRoot!.querySelector<HTMLSelectElement>('#insights-period')!;
+
+    select.value = '7';
+    select.dispatchEvent(new Event('change'));
+    await waitUntil(() => api.requested.length === 2, 'the new period loads');
+    await element.updateComplete;
+
+    expect(api.requested.map((url) => url.replace(/^.*\/docs/, ''))).to.deep.equal(['/insights?days=30', '/insights?days=7']);
+    expect(element.shadowRoot!.querySelector('a[download]')!.getAttribute('href')).to.equal('/console/api/knowledge-bases/docs/questions.csv?days=7');
+  });
+
+  it('no axe violations', async () => {
+    const element = await insightsTab(new ScriptedApi());
+    await expect(element).to.be.accessible();
+  });
+});

@@ -1,0 +1,179 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { ConsoleClient } from './console-client.ts';
+import type { Insights } from '../protocol/console-protocol.ts';
+import { consoleStyles } from './console-styles.ts';
+
+/** Periods offered, days. */
+const PERIODS = [7, 30, 90] as const;
+
+/**
+ * The Insights tab (editors and owners): what visitors asked over a period
+ * and where the documentation falls short, from the question log - the
+ * questions and abstentions of each day as a bar chart that is also a
+ * table (each day a row, its bars drawn to scale, its counts in words),
+ * the coverage gaps (questions abstained on, grouped, most asked first),
+ * the answers rated 👎 with their reasons, and a CSV export of every
+ * question of the period.
+ *
+ * @tagname kb-insights-tab
+ * @summary Questions, abstentions, coverage gaps and 👎 answers.
+ */
+export class KbInsightsTab extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      .bar {
+        display: inline-block;
+        block-size: 0.8rem;
+        background: #1a5fb4;
+        vertical-align: middle;
+      }
+      .bar.abstained {
+        background: #c64600;
+      }
+      .chart td {
+        padding-block: 0.1rem;
+      }
+      .bars {
+        inline-size: 16rem;
+        max-inline-size: 40vw;
+      }
+      .summary {
+        font-size: 1.1rem;
+      }
+      ol.gaps li {
+        margin-block: 0.5rem;
+      }
+    `,
+  ];
+
+  static override properties = {
+    client: { attribute: false },
+    kbId: { attribute: 'kb-id' },
+    _days: { state: true },
+    _insights: { state: true },
+    _error: { state: true },
+  };
+
+  /** The console API. */
+  declare client: ConsoleClient;
+  /** Knowledge base whose questions are shown. */
+  declare kbId: string;
+  declare private _days: number;
+  declare private _insights: Insights | undefined;
+  declare private _error: string | undefined;
+
+  constructor() {
+    super();
+    this.client = new ConsoleClient();
+    this.kbId = '';
+    this._days = 30;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if ((changed.has('kbId') || changed.has('_days')) && this.kbId !== '') void this._load();
+  }
+
+  private async _load(): Promise<void> {
+    this._insights = undefined;
+    try {
+      this._insights = await this.client.getInsights(this.kbId, this._days);
+      this._error = undefined;
+    } catch (error) {
+      this._error = `The insights could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  private _renderChart(insights: Insights) {
+    const most = Math.max(1, ...insights.per_day.map((day) => day.questions));
+    const width = (count: number) => `${(100 * count) / most}%`;
+    return html`<table class="chart">
+      <caption>
+        Questions and abstentions per day (UTC)
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">Questions</th>
+          <th scope="col">Abstained</th>
+          <th scope="col" class="bars"><span class="hint">Questions (blue), abstained (orange)</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${insights.per_day.map(
+          (day) => html`<tr>
+            <th scope="row">${day.date}</th>
+            <td>${day.questions}</td>
+            <td>${day.abstained}</td>
+            <td class="bars" aria-hidden="true">
+              <span class="bar" style="inline-size: ${width(day.questions - day.abstained)}"></span><span
+                class="bar abstained"
+                style="inline-size: ${width(day.abstained)}"
+              ></span>
+            </td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>`;
+  }
+
+  override render() {
+    const insights = this._insights;
+    const csv = `/console/api/knowledge-bases/${encodeURIComponent(this.kbId)}/questions.csv?days=${this._days}`;
+    return html`
+      <h2>Insights</h2>
+      <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
+      <label for="insights-period">Period</label>
+      <select id="insights-period" @change=${(event: Event) => (this._days = Number((event.currentTarget as HTMLSelectElement).value))}>
+        ${PERIODS.map((days) => html`<option value=${days} ?selected=${days === this._days}>Last ${days} days</option>`)}
+      </select>
+      <p><a href=${csv} download>Download the questions of the period (CSV)</a></p>
+      ${insights === undefined
+        ? this._error
+          ? nothing
+          : html`<p>Loading insights…</p>`
+        : html`
+            <p class="summary">
+              ${insights.questions} ${insights.questions === 1 ? 'question' : 'questions'}, ${insights.abstained} abstained
+              (${Math.round(insights.abstention_rate * 100)} %)
+            </p>
+            ${this._renderChart(insights)}
+            <h3>Coverage gaps</h3>
+            ${insights.coverage_gaps.length === 0
+              ? html`<p>No unanswered questions in this period.</p>`
+              : html`<p class="hint">Questions the knowledge base abstained on, similar ones together, most asked first.</p>
+                  <ol class="gaps">
+                    ${insights.coverage_gaps.map(
+                      (gap) => html`<li>
+                        <strong>${gap.question}</strong> - asked ${gap.count} ${gap.count === 1 ? 'time' : 'times'}, last on ${gap.last_asked_at.slice(0, 10)}
+                        ${gap.questions.length > 1 ? html`<br /><span class="hint">Also: ${gap.questions.slice(1).join(' · ')}</span>` : nothing}
+                      </li>`,
+                    )}
+                  </ol>`}
+            <h3>Answers rated 👎</h3>
+            ${insights.downvoted.length === 0
+              ? html`<p>No answer was rated 👎 in this period.</p>`
+              : html`<table class="reflow">
+                  <thead>
+                    <tr>
+                      <th scope="col">Question</th>
+                      <th scope="col">Reason</th>
+                      <th scope="col">Cited</th>
+                      <th scope="col">Asked</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${insights.downvoted.map(
+                      (answer) => html`<tr>
+                        <td data-label="Question">${answer.question}</td>
+                        <td data-label="Reason">${answer.reason?.replaceAll('_', ' ') ?? 'none given'}</td>
+                        <td data-label="Cited">${answer.cited_doc_ids.length === 0 ? 'nothing' : answer.cited_doc_ids.map((docId) => html`<code>${docId}</code> `)}</td>
+                        <td data-label="Asked">${answer.asked_at.slice(0, 16).replace('T', ' ')}</td>
+                      </tr>`,
+                    )}
+                  </tbody>
+                </table>`}
+          `}
+    `;
+  }
+}
