@@ -183,7 +183,7 @@ export class KbDocumentsTab extends LitElement {
   private async _saveAccess(document: ConsoleDocument, event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const form = event.currentTarget as HTMLFormElement;
-    const visibility = (form.querySelector<HTMLSelectElement>('select[name="visibility"]')!.value as Visibility) ?? document.visibility;
+    const visibility = form.querySelector<HTMLSelectElement>('select[name="visibility"]')!.value as Visibility;
     const quotable = form.querySelector<HTMLInputElement>('input[name="quotable"]')!.checked;
     const readers = visibility === 'restricted' ? this._checkedReaders(form) : [];
     this._status = undefined;
@@ -272,7 +272,7 @@ export class KbDocumentsTab extends LitElement {
     if (this._editing === document.doc_id) {
       return html`<form @submit=${(event: SubmitEvent) => this._saveAccess(document, event)}>
         <label for="visibility-${document.doc_id}">Visibility of ${document.doc_id}</label>
-        <select id="visibility-${document.doc_id}" name="visibility" @change=${() => this.requestUpdate()}>
+        <select id="visibility-${document.doc_id}" name="visibility">
           ${VISIBILITIES.map((visibility) => html`<option value=${visibility} ?selected=${visibility === document.visibility}>${visibility}</option>`)}
         </select>
         ${this._renderReaders(`readers-${document.doc_id}`, document.readers ?? [])}

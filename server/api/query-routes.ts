@@ -31,7 +31,7 @@ export interface QueryRouteDeps {
   /** Where each answered question is logged (off the request path); absent when the log is off. */
   questionLog?: QuestionLogWriter;
   /** Clock in epoch milliseconds (the log entry's time). */
-  now?: () => number;
+  now: () => number;
 }
 
 export function queryRoutes(deps: QueryRouteDeps): Router {
@@ -90,7 +90,7 @@ function logQuestion(
   if (deps.questionLog === undefined) return;
   deps.questionLog.record({
     kbId,
-    createdAt: (deps.now ?? Date.now)(),
+    createdAt: deps.now(),
     question,
     provenance,
     citedDocIds: [...new Set(citations.map((citation) => citation.passage.docId))],

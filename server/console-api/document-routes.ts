@@ -61,8 +61,9 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     const body = parseBody(DocumentAccessRequestSchema, request.body);
     const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
     await requireMemberReaders(kbId, readers);
-    if (!(await store.getDocument(kbId, docId))) throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
-    await requireReadableIfExists(response, kbId, role, docId, 'change access to');
+    if (!(await requireReadableIfExists(response, kbId, role, docId, 'change access to'))) {
+      throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
+    }
     await store.setDocumentAccess(kbId, docId, { visibility: body.visibility, readers, quotable: body.quotable ?? true });
     response.json(toConsoleDocument((await store.getDocument(kbId, docId))!));
   });
@@ -96,11 +97,16 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     }
   }
 
-  async function requireReadableIfExists(response: Response, kbId: string, role: Role, docId: string, action: string): Promise<void> {
+  /**
+   * @returns whether the document exists
+   * @throws a 403 problem when it exists and the signed-in person cannot read it
+   */
+  async function requireReadableIfExists(response: Response, kbId: string, role: Role, docId: string, action: string): Promise<boolean> {
     const existing = await store.getDocument(kbId, docId);
-    if (!existing) return;
+    if (!existing) return false;
     const user = signedInUser(response);
     if (!canReadDocument(user.id, role, existing)) throw problem(403, 'forbidden', `You cannot ${action} "${docId}": it is a document you cannot read`);
+    return true;
   }
 
   return router;

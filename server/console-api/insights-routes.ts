@@ -29,12 +29,11 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId, role } = await membership(store, request, response);
     requireUpdatePermission(role, 'Reading insights');
     const days = periodOf(request);
-    const now = deps.now();
-    const today = Math.floor(now / DAY_MS);
-    const since = (today - days + 1) * DAY_MS;
+    const since = periodStart(days, deps.now());
+    const firstDay = since / DAY_MS;
     const counts = new Map((await store.questionLogDays(kbId, since)).map((day) => [day.day, day]));
     const perDay = Array.from({ length: days }, (_, offset) => {
-      const day = today - days + 1 + offset;
+      const day = firstDay + offset;
       const found = counts.get(day);
       return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), questions: found?.questions ?? 0, abstained: found?.abstained ?? 0 };
     });
@@ -67,7 +66,7 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId, role } = await membership(store, request, response);
     requireUpdatePermission(role, 'Exporting questions');
     const days = periodOf(request);
-    const since = (Math.floor(deps.now() / DAY_MS) - days + 1) * DAY_MS;
+    const since = periodStart(days, deps.now());
     const records = await store.listQuestionLog(kbId, { limit: MAX_INSIGHT_QUESTIONS, since });
     const readable = await readableDocuments(store, kbId, signedInUser(response).id, role);
     response
@@ -112,6 +111,11 @@ function periodOf(request: Request): number {
     throw problem(400, 'invalid_request', `days must be a whole number from 1 to ${MAX_INSIGHT_DAYS}`);
   }
   return days;
+}
+
+/** The first instant of a period of `days` whole UTC days ending with today's, epoch ms. */
+function periodStart(days: number, now: number): number {
+  return (Math.floor(now / DAY_MS) - days + 1) * DAY_MS;
 }
 
 /** Ids of the documents of the knowledge base the reader can read. */

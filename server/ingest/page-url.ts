@@ -70,12 +70,12 @@ export function normalizeBaseUrl(text: string): string {
  *   and the page gives no absolute `url`, or the URL is not http(s)
  */
 export function pageUrl(site: SiteLocation, docId: string, route: PageRoute = {}): string | undefined {
-  if (route.url !== undefined) return resolve(route.url, site.baseUrl);
+  if (route.url !== undefined) return httpUrl(route.url, site.baseUrl);
   if (site.baseUrl === undefined) return undefined;
-  if (/\.pdf$/i.test(docId)) return resolve(docId.split('/').map(encodeURIComponent).join('/'), site.baseUrl);
+  if (/\.pdf$/i.test(docId)) return httpUrl(docId.split('/').map(encodeURIComponent).join('/'), site.baseUrl);
   if (route.slug?.startsWith('/')) {
     const path = route.slug.slice(1);
-    return resolve(site.urlStyle === 'pretty' || path === '' ? withTrailingSlash(path) : `${path}.html`, site.baseUrl);
+    return httpUrl(site.urlStyle === 'pretty' || path === '' ? withTrailingSlash(path) : `${path}.html`, site.baseUrl);
   }
   const segments = pageSegments(docId);
   if (route.slug !== undefined) {
@@ -84,16 +84,21 @@ export function pageUrl(site: SiteLocation, docId: string, route: PageRoute = {}
     else segments[segments.length - 1] = route.slug;
   }
   const path = segments.map(encodeURIComponent).join('/');
-  if (site.urlStyle === 'pretty') return resolve(withTrailingSlash(path), site.baseUrl);
-  return resolve(isSectionIndex(docId) && route.slug === undefined ? withTrailingSlash(path) + 'index.html' : `${path}.html`, site.baseUrl);
+  if (site.urlStyle === 'pretty') return httpUrl(withTrailingSlash(path), site.baseUrl);
+  return httpUrl(isSectionIndex(docId) && route.slug === undefined ? withTrailingSlash(path) + 'index.html' : `${path}.html`, site.baseUrl);
 }
 
 function withTrailingSlash(path: string): string {
   return path === '' || path.endsWith('/') ? path : `${path}/`;
 }
 
-/** `target` against `base`; undefined when it is relative and there is no base, or is not an http(s) URL. */
-function resolve(target: string, base: string | undefined): string | undefined {
+/**
+ * `target` resolved against `base`, as an absolute URL (page URLs here,
+ * crawled links and sitemap entries in ingest/web/).
+ *
+ * @returns its href; undefined when it is relative and there is no base, does not parse, or is not http(s)
+ */
+export function httpUrl(target: string, base?: string): string | undefined {
   try {
     const url = new URL(target, base);
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;

@@ -209,16 +209,16 @@ function toHtml(lines: readonly Line[], title: string | undefined): string {
       }
     } else {
       endHeading();
+      const bullet = BULLET.test(line.text);
       const startsParagraph =
         paragraph === undefined ||
         previous === undefined ||
         line.page !== previous.page ||
         Math.abs(previous.y - line.y) > PARAGRAPH_GAP_RATIO * body ||
-        BULLET.test(line.text);
+        bullet;
       if (startsParagraph) {
         endParagraph();
-        paragraph = { text: line.text, list: BULLET.test(line.text) };
-        if (paragraph.list) paragraph.text = line.text.replace(BULLET, '');
+        paragraph = bullet ? { text: line.text.replace(BULLET, ''), list: true } : { text: line.text, list: false };
       } else if (paragraph !== undefined) {
         paragraph.text += paragraph.text.endsWith('-') ? line.text : ` ${line.text}`;
       }

@@ -2,6 +2,7 @@ import robotsParserModule from 'robots-parser';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { CRAWLER_ROBOTS_NAME, DEFAULT_FETCH_LIMITS, FetchFailedError, FetchRefusedError, guardedFetch, type FetchLimits } from './guarded-fetch.ts';
 import { parseSitemap } from './sitemap.ts';
+import { httpUrl } from '../page-url.ts';
 
 /**
  * Crawls one website for the importer: from pages (following their links
@@ -163,23 +164,14 @@ export async function crawlSite(
 function linksOf(html: string, pageUrl: string): string[] {
   const document = parseDocument(html);
   const base = DomUtils.findOne((element) => element.name === 'base' && element.attribs['href'] !== undefined, document.children)?.attribs['href'];
-  const baseUrl = base === undefined ? pageUrl : (absolute(base, pageUrl) ?? pageUrl);
+  const baseUrl = base === undefined ? pageUrl : (httpUrl(base.trim(), pageUrl) ?? pageUrl);
   const links: string[] = [];
   for (const anchor of DomUtils.findAll((element) => element.name === 'a' && element.attribs['href'] !== undefined, document.children)) {
     if ((anchor.attribs['rel'] ?? '').split(/\s+/).includes('nofollow')) continue;
-    const url = absolute(anchor.attribs['href']!, baseUrl);
+    const url = httpUrl(anchor.attribs['href']!.trim(), baseUrl);
     if (url !== undefined) links.push(url);
   }
   return links;
-}
-
-function absolute(href: string, base: string): string | undefined {
-  try {
-    const url = new URL(href.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function withoutFragment(text: string): string | undefined {

@@ -90,9 +90,9 @@ export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIng
   }
   const gone = new Set(crawl.gone);
   const reached = new Set([...crawl.pages.map((page) => page.url), ...crawl.skipped.map((skip) => skip.url)]);
+  const complete = !crawl.truncated && crawl.unreachable.length === 0;
   for (const document of await store.listDocuments(options.kbId)) {
     if (document.sourceRoot !== sourceRoot || imported.has(document.docId) || document.url === undefined) continue;
-    const complete = !crawl.truncated && crawl.unreachable.length === 0;
     if (gone.has(document.url) || (complete && !reached.has(document.url))) {
       if (await store.removeDocument(options.kbId, document.docId)) report.removed.push(document.docId);
     }

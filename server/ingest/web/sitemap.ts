@@ -1,5 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { httpUrl } from '../page-url.ts';
 
 /**
  * A sitemap, as the sitemaps.org protocol (0.9) defines it: a `<urlset>` of
@@ -26,16 +27,7 @@ export function parseSitemap(body: Uint8Array): Sitemap {
     DomUtils.findAll((element) => element.name.toLowerCase() === parent, document.children).flatMap((entry) => {
       const loc = DomUtils.findOne((element) => element.name.toLowerCase() === 'loc', entry.children);
       const text = loc === null ? '' : DomUtils.textContent(loc).trim();
-      return isHttpUrl(text) ? [text] : [];
+      return httpUrl(text) === undefined ? [] : [text];
     });
   return { pages: locations('url'), sitemaps: locations('sitemap') };
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
 }
