@@ -5,15 +5,16 @@ import { consoleStyles } from './console-styles.ts';
 import { KB_TABS, type KbTab } from './kb-view.ts';
 
 /** Where the console is, read from the URL fragment. */
-export type ConsoleRoute = { page: 'knowledge-bases' } | { page: 'knowledge-base'; kbId: string; tab: KbTab };
+export type ConsoleRoute = { page: 'knowledge-bases' } | { page: 'knowledge-base'; kbId: string; tab: KbTab; question?: string };
 
 /**
  * Reads a console address: `#/` (or nothing) is the list of knowledge bases,
  * `#/kb/{kbId}` and `#/kb/{kbId}/{tab}` one knowledge base (tab Documents
- * when missing or unknown).
+ * when missing or unknown); `?question=…` after the tab carries a question
+ * to the Curated answers tab (`#/kb/docs/answers?question=…`).
  */
 export function parseConsoleRoute(hash: string): ConsoleRoute {
-  const match = /^#\/kb\/([^/]+)(?:\/([a-z]+))?\/?$/.exec(hash);
+  const match = /^#\/kb\/([^/?]+)(?:\/([a-z]+))?\/?(?:\?(.*))?$/.exec(hash);
   if (!match) return { page: 'knowledge-bases' };
   const tab = KB_TABS.find((candidate) => candidate.tab === match[2])?.tab ?? 'documents';
   let kbId: string;
@@ -22,7 +23,8 @@ export function parseConsoleRoute(hash: string): ConsoleRoute {
   } catch {
     return { page: 'knowledge-bases' };
   }
-  return { page: 'knowledge-base', kbId, tab };
+  const question = new URLSearchParams(match[3] ?? '').get('question')?.trim();
+  return { page: 'knowledge-base', kbId, tab, ...(question ? { question } : {}) };
 }
 
 /**
@@ -146,7 +148,7 @@ export class KbConsoleApp extends LitElement {
       ${error}
       <main>
         ${route.page === 'knowledge-base'
-          ? html`<kb-knowledge-base-view .client=${this.client} kb-id=${route.kbId} tab=${route.tab}></kb-knowledge-base-view>`
+          ? html`<kb-knowledge-base-view .client=${this.client} kb-id=${route.kbId} tab=${route.tab} .question=${route.question}></kb-knowledge-base-view>`
           : this._renderKnowledgeBases()}
       </main>
     `;

@@ -2,7 +2,11 @@ import { parseAllowedOrigin } from '../protocol/origins.ts';
 import type {
   ConsoleDocument,
   ConsoleMember,
+  CuratedAnswer,
+  CuratedAnswerList,
+  CuratedAnswerRequest,
   DocumentAccessRequest,
+  HeadingList,
   DocumentRequest,
   Insights,
   StoredDocument,
@@ -115,6 +119,29 @@ export class ConsoleClient {
   /** What visitors asked over the last `days` days (editors and owners): per day, coverage gaps, 👎 answers. */
   async getInsights(kbId: string, days: number): Promise<Insights> {
     return this.#request<Insights>('GET', `${kbPath(kbId)}/insights?days=${days}`);
+  }
+
+  /** The curated answers the person can read, and how many others are hidden from them. */
+  async listCuratedAnswers(kbId: string): Promise<CuratedAnswerList> {
+    return this.#request<CuratedAnswerList>('GET', `${kbPath(kbId)}/curated-answers`);
+  }
+
+  /** Adds a curated answer (editors and owners); a source the person cannot read or a heading not in it is a 400 ConsoleApiError. */
+  async addCuratedAnswer(kbId: string, request: CuratedAnswerRequest): Promise<CuratedAnswer> {
+    return this.#request<CuratedAnswer>('POST', `${kbPath(kbId)}/curated-answers`, request);
+  }
+
+  async updateCuratedAnswer(kbId: string, id: number, request: CuratedAnswerRequest): Promise<CuratedAnswer> {
+    return this.#request<CuratedAnswer>('PUT', `${kbPath(kbId)}/curated-answers/${id}`, request);
+  }
+
+  async removeCuratedAnswer(kbId: string, id: number): Promise<void> {
+    await this.#request('DELETE', `${kbPath(kbId)}/curated-answers/${id}`);
+  }
+
+  /** The headings of one document, in document order: what a curated answer may cite. */
+  async listHeadings(kbId: string, docId: string): Promise<string[]> {
+    return (await this.#request<HeadingList>('GET', `${kbPath(kbId)}/headings?doc_id=${encodeURIComponent(docId)}`)).headings;
   }
 
   async listMembers(kbId: string): Promise<ConsoleMember[]> {

@@ -1,4 +1,5 @@
 import { KbConsoleApp } from './console-app.ts';
+import { KbCuratedAnswersTab } from './curated-answers-tab.ts';
 import { KbDevelopersTab } from './developers-tab.ts';
 import { KbDocumentsTab } from './documents-tab.ts';
 import { KbInsightsTab } from './insights-tab.ts';
@@ -14,6 +15,7 @@ const ELEMENTS = {
   'kb-knowledge-base-view': KbKnowledgeBaseView,
   'kb-documents-tab': KbDocumentsTab,
   'kb-insights-tab': KbInsightsTab,
+  'kb-curated-answers-tab': KbCuratedAnswersTab,
   'kb-members-tab': KbMembersTab,
   'kb-developers-tab': KbDevelopersTab,
   'kb-widget-preview': KbWidgetPreview,
@@ -32,6 +34,8 @@ declare global {
     'kb-sign-in-page': KbSignInPage;
     'kb-knowledge-base-view': KbKnowledgeBaseView;
     'kb-documents-tab': KbDocumentsTab;
+    'kb-insights-tab': KbInsightsTab;
+    'kb-curated-answers-tab': KbCuratedAnswersTab;
     'kb-members-tab': KbMembersTab;
     'kb-developers-tab': KbDevelopersTab;
     'kb-widget-preview': KbWidgetPreview;

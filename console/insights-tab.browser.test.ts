@@ -6,7 +6,8 @@ import type { KbInsightsTab } from './insights-tab.ts';
 
 /**
  * The Insights tab in Chromium against a scripted console API: the
- * summary, the per-day chart as a table, coverage gaps most asked first,
+ * summary, the per-day chart as a table, coverage gaps most asked first
+ * ("Answer this" leading to the Curated answers tab with the question),
  * 👎 answers, the CSV link following the period; axe finds no violation.
  */
 defineConsoleElements();
@@ -24,7 +25,7 @@ function insights(days: number): Insights {
     ],
     coverage_gaps: [
       { question: 'How do I rotate certificates?', count: 3, questions: ['How do I rotate certificates?', 'rotating a certificate'], last_asked_at: '2026-11-27T10:00:00.000Z' },
-      { question: 'Can I export invoices?', count: 1, questions: ['Can I export invoices?'], last_asked_at: '2026-11-27T09:00:00.000Z' },
+      { question: 'Can I export invoices?', count: 1, questions: ['Can I export invoices?'], last_asked_at: '2026-11-27T09:00:00.000Z', curated_answer_id: 4 },
     ],
     downvoted: [{ question: 'How do I read a file?', asked_at: '2026-11-27T11:00:00.000Z', reason: 'out_of_date', cited_doc_ids: ['guide.md'] }],
   };
@@ -57,8 +58,13 @@ describe('kb-insights-tab', () => {
     expect(text(root.querySelector('.summary'))).to.equal('6 questions, 4 abstained (67 %)');
     expect([...root.querySelectorAll('table.chart tbody tr')].map((row) => text(row))).to.deep.equal(['2026-11-25 0 0', '2026-11-26 1 0', '2026-11-27 5 4']);
     expect([...root.querySelectorAll('ol.gaps li')].map((item) => text(item))).to.deep.equal([
-      'How do I rotate certificates? - asked 3 times, last on 2026-11-27 Also: rotating a certificate',
-      'Can I export invoices? - asked 1 time, last on 2026-11-27',
+      'How do I rotate certificates? - asked 3 times, last on 2026-11-27 Also: rotating a certificate Answer this',
+      'Can I export invoices? - asked 1 time, last on 2026-11-27 A curated answer now answers it. See curated answers',
+    ]);
+    const answerThis = root.querySelector('ol.gaps a')!;
+    expect([answerThis.getAttribute('aria-label'), answerThis.getAttribute('href')]).to.deep.equal([
+      'Answer this: How do I rotate certificates?',
+      '#/kb/docs/answers?question=How+do+I+rotate+certificates%3F',
     ]);
     expect(text(root.querySelector('table.reflow tbody tr'))).to.equal('How do I read a file? out of date guide.md 2026-11-27 11:00');
   });

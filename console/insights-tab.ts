@@ -11,7 +11,9 @@ const PERIODS = [7, 30, 90] as const;
  * and where the documentation falls short, from the question log - the
  * questions and abstentions of each day as a bar chart that is also a
  * table (each day a row, its bars drawn to scale, its counts in words),
- * the coverage gaps (questions abstained on, grouped, most asked first),
+ * the coverage gaps (questions abstained on, grouped, most asked first,
+ * each with "Answer this", which opens the Curated answers tab's form with
+ * the question, or a note once a curated answer covers it),
  * the answers rated 👎 with their reasons, and a CSV export of every
  * question of the period.
  *
@@ -84,6 +86,12 @@ export class KbInsightsTab extends LitElement {
     }
   }
 
+  /** The Curated answers tab's address, with a question to answer when given. */
+  private _answerLink(question?: string): string {
+    const tab = `#/kb/${encodeURIComponent(this.kbId)}/answers`;
+    return question === undefined ? tab : `${tab}?${new URLSearchParams({ question })}`;
+  }
+
   private _renderChart(insights: Insights) {
     const most = Math.max(1, ...insights.per_day.map((day) => day.questions));
     const width = (count: number) => `${(100 * count) / most}%`;
@@ -147,6 +155,9 @@ export class KbInsightsTab extends LitElement {
                       (gap) => html`<li>
                         <strong>${gap.question}</strong> - asked ${gap.count} ${gap.count === 1 ? 'time' : 'times'}, last on ${gap.last_asked_at.slice(0, 10)}
                         ${gap.questions.length > 1 ? html`<br /><span class="hint">Also: ${gap.questions.slice(1).join(' · ')}</span>` : nothing}
+                        <br />${gap.curated_answer_id === undefined
+                          ? html`<a href=${this._answerLink(gap.question)} aria-label="Answer this: ${gap.question}">Answer this</a>`
+                          : html`<span class="hint">A curated answer now answers it.</span> <a href=${this._answerLink()}>See curated answers</a>`}
                       </li>`,
                     )}
                   </ol>`}

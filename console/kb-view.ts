@@ -4,19 +4,20 @@ import type { KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /** The tabs of a knowledge base, as they appear in the URL (`#/kb/{id}/{tab}`). */
-export type KbTab = 'documents' | 'insights' | 'members' | 'developers';
+export type KbTab = 'documents' | 'insights' | 'answers' | 'members' | 'developers';
 
 /** Every tab, in display order, with its visible name. */
 export const KB_TABS: ReadonlyArray<{ tab: KbTab; label: string }> = [
   { tab: 'documents', label: 'Documents' },
   { tab: 'insights', label: 'Insights' },
+  { tab: 'answers', label: 'Curated answers' },
   { tab: 'members', label: 'Members' },
   { tab: 'developers', label: 'Developers' },
 ];
 
 /**
- * One knowledge base: its name, the person's role, and the tabs Documents,
- * Members and Developers as links (the current one marked with
+ * One knowledge base: its name, the person's role, and its tabs (Documents,
+ * Insights, Curated answers, Members, Developers) as links (the current one marked with
  * `aria-current="page"`), so each tab has its own address and the browser's
  * back button works.
  *
@@ -50,6 +51,7 @@ export class KbKnowledgeBaseView extends LitElement {
     client: { attribute: false },
     kbId: { attribute: 'kb-id' },
     tab: {},
+    question: {},
     _knowledgeBase: { state: true },
     _error: { state: true },
   };
@@ -60,6 +62,8 @@ export class KbKnowledgeBaseView extends LitElement {
   declare kbId: string;
   /** Tab shown. */
   declare tab: KbTab;
+  /** A question to answer, for the Curated answers tab (`#/kb/{id}/answers?question=…`). */
+  declare question: string | undefined;
   declare private _knowledgeBase: KnowledgeBaseDetail | undefined;
   declare private _error: string | undefined;
 
@@ -93,6 +97,13 @@ export class KbKnowledgeBaseView extends LitElement {
           ? html`<kb-insights-tab .client=${this.client} kb-id=${knowledgeBase.id}></kb-insights-tab>`
           : html`<h2>Insights</h2>
               <p>Visitors' questions are shown to editors and owners.</p>`;
+      case 'answers':
+        return html`<kb-curated-answers-tab
+          .client=${this.client}
+          kb-id=${knowledgeBase.id}
+          ?can-edit=${knowledgeBase.can_edit_documents}
+          .question=${this.question}
+        ></kb-curated-answers-tab>`;
       case 'members':
         return html`<kb-members-tab .client=${this.client} kb-id=${knowledgeBase.id} ?can-manage=${knowledgeBase.can_manage_members}></kb-members-tab>`;
       case 'developers':

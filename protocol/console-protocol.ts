@@ -250,6 +250,11 @@ export const InsightsSchema = z
           count: z.number().int(),
           questions: z.array(z.string()).meta({ description: 'Its distinct wordings, most asked first (at most 5)' }),
           last_asked_at: timestamp(),
+          curated_answer_id: z
+            .number()
+            .int()
+            .optional()
+            .meta({ description: 'A curated answer that now answers the most asked wording (`provenance: qa_shortcut`), if one does' }),
         }),
       )
       .meta({ description: 'Questions abstained on, grouped by similarity, most asked first (at most 50)' }),
@@ -266,6 +271,56 @@ export const InsightsSchema = z
   })
   .meta({ id: 'Insights', description: "Visitors' questions, abstentions, coverage gaps and 👎 answers over a period" });
 export type Insights = z.infer<typeof InsightsSchema>;
+
+/** One source of a curated answer: a document and, optionally, a heading inside it whose passage is cited. */
+export const CuratedSourceSchema = z
+  .object({
+    doc_id: z.string().min(1).max(1000),
+    heading: z.string().trim().min(1).max(1000).optional().meta({ description: 'A heading of the document (as written there); its first passage is cited. Absent: the document\'s first passage' }),
+  })
+  .meta({ id: 'CuratedSource', description: 'A document (and heading) a curated answer cites' });
+export type CuratedSource = z.infer<typeof CuratedSourceSchema>;
+
+/** `POST …/curated-answers` and `PUT …/curated-answers/{id}`: a question and the answer given to it. */
+export const CuratedAnswerRequestSchema = z
+  .object({
+    question: z.string().trim().min(1).max(2000),
+    answer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8000)
+      .meta({ description: '`[n]` markers cite the n-th source; without markers, markers for every source are appended' }),
+    sources: z.array(CuratedSourceSchema).max(10).default([]),
+  })
+  .meta({ id: 'CuratedAnswerRequest', description: 'A curated answer to add or the new text of one' });
+export type CuratedAnswerRequest = z.input<typeof CuratedAnswerRequestSchema>;
+
+/** A curated answer (`qa_shortcut`) as listed. */
+export const CuratedAnswerSchema = z
+  .object({
+    id: z.number().int().meta({ description: 'Stable until the pairs are replaced as a whole by `kb faq import`' }),
+    question: z.string(),
+    answer: z.string(),
+    sources: z.array(CuratedSourceSchema.extend({ title: z.string().meta({ description: "The document's title" }) })),
+  })
+  .meta({ id: 'CuratedAnswer', description: 'A curated question and answer, given as the answer (`provenance: qa_shortcut`) to questions worded alike' });
+export type CuratedAnswer = z.infer<typeof CuratedAnswerSchema>;
+
+/** `GET …/curated-answers`. */
+export const CuratedAnswerListSchema = z
+  .object({
+    curated_answers: z.array(CuratedAnswerSchema).meta({ description: 'In the order they are matched: imported first, then added' }),
+    hidden: z.number().int().meta({ description: 'Curated answers left out because they cite a document the person cannot read' }),
+  })
+  .meta({ id: 'CuratedAnswerList', description: 'The curated answers the person can read' });
+export type CuratedAnswerList = z.infer<typeof CuratedAnswerListSchema>;
+
+/** `GET …/headings?doc_id=`: the headings a curated answer may cite in one document. */
+export const HeadingListSchema = z
+  .object({ doc_id: z.string(), headings: z.array(z.string()).meta({ description: 'Distinct headings in document order' }) })
+  .meta({ id: 'HeadingList', description: "A document's headings" });
+export type HeadingList = z.infer<typeof HeadingListSchema>;
 
 /** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
 export const CONSOLE_SCHEMAS = [
@@ -293,4 +348,9 @@ export const CONSOLE_SCHEMAS = [
   ConsoleFeedbackSchema,
   FeedbackPageSchema,
   InsightsSchema,
+  CuratedSourceSchema,
+  CuratedAnswerRequestSchema,
+  CuratedAnswerSchema,
+  CuratedAnswerListSchema,
+  HeadingListSchema,
 ] as const;

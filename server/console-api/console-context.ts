@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { hasUpdatePermission } from '../access/access-rules.ts';
+import { canReadDocument, hasUpdatePermission } from '../access/access-rules.ts';
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import type { ConsoleDocument } from '../../protocol/console-protocol.ts';
@@ -74,4 +74,10 @@ export function toConsoleDocument(document: DocumentRecord): ConsoleDocument {
     passages: document.chunkCount,
     updated_at: new Date(document.updatedAt).toISOString(),
   };
+}
+
+/** The documents of a knowledge base a person can read, by id. */
+export async function readableDocuments(store: Pick<Store, 'listDocuments'>, kbId: string, userId: string, role: Role): Promise<Map<string, DocumentRecord>> {
+  const documents = await store.listDocuments(kbId);
+  return new Map(documents.filter((document) => canReadDocument(userId, role, document)).map((document) => [document.docId, document]));
 }

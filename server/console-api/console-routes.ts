@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { MAX_DOCUMENT_BODY_BYTES } from '../../protocol/console-protocol.ts';
 import type { ConsoleRouteDeps } from './console-context.ts';
+import { curatedAnswerRoutes } from './curated-answer-routes.ts';
 import { documentRoutes } from './document-routes.ts';
 import { feedbackListRoutes } from './feedback-list-routes.ts';
 import { insightsRoutes } from './insights-routes.ts';
@@ -20,20 +21,22 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  *
  * - any member of a knowledge base sees it, the documents they can read, its
  *   members and its tokens;
- * - `editor` and `owner` (update permission) issue and revoke tokens,
+ * - `editor` and `owner` (update permission) add, change and remove
+ *   documents and curated answers, issue and revoke tokens,
  *   including the Developers tab's preview tokens, and read visitors' feedback;
  * - `owner` changes roles and removes members.
  *
  * A knowledge base the person is not a member of answers 404, so its
  * existence is not revealed. Shapes are documented in `/openapi.json`,
  * generated from protocol/console-protocol.ts. One file per resource:
- * knowledge bases (with their document list), documents, feedback, members,
- * tokens; the checks they share are in console-context.ts.
+ * knowledge bases (with their document list), documents, curated answers,
+ * feedback, insights, members, tokens; the checks they share are in console-context.ts.
  */
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   return Router().use(
     knowledgeBaseRoutes(deps),
     documentRoutes(deps),
+    curatedAnswerRoutes(deps),
     feedbackListRoutes(deps),
     insightsRoutes(deps),
     memberRoutes(deps),

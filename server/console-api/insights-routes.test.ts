@@ -79,4 +79,20 @@ describe('insights', () => {
     const refused = await get('insights?days=0', owner);
     expect([refused.status, ((await refused.json()) as { detail: string }).detail]).toEqual([400, 'days must be a whole number from 1 to 365']);
   });
+
+  test('a coverage gap a curated answer now covers is marked with it; the others are not', async () => {
+    const created = await fetch(`${fixture.baseUrl}/console/api/knowledge-bases/docs/curated-answers`, {
+      method: 'POST',
+      headers: { Cookie: owner, Origin: fixture.baseUrl, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ question: 'How to rotate zebra certificates', answer: 'Ask the platform team.', sources: [] }),
+    });
+    const { id } = (await created.json()) as { id: number };
+
+    const insights = (await (await get('insights?days=3', owner)).json()) as Insights;
+
+    expect(insights.coverage_gaps.map((gap) => [gap.question, gap.curated_answer_id])).toEqual([
+      ['How do I rotate the zebra certificates?', id],
+      ['=HYPERLINK("x") zebra export', undefined],
+    ]);
+  });
 });

@@ -1,11 +1,12 @@
 import { stringify } from 'csv-stringify/sync';
 import { Router, type Request } from 'express';
 import type { Insights } from '../../protocol/console-protocol.ts';
-import { canReadDocument } from '../access/access-rules.ts';
+import { questionTerms } from '../engine/answer-engine.ts';
 import { coverageGaps } from '../engine/coverage-gaps.ts';
+import { rankFaqPairs, SHORTCUT_SIMILARITY } from '../engine/qa-shortcut.ts';
 import { problem } from '../http/problem.ts';
 import type { QuestionLogRecord, Role, Store } from '../store/store.ts';
-import { membership, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { membership, readableDocuments, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
 /** Longest period the insights cover, days. */
 export const MAX_INSIGHT_DAYS = 365;
@@ -41,6 +42,8 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
     const abstained = perDay.reduce((sum, day) => sum + day.abstained, 0);
     const records = await store.listQuestionLog(kbId, { limit: MAX_INSIGHT_QUESTIONS, since });
     const readable = await readableDocuments(store, kbId, signedInUser(response).id, role);
+    // A gap a curated answer now covers is marked with it (the same match as the widget's qa_shortcut).
+    const curatedAnswers = (await store.listFaq(kbId)).filter((pair) => pair.sources.every((source) => readable.has(source.docId)));
     response.json({
       days,
       questions,
@@ -49,7 +52,16 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
       per_day: perDay,
       coverage_gaps: coverageGaps(records.filter((record) => record.provenance === 'abstained'))
         .slice(0, MAX_LISTED)
-        .map((gap) => ({ question: gap.question, count: gap.count, questions: gap.questions, last_asked_at: new Date(gap.lastAskedAt).toISOString() })),
+        .map((gap) => {
+          const curated = rankFaqPairs(questionTerms(gap.question), curatedAnswers)[0];
+          return {
+            question: gap.question,
+            count: gap.count,
+            questions: gap.questions,
+            last_asked_at: new Date(gap.lastAskedAt).toISOString(),
+            ...(curated && curated.similarity >= SHORTCUT_SIMILARITY ? { curated_answer_id: curated.pair.id } : {}),
+          };
+        }),
       downvoted: records
         .filter((record) => record.rating === 'down')
         .slice(0, MAX_LISTED)
@@ -84,7 +96,7 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
  * carriage return) is prefixed with `'`, as OWASP's CSV injection advice
  * says: questions are typed by anyone.
  */
-export function questionsCsv(records: readonly QuestionLogRecord[], readable: ReadonlySet<string>): string {
+export function questionsCsv(records: readonly QuestionLogRecord[], readable: ReadonlyMap<string, unknown>): string {
   const cell = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
   return stringify(
     records.map((record) => [
@@ -116,9 +128,4 @@ function periodOf(request: Request): number {
 /** The first instant of a period of `days` whole UTC days ending with today's, epoch ms. */
 function periodStart(days: number, now: number): number {
   return (Math.floor(now / DAY_MS) - days + 1) * DAY_MS;
-}
-
-/** Ids of the documents of the knowledge base the reader can read. */
-async function readableDocuments(store: Store, kbId: string, userId: string, role: Role): Promise<Set<string>> {
-  return new Set((await store.listDocuments(kbId)).filter((document) => canReadDocument(userId, role, document)).map((document) => document.docId));
 }

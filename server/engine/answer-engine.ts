@@ -14,7 +14,7 @@ import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } 
 import { suggestFollowUps } from './suggestions.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
-import type { Reach, ScoredPassage, Store } from '../store/store.ts';
+import type { FaqPair, Reach, ScoredPassage, Store } from '../store/store.ts';
 
 /** Passages retrieved when the request does not say (`top_k` omitted). */
 export const DEFAULT_TOP_K = 8;
@@ -24,7 +24,7 @@ export const ABSTENTION_MESSAGE =
   "I couldn't find an answer to that in this knowledge base. Try rephrasing the question, or ask about something the documentation covers.";
 
 /** What the engine reads of the store: curated pairs and passages by document. Retrieval goes through the retriever. */
-export type EngineStore = Pick<Store, 'listFaq' | 'passagesOf' | 'countPassages'>;
+export type EngineStore = Pick<Store, 'passagesOf' | 'countPassages'> & { listFaq(kbId: string): Promise<readonly FaqPair[]> };
 
 /** Where answers come from: the store's curated pairs and documents, and the retriever's passages. */
 export interface AnswerSources {

@@ -16,8 +16,8 @@ export const SHORTCUT_SIMILARITY = 0.8;
 export const RELATED_SIMILARITY = 0.3;
 
 /** A curated pair with its similarity to the question. */
-export interface FaqMatch {
-  pair: FaqPair;
+export interface FaqMatch<Pair extends FaqPair = FaqPair> {
+  pair: Pair;
   similarity: number;
 }
 
@@ -26,7 +26,7 @@ export interface FaqMatch {
  *
  * @param questionTerms the question's analyzed terms
  */
-export function rankFaqPairs(questionTerms: readonly string[], pairs: readonly FaqPair[]): FaqMatch[] {
+export function rankFaqPairs<Pair extends FaqPair>(questionTerms: readonly string[], pairs: readonly Pair[]): FaqMatch<Pair>[] {
   const question = new Set(questionTerms);
   return pairs
     .map((pair) => ({ pair, similarity: dice(question, new Set(analyze(pair.question))) }))

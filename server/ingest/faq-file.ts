@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { findCitationMarkers } from '../../protocol/citation-markers.ts';
+import { CitationMarkerError, withCitationMarkers } from './curated-answer-text.ts';
 import type { FaqPair } from '../store/store.ts';
 
 /**
@@ -57,19 +57,13 @@ export function parseFaqFile(text: string, fileName: string): FaqPair[] {
     const sources = pair.sources.map((source) =>
       source.heading === undefined ? { docId: source.doc_id } : { docId: source.doc_id, heading: source.heading },
     );
-    const markers = findCitationMarkers(pair.answer);
-    const bad = markers.find((marker) => marker < 1 || marker > sources.length);
-    if (bad !== undefined) {
-      throw new Error(`"${fileName}": pairs.${position}.answer: marker [${bad}] has no source ${bad}`);
+    let answer: string;
+    try {
+      answer = withCitationMarkers(pair.answer, sources.length);
+    } catch (error) {
+      if (!(error instanceof CitationMarkerError)) throw error;
+      throw new Error(`"${fileName}": pairs.${position}.answer: ${error.message}`);
     }
-    const unreferenced = sources.map((_, index) => index + 1).filter((index) => !markers.includes(index));
-    if (markers.length > 0 && unreferenced.length > 0) {
-      throw new Error(`"${fileName}": pairs.${position}.answer: source ${unreferenced[0]} is never referenced`);
-    }
-    const answer =
-      markers.length === 0 && sources.length > 0
-        ? `${pair.answer} ${sources.map((_, index) => `[${index + 1}]`).join(' ')}`
-        : pair.answer;
     return { question: pair.question, answer, sources };
   });
 }

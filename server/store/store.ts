@@ -203,6 +203,11 @@ export interface FaqPair {
   sources: { docId: string; heading?: string }[];
 }
 
+/** A stored curated pair with its id (stable until the pairs are replaced by `kb faq import`). */
+export interface CuratedAnswer extends FaqPair {
+  id: number;
+}
+
 
 export interface TokenRecord {
   /** Public identifier, e.g. `tok_...`, used to list and revoke. */
@@ -519,7 +524,18 @@ export interface QuestionLogRepository {
 export interface CuratedAnswerRepository {
   /** Replaces the curated pairs of a KB in one transaction. */
   replaceFaq(kbId: string, pairs: FaqPair[]): Promise<void>;
-  listFaq(kbId: string): Promise<FaqPair[]>;
+  /** The pairs in order: as imported, then those added one by one. */
+  listFaq(kbId: string): Promise<CuratedAnswer[]>;
+  /**
+   * Adds a pair after the others.
+   *
+   * @throws NotFoundError when the knowledge base does not exist
+   */
+  addFaqPair(kbId: string, pair: FaqPair): Promise<CuratedAnswer>;
+  /** Replaces one pair's question, answer and sources; false when the knowledge base has no pair `id`. */
+  updateFaqPair(kbId: string, id: number, pair: FaqPair): Promise<boolean>;
+  /** Removes one pair; false when the knowledge base has no pair `id`. */
+  removeFaqPair(kbId: string, id: number): Promise<boolean>;
 }
 
 /** Widget tokens, stored by the hash of their secret. */
