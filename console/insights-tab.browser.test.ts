@@ -8,7 +8,8 @@ import type { KbInsightsTab } from './insights-tab.ts';
  * The Insights tab in Chromium against a scripted console API: the
  * summary, the per-day chart as a table, coverage gaps most asked first
  * ("Answer this" leading to the Curated answers tab with the question),
- * 👎 answers, the CSV link following the period; axe finds no violation.
+ * 👎 answers, problem reports with their passages, the CSV link following
+ * the period; axe finds no violation.
  */
 defineConsoleElements();
 
@@ -28,6 +29,17 @@ function insights(days: number): Insights {
       { question: 'Can I export invoices?', count: 1, questions: ['Can I export invoices?'], last_asked_at: '2026-11-27T09:00:00.000Z', curated_answer_id: 4 },
     ],
     downvoted: [{ question: 'How do I read a file?', asked_at: '2026-11-27T11:00:00.000Z', reason: 'out_of_date', cited_doc_ids: ['guide.md'] }],
+    problem_reports: [
+      {
+        question: 'How do I read a file?',
+        reported_at: '2026-11-27T11:05:00.000Z',
+        reason: 'out_of_date',
+        comment: 'There is a promise form now.',
+        passage: { doc_id: 'guide.md', title: 'Guide', headings: ['Guide', 'Reading files'], text: 'Call readFile with a path.', url: 'https://docs.example.com/guide/#reading-files' },
+      },
+      { question: 'How do I stream?', reported_at: '2026-11-27T10:05:00.000Z', reason: 'broken_link', passage: { doc_id: 'guide.md', title: 'Guide' } },
+      { question: 'Where is the plan?', reported_at: '2026-11-27T09:05:00.000Z', reason: 'incorrect' },
+    ],
   };
 }
 
@@ -67,6 +79,12 @@ describe('kb-insights-tab', () => {
       '#/kb/docs/answers?question=How+do+I+rotate+certificates%3F',
     ]);
     expect(text(root.querySelector('table.reflow tbody tr'))).to.equal('How do I read a file? out of date guide.md 2026-11-27 11:00');
+    expect([...root.querySelectorAll('ol.reports > li')].map((item) => text(item))).to.deep.equal([
+      'out of date, reported 2026-11-27 11:05 on the answer to “How do I read a file?”: There is a promise form now. Passage of Guide › Reading files (guide.md) Call readFile with a path.',
+      'broken link, reported 2026-11-27 10:05 on the answer to “How do I stream?” Passage of Guide (guide.md) The document has changed since the report; check its current version.',
+      "incorrect, reported 2026-11-27 09:05 on the answer to “Where is the plan?” The reported passage's document was removed, or you may not read it.",
+    ]);
+    expect(root.querySelector('ol.reports a')!.getAttribute('href')).to.equal('https://docs.example.com/guide/#reading-files');
   });
 
   it('another period: the insights and the CSV link follow it', async () => {

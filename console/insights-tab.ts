@@ -14,8 +14,9 @@ const PERIODS = [7, 30, 90] as const;
  * the coverage gaps (questions abstained on, grouped, most asked first,
  * each with "Answer this", which opens the Curated answers tab's form with
  * the question, or a note once a curated answer covers it),
- * the answers rated 👎 with their reasons, and a CSV export of every
- * question of the period.
+ * the answers rated 👎 with their reasons, the problem reports with the
+ * reported passage (as its `source_span` located it; a note once its document
+ * changed), and a CSV export of every question of the period.
  *
  * @tagname kb-insights-tab
  * @summary Questions, abstentions, coverage gaps and 👎 answers.
@@ -45,6 +46,12 @@ export class KbInsightsTab extends LitElement {
       }
       ol.gaps li {
         margin-block: 0.5rem;
+      }
+      blockquote {
+        margin: 0.25rem 0 0.75rem;
+        padding-inline-start: 0.75rem;
+        border-inline-start: 3px solid #c4c8d0;
+        white-space: pre-wrap;
       }
     `,
   ];
@@ -84,6 +91,25 @@ export class KbInsightsTab extends LitElement {
     } catch (error) {
       this._error = `The insights could not be loaded: ${(error as Error).message}`;
     }
+  }
+
+  private _renderReport(report: Insights['problem_reports'][number]) {
+    const passage = report.passage;
+    return html`<li>
+      <p>
+        <strong>${report.reason.replaceAll('_', ' ')}</strong>, reported ${report.reported_at.slice(0, 16).replace('T', ' ')} on the answer to
+        “${report.question}”${report.comment ? html`: <q>${report.comment}</q>` : nothing}
+      </p>
+      ${passage === undefined
+        ? html`<p class="hint">The reported passage's document was removed, or you may not read it.</p>`
+        : html`<p>
+              Passage of ${passage.url ? html`<a href=${passage.url}>${[passage.title, ...(passage.headings ?? []).slice(1)].join(' › ')}</a>` : [passage.title, ...(passage.headings ?? []).slice(1)].join(' › ')}
+              (<code>${passage.doc_id}</code>)
+            </p>
+            ${passage.text === undefined
+              ? html`<p class="hint">The document has changed since the report; check its current version.</p>`
+              : html`<blockquote>${passage.text}</blockquote>`}`}
+    </li>`;
   }
 
   /** The Curated answers tab's address, with a question to answer when given. */
@@ -184,6 +210,12 @@ export class KbInsightsTab extends LitElement {
                     )}
                   </tbody>
                 </table>`}
+            <h3>Problem reports</h3>
+            ${insights.problem_reports.length === 0
+              ? html`<p>No problem was reported on a cited passage in this period.</p>`
+              : html`<ol class="reports">
+                  ${insights.problem_reports.map((report) => this._renderReport(report))}
+                </ol>`}
           `}
     `;
   }

@@ -268,6 +268,26 @@ export const InsightsSchema = z
         }),
       )
       .meta({ description: 'Answers rated 👎, newest first (at most 50)' }),
+    problem_reports: z
+      .array(
+        z.object({
+          question: z.string().meta({ description: 'The question whose answer cited the passage' }),
+          reported_at: timestamp(),
+          reason: z.string().meta({ description: 'incorrect, out_of_date, broken_link, unrelated or other (the widget\'s problem reasons)' }),
+          comment: z.string().optional(),
+          passage: z
+            .object({
+              doc_id: z.string(),
+              title: z.string(),
+              headings: z.array(z.string()).optional().meta({ description: "The passage's heading path; absent once the document changed since the report" }),
+              text: z.string().optional().meta({ description: "The passage's text as reported; absent once the document changed since the report" }),
+              url: z.string().optional().meta({ description: 'Where the passage is published, when the knowledge base has a site' }),
+            })
+            .optional()
+            .meta({ description: 'The reported passage, located by its source_span; absent when its document was removed or you may not read it' }),
+        }),
+      )
+      .meta({ description: "Visitors' problem reports on cited passages, newest first (at most 50)" }),
   })
   .meta({ id: 'Insights', description: "Visitors' questions, abstentions, coverage gaps and 👎 answers over a period" });
 export type Insights = z.infer<typeof InsightsSchema>;

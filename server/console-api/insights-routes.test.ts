@@ -6,7 +6,8 @@ import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixtu
 /**
  * Insights and the CSV export over real HTTP on the test run's backend:
  * questions asked through the widget, an abstention worded three ways, a
- * 👎 - as an owner sees them in the console API.
+ * 👎, a problem report on a cited passage - as an owner sees them in the
+ * console API.
  */
 
 const OWNER_PASSWORD = 'correct horse battery staple';
@@ -27,6 +28,11 @@ beforeAll(async () => {
   }
   const answer = await ask('How do I read a whole file into a string?');
   await fixture.post('feedback', { kind: 'rating', question: 'How do I read a whole file into a string?', provenance: answer.provenance, rating: 'down', reason: 'incorrect', source_spans: [] }, { token });
+  await fixture.post(
+    'feedback',
+    { kind: 'problem', question: 'How do I read a whole file into a string?', provenance: answer.provenance, source_span: answer.citations[0]!.source_span, reason: 'out_of_date', comment: 'There is a promise form now.' },
+    { token },
+  );
   await fixture.questionLog!.flush();
   owner = await fixture.signIn('owner@example.com', OWNER_PASSWORD);
   reader = await fixture.signIn('reader@example.com', OWNER_PASSWORD);
@@ -69,7 +75,7 @@ describe('insights', () => {
     expect(response.headers.get('content-disposition')).toContain('docs-questions-3d.csv');
     expect(lines[0]).toBe('asked_at,question,provenance,cited_documents,latency_ms,endpoint,rating,rating_reason,problem_reports');
     expect(lines).toHaveLength(7);
-    expect(lines[1]).toMatch(/^[^,]+,How do I read a whole file into a string\?,generated,guide\.md,\d+,json,down,incorrect,0$/);
+    expect(lines[1]).toMatch(/^[^,]+,How do I read a whole file into a string\?,generated,guide\.md,\d+,json,down,incorrect,1$/);
     expect(lines).toContainEqual(expect.stringMatching(/^[^,]+,"'=HYPERLINK\(""x""\) zebra export",abstained,,\d+,json,,,0$/));
   });
 
@@ -94,5 +100,27 @@ describe('insights', () => {
       ['How do I rotate the zebra certificates?', id],
       ['=HYPERLINK("x") zebra export', undefined],
     ]);
+  });
+
+  test('a problem report with the reported passage: its headings and text; once the document changed, only the document', async () => {
+    const before = (await (await get('insights?days=3', owner)).json()) as Insights;
+    const changed = await fetch(`${fixture.baseUrl}/console/api/knowledge-bases/docs/documents/guide.md`, {
+      method: 'PUT',
+      headers: { Cookie: owner, Origin: fixture.baseUrl, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content: '# Guide\n\n## Reading files\n\nUse `readFile` from `fs/promises`.\n', visibility: 'public' }),
+    });
+    const after = (await (await get('insights?days=3', owner)).json()) as Insights;
+
+    expect(before.problem_reports).toEqual([
+      {
+        question: 'How do I read a whole file into a string?',
+        reported_at: new Date(fixture.now()).toISOString(),
+        reason: 'out_of_date',
+        comment: 'There is a promise form now.',
+        passage: { doc_id: 'guide.md', title: 'Guide', headings: ['Guide', 'Reading files'], text: expect.stringContaining('Call `readFile` with a path and an encoding') },
+      },
+    ]);
+    expect(changed.status).toBe(200);
+    expect(after.problem_reports.map((report) => report.passage)).toEqual([{ doc_id: 'guide.md', title: 'Guide' }]);
   });
 });

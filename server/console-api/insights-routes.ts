@@ -1,11 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { Router, type Request } from 'express';
 import type { Insights } from '../../protocol/console-protocol.ts';
+import { memberReach } from '../access/access-rules.ts';
 import { questionTerms } from '../engine/answer-engine.ts';
 import { coverageGaps } from '../engine/coverage-gaps.ts';
 import { rankFaqPairs, SHORTCUT_SIMILARITY } from '../engine/qa-shortcut.ts';
 import { problem } from '../http/problem.ts';
 import type { QuestionLogRecord, Role, Store } from '../store/store.ts';
+import { problemReports } from './problem-reports.ts';
 import { membership, readableDocuments, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
 /** Longest period the insights cover, days. */
@@ -71,6 +73,7 @@ export function insightsRoutes(deps: ConsoleRouteDeps): Router {
           ...(record.ratingReason === undefined ? {} : { reason: record.ratingReason }),
           cited_doc_ids: record.citedDocIds.filter((docId) => readable.has(docId)),
         })),
+      problem_reports: await problemReports(store, memberReach(kbId, signedInUser(response).id, role), since, MAX_LISTED),
     } satisfies Insights);
   });
 

@@ -246,7 +246,7 @@ export const OPENAPI_DOCUMENT = {
     },
     '/console/api/knowledge-bases/{kbId}/insights': {
       get: {
-        summary: 'Questions and abstentions per day, coverage gaps (abstained questions grouped by similarity) and 👎 answers, from the question log (editors and owners)',
+        summary: 'Questions and abstentions per day, coverage gaps (abstained questions grouped by similarity), 👎 answers from the question log, and problem reports with their passages (editors and owners)',
         security: [{ consoleSession: [] }],
         parameters: [kbId, { name: 'days', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 365, default: 30 }, description: 'Days covered, ending today (UTC)' }],
         responses: {
