@@ -11,6 +11,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/http/body-guards.test.ts',
   'server/api/sse-writer.test.ts',
   'server/auth/password-hash.test.ts',
+  'server/auth/password-links.test.ts',
   'server/cli/read-secret.test.ts',
   'server/banner-commands.test.ts',
   'server/store/sql-executor.test.ts',

@@ -5,15 +5,22 @@ import { consoleStyles } from './console-styles.ts';
 import { KB_TABS, type KbTab } from './kb-view.ts';
 
 /** Where the console is, read from the URL fragment. */
-export type ConsoleRoute = { page: 'knowledge-bases' } | { page: 'knowledge-base'; kbId: string; tab: KbTab; question?: string };
+export type ConsoleRoute =
+  | { page: 'knowledge-bases' }
+  | { page: 'knowledge-base'; kbId: string; tab: KbTab; question?: string }
+  | { page: 'set-password'; token: string };
 
 /**
  * Reads a console address: `#/` (or nothing) is the list of knowledge bases,
  * `#/kb/{kbId}` and `#/kb/{kbId}/{tab}` one knowledge base (tab Documents
  * when missing or unknown); `?question=…` after the tab carries a question
- * to the Curated answers tab (`#/kb/docs/answers?question=…`).
+ * to the Curated answers tab (`#/kb/docs/answers?question=…`);
+ * `#/set-password/{token}` the page of a set-password link (the secret stays
+ * in the fragment, which no request carries).
  */
 export function parseConsoleRoute(hash: string): ConsoleRoute {
+  const setPassword = /^#\/set-password\/([A-Za-z0-9_-]+)$/.exec(hash);
+  if (setPassword) return { page: 'set-password', token: setPassword[1]! };
   const match = /^#\/kb\/([^/?]+)(?:\/([a-z]+))?\/?(?:\?(.*))?$/.exec(hash);
   if (!match) return { page: 'knowledge-bases' };
   const tab = KB_TABS.find((candidate) => candidate.tab === match[2])?.tab ?? 'documents';
@@ -31,7 +38,10 @@ export function parseConsoleRoute(hash: string): ConsoleRoute {
  * The console page served at `/console`: sign-in when nobody is signed in,
  * then the knowledge bases the person can see, and one knowledge base with
  * its tabs. Addresses live in the URL fragment (`#/kb/docs/developers`), so
- * the server serves one page and the back button works.
+ * the server serves one page and the back button works. A set-password
+ * link's page (`#/set-password/…`) is shown whoever is signed in; once the
+ * password is set, the link leaves the address (and the history) and the
+ * new person's knowledge bases are shown.
  *
  * @tagname kb-console-app
  * @summary The console: sign-in, knowledge bases, a knowledge base's tabs.
@@ -107,6 +117,12 @@ export class KbConsoleApp extends LitElement {
     }
   }
 
+  private async _passwordSet(): Promise<void> {
+    history.replaceState(null, '', '#/');
+    this._route = { page: 'knowledge-bases' };
+    await this._loadSession();
+  }
+
   private async _signOut(): Promise<void> {
     try {
       await this.client.signOut();
@@ -135,6 +151,9 @@ export class KbConsoleApp extends LitElement {
 
   override render() {
     const error = html`<div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>`;
+    if (this._route.page === 'set-password') {
+      return html`<kb-set-password-page .client=${this.client} token=${this._route.token} @kb-console-signed-in=${this._passwordSet}></kb-set-password-page>`;
+    }
     if (this._signedIn === 'unknown') return html`${error}${this._error ? nothing : html`<p>Loading…</p>`}`;
     if (this._signedIn === 'no') {
       return html`${error}<kb-sign-in-page .client=${this.client} @kb-console-signed-in=${this._loadSession}></kb-sign-in-page>`;

@@ -9,6 +9,8 @@ import type {
   HeadingList,
   DocumentRequest,
   Insights,
+  Invitation,
+  PasswordLink,
   StoredDocument,
   ConsoleToken,
   ConsoleUser,
@@ -85,6 +87,21 @@ export class ConsoleClient {
     await this.#request('DELETE', '/session');
   }
 
+  /**
+   * Checks a set-password link without using it.
+   *
+   * @param token the link's secret (after `#/set-password/`)
+   * @returns the account it is for and when it expires; an unusable link is a ConsoleApiError with code `invalid_link`
+   */
+  async checkPasswordLink(token: string): Promise<PasswordLink> {
+    return this.#request<PasswordLink>('POST', '/set-password/check', { token });
+  }
+
+  /** Sets the first password through a set-password link and signs in; the server sets the session cookie. */
+  async setPasswordWithLink(token: string, password: string): Promise<void> {
+    await this.#request('POST', '/set-password', { token, password });
+  }
+
   async listKnowledgeBases(): Promise<KnowledgeBaseSummary[]> {
     return (await this.#request<{ knowledge_bases: KnowledgeBaseSummary[] }>('GET', '/knowledge-bases')).knowledge_bases;
   }
@@ -151,6 +168,20 @@ export class ConsoleClient {
   /** Sets a member's role (owners only). */
   async setMemberRole(kbId: string, userId: string, role: Role): Promise<void> {
     await this.#request('PUT', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}`, { role });
+  }
+
+  /**
+   * Invites a person by email with a role (owners only): they are added, and
+   * when they have no password yet the answer carries their one-time
+   * set-password link; an existing member is a 409 ConsoleApiError.
+   */
+  async invite(kbId: string, email: string, role: Role): Promise<Invitation> {
+    return this.#request<Invitation>('POST', `${kbPath(kbId)}/invitations`, { email, role });
+  }
+
+  /** A new set-password link for a member who has not set a password yet (owners only); their earlier links stop working. */
+  async createPasswordLink(kbId: string, userId: string): Promise<Invitation> {
+    return this.#request<Invitation>('POST', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}/password-link`, {});
   }
 
   /** Removes a member from the knowledge base (owners only); the last owner cannot be removed (400). */

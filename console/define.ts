@@ -5,6 +5,7 @@ import { KbDocumentsTab } from './documents-tab.ts';
 import { KbInsightsTab } from './insights-tab.ts';
 import { KbKnowledgeBaseView } from './kb-view.ts';
 import { KbMembersTab } from './members-tab.ts';
+import { KbSetPasswordPage } from './set-password-page.ts';
 import { KbSignInPage } from './sign-in-page.ts';
 import { KbWidgetPreview } from './widget-preview.ts';
 
@@ -12,6 +13,7 @@ import { KbWidgetPreview } from './widget-preview.ts';
 const ELEMENTS = {
   'kb-console-app': KbConsoleApp,
   'kb-sign-in-page': KbSignInPage,
+  'kb-set-password-page': KbSetPasswordPage,
   'kb-knowledge-base-view': KbKnowledgeBaseView,
   'kb-documents-tab': KbDocumentsTab,
   'kb-insights-tab': KbInsightsTab,
@@ -32,6 +34,7 @@ declare global {
   interface HTMLElementTagNameMap {
     'kb-console-app': KbConsoleApp;
     'kb-sign-in-page': KbSignInPage;
+    'kb-set-password-page': KbSetPasswordPage;
     'kb-knowledge-base-view': KbKnowledgeBaseView;
     'kb-documents-tab': KbDocumentsTab;
     'kb-insights-tab': KbInsightsTab;

@@ -1,6 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ConsoleClient, type FetchFunction } from './console-client.ts';
-import type { ConsoleMember } from '../protocol/console-protocol.ts';
+import type { ConsoleMember, Invitation } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbMembersTab } from './members-tab.ts';
 
@@ -8,7 +8,9 @@ import type { KbMembersTab } from './members-tab.ts';
  * The Members tab in Chromium against a scripted console API: owners get a
  * two-step "Remove" per member ("Confirm remove" / "Cancel"), the server's
  * refusal to remove the last owner is shown in its words, and others see no
- * controls; axe finds no violation.
+ * controls; owners invite by email and get the set-password link to copy,
+ * or are told no link is needed; pending members are marked and get a new
+ * link; axe finds no violation.
  */
 defineConsoleElements();
 
@@ -21,13 +23,35 @@ class ScriptedApi {
     { user_id: 'usr_alice', email: 'alice@example.com', role: 'editor' },
     { user_id: 'usr_reader', email: 'reader@example.com', role: 'reader' },
   ];
-  requests: { method: string; path: string }[] = [];
+  requests: { method: string; path: string; body?: unknown }[] = [];
+  /** Emails of accounts that have a password: invited, they are added without a link. */
+  accountsWithPassword = new Set(['carl@example.com']);
+  links = 0;
 
   readonly fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
     const path = url.replace('/console/api/knowledge-bases/docs', '');
-    this.requests.push({ method, path });
+    const body = init?.body === undefined ? undefined : (JSON.parse(String(init.body)) as unknown);
+    this.requests.push({ method, path, ...(body === undefined ? {} : { body }) });
     if (method === 'GET' && path === '/members') return Response.json({ members: this.members });
+    if (method === 'POST' && path === '/invitations') {
+      const { email, role } = body as { email: string; role: ConsoleMember['role'] };
+      const existing = this.members.find((member) => member.email === email);
+      if (existing) {
+        const detail = `${email} is already a member of "docs" as ${existing.role}; change their role in the members list instead`;
+        return Response.json({ type: 'urn:kb-widget:problem:conflict', title: 'Conflict', status: 409, code: 'conflict', detail }, { status: 409 });
+      }
+      const pending = !this.accountsWithPassword.has(email);
+      const member: ConsoleMember = { user_id: `usr_${email.split('@')[0]}`, email, role, ...(pending ? { pending: true } : {}) };
+      this.members = [...this.members, member];
+      const invitation: Invitation = { user_id: member.user_id, email, role, pending, ...(pending ? this.#link() : {}) };
+      return Response.json(invitation, { status: 201 });
+    }
+    const newLink = /^\/members\/([^/]+)\/password-link$/.exec(path);
+    if (method === 'POST' && newLink) {
+      const member = this.members.find((candidate) => candidate.user_id === decodeURIComponent(newLink[1]!))!;
+      return Response.json({ user_id: member.user_id, email: member.email, role: member.role, pending: true, ...this.#link() } satisfies Invitation, { status: 201 });
+    }
     const removal = /^\/members\/([^/]+)$/.exec(path);
     if (method === 'DELETE' && removal) {
       const userId = decodeURIComponent(removal[1]!);
@@ -40,6 +64,14 @@ class ScriptedApi {
     }
     return Response.json({ status: 404, code: 'not_found', detail: `No route ${method} ${path}` }, { status: 404 });
   };
+
+  #link(): { set_password_url: string; expires_at: string } {
+    this.links += 1;
+    return {
+      set_password_url: `https://kb.example.com/console#/set-password/kbp_secret${this.links}`,
+      expires_at: new Date(Date.now() + 7 * 24 * 60 * 60_000 + 60_000).toISOString(),
+    };
+  }
 }
 
 async function membersTab(api: ScriptedApi, canManage: boolean): Promise<KbMembersTab> {
@@ -114,5 +146,111 @@ describe('kb-members-tab remove', () => {
 
     const plain = await membersTab(new ScriptedApi(), false);
     await expect(plain).to.be.accessible();
+  });
+});
+
+describe('kb-members-tab invitations', () => {
+  /** Fills the invitation form and submits it with its Invite button. */
+  async function invite(element: KbMembersTab, email: string, role: string): Promise<void> {
+    const root = element.shadowRoot!;
+    root.querySelector<HTMLInputElement>('#invite-email')!.value = email;
+    root.querySelector<HTMLSelectElement>('#invite-role')!.value = role;
+    buttonNamed(element, 'Invite')!.click();
+    await waitUntil(() => root.querySelector('.invited, [role="alert"] p') !== null, 'the invitation is answered');
+  }
+
+  function text(element: Element | null | undefined): string {
+    return (element?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  }
+
+  it('a new person: the link with its expiry and a Copy link button writing it to the clipboard; listed as invited, focus on the outcome', async () => {
+    const api = new ScriptedApi();
+    const element = await membersTab(api, true);
+    const root = element.shadowRoot!;
+    expect(root.querySelector('label[for="invite-email"]')!.textContent).to.equal('Email');
+    expect(root.querySelector<HTMLSelectElement>('#invite-role')!.value).to.equal('reader');
+    let copied = '';
+    const clipboard = navigator.clipboard;
+    const original = clipboard.writeText;
+    clipboard.writeText = async (value: string) => {
+      copied = value;
+    };
+    try {
+      await invite(element, '  dana@example.com ', 'editor');
+
+      expect(api.requests.find((request) => request.method === 'POST')?.body).to.deep.equal({ email: 'dana@example.com', role: 'editor' });
+      const invited = root.querySelector('.invited')!;
+      expect(text(invited.querySelector('h3'))).to.equal('dana@example.com was invited as editor');
+      expect(text(invited)).to.contain('No mail is sent');
+      expect(text(invited)).to.match(/It works once and expires on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 7 days\)\./);
+      expect(root.querySelector('label[for="invited-link"]')!.textContent).to.equal('Set-password link for dana@example.com');
+      expect(root.querySelector<HTMLInputElement>('#invited-link')!.value).to.equal('https://kb.example.com/console#/set-password/kbp_secret1');
+      await waitUntil(() => root.activeElement?.id === 'invited-heading', 'focus moves to the outcome');
+      await waitUntil(() => emails(element).some((email) => email.startsWith('dana@example.com')), 'dana is listed');
+      expect(text(root.querySelector('tr[data-user-id="usr_dana"] td'))).to.equal('dana@example.com invited, no password yet');
+
+      buttonNamed(element, 'Copy link')!.click();
+      await waitUntil(() => text(invited).includes('Copied'), 'the copy is confirmed');
+      expect(copied).to.equal('https://kb.example.com/console#/set-password/kbp_secret1');
+    } finally {
+      clipboard.writeText = original;
+    }
+  });
+
+  it('a person whose account has a password: added, told no link is needed, no link shown', async () => {
+    const element = await membersTab(new ScriptedApi(), true);
+
+    await invite(element, 'carl@example.com', 'reader');
+
+    const invited = element.shadowRoot!.querySelector('.invited')!;
+    expect(text(invited.querySelector('h3'))).to.equal('carl@example.com was added as reader');
+    expect(text(invited)).to.contain('They already have an account with a password, so no link is needed');
+    expect(element.shadowRoot!.querySelector('#invited-link')).to.equal(null);
+  });
+
+  it('an existing member: the server refusal in the form, no outcome shown', async () => {
+    const element = await membersTab(new ScriptedApi(), true);
+
+    await invite(element, 'alice@example.com', 'reader');
+
+    expect(text(element.shadowRoot!.querySelector('form [role="alert"]'))).to.equal(
+      'alice@example.com was not invited: alice@example.com is already a member of "docs" as editor; change their role in the members list instead',
+    );
+    expect(element.shadowRoot!.querySelector('.invited')).to.equal(null);
+  });
+
+  it('a pending member: New link makes a new link, saying the earlier ones no longer work; members with a password have no New link', async () => {
+    const api = new ScriptedApi();
+    api.members = [...api.members, { user_id: 'usr_erin', email: 'erin@example.com', role: 'reader', pending: true }];
+    const element = await membersTab(api, true);
+    expect(buttonNamed(element, 'New link for alice@example.com')).to.equal(undefined);
+
+    buttonNamed(element, 'New link for erin@example.com')!.click();
+    await waitUntil(() => element.shadowRoot!.querySelector('.invited') !== null, 'the new link is shown');
+
+    const invited = element.shadowRoot!.querySelector('.invited')!;
+    expect(api.requests.at(-1)).to.deep.equal({ method: 'POST', path: '/members/usr_erin/password-link', body: {} });
+    expect(text(invited.querySelector('h3'))).to.equal('A new set-password link for erin@example.com');
+    expect(text(invited)).to.contain('Earlier links for them no longer work.');
+    expect(element.shadowRoot!.querySelector<HTMLInputElement>('#invited-link')!.value).to.equal('https://kb.example.com/console#/set-password/kbp_secret1');
+  });
+
+  it('not an owner: no invitation form and no New link, pending members still marked', async () => {
+    const api = new ScriptedApi();
+    api.members = [...api.members, { user_id: 'usr_erin', email: 'erin@example.com', role: 'reader', pending: true }];
+    const element = await membersTab(api, false);
+
+    expect(element.shadowRoot!.querySelector('form')).to.equal(null);
+    expect(element.shadowRoot!.querySelectorAll('button').length).to.equal(0);
+    expect(text(element.shadowRoot!.querySelector('tr[data-user-id="usr_erin"] td'))).to.equal('erin@example.com invited, no password yet');
+  });
+
+  it('no axe violations: the form, a link shown, and a pending member', async () => {
+    const api = new ScriptedApi();
+    const element = await membersTab(api, true);
+    await invite(element, 'dana@example.com', 'reader');
+    await waitUntil(() => element.shadowRoot!.querySelector('.pending') !== null, 'dana is listed as pending');
+
+    await expect(element).to.be.accessible();
   });
 });

@@ -111,13 +111,64 @@ export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
 
 /** One member of a knowledge base (`GET …/members`). */
 export const ConsoleMemberSchema = z
-  .object({ user_id: z.string(), email: z.string(), role: RoleSchema })
+  .object({
+    user_id: z.string(),
+    email: z.string(),
+    role: RoleSchema,
+    pending: z.boolean().optional().meta({ description: 'true for a person invited who has not set a password yet; omitted otherwise' }),
+  })
   .meta({ id: 'ConsoleMember', description: 'A member of the knowledge base' });
 export type ConsoleMember = z.infer<typeof ConsoleMemberSchema>;
 
 /** `PUT …/members/{userId}`: the member's new role. */
 export const RoleRequestSchema = z.object({ role: RoleSchema }).meta({ id: 'RoleRequest', description: 'A member\'s new role' });
 export type RoleRequest = z.infer<typeof RoleRequestSchema>;
+
+/** `POST …/invitations`: the person to invite and their role. */
+export const InvitationRequestSchema = z
+  .object({
+    email: z.string().trim().max(320).pipe(z.email({ error: 'not an email address' })),
+    role: RoleSchema,
+  })
+  .meta({ id: 'InvitationRequest', description: 'An email address to invite, with the role to give' });
+export type InvitationRequest = z.infer<typeof InvitationRequestSchema>;
+
+/**
+ * The answer to `POST …/invitations` and `POST …/members/{userId}/password-link`:
+ * the member added, and the one-time set-password link when the person has
+ * no password yet. No mail is sent: the owner passes the link on.
+ */
+export const InvitationSchema = z
+  .object({
+    user_id: z.string(),
+    email: z.string(),
+    role: RoleSchema,
+    pending: z.boolean().meta({ description: 'Whether the person still has to set a password (false: their account has one; no link needed)' }),
+    set_password_url: z.string().optional().meta({
+      description: 'The one-time link where the person chooses a password, shown this once; earlier links of theirs stop working. Absent when no link was made',
+    }),
+    expires_at: timestamp().optional().meta({ description: 'When the link stops working (7 days)' }),
+  })
+  .meta({ id: 'Invitation', description: 'A member added by invitation, with their set-password link when they need one' });
+export type Invitation = z.infer<typeof InvitationSchema>;
+
+/** `POST /console/api/set-password/check`: a set-password link's secret. */
+export const PasswordLinkCheckRequestSchema = z
+  .object({ token: z.string().min(1).max(200) })
+  .meta({ id: 'PasswordLinkCheckRequest', description: "A set-password link's secret (the part after `#/set-password/`)" });
+export type PasswordLinkCheckRequest = z.infer<typeof PasswordLinkCheckRequestSchema>;
+
+/** The answer to `POST /console/api/set-password/check`: whose password the link sets. */
+export const PasswordLinkSchema = z
+  .object({ email: z.string(), expires_at: timestamp() })
+  .meta({ id: 'PasswordLink', description: 'A usable set-password link: the account it is for and when it expires' });
+export type PasswordLink = z.infer<typeof PasswordLinkSchema>;
+
+/** `POST /console/api/set-password`: set the first password through a link, and sign in. */
+export const SetPasswordRequestSchema = PasswordLinkCheckRequestSchema.extend({
+  password: z.string().min(1).meta({ description: '12 to 1024 characters' }),
+}).meta({ id: 'SetPasswordRequest', description: "A set-password link's secret and the password chosen" });
+export type SetPasswordRequest = z.infer<typeof SetPasswordRequestSchema>;
 
 /** A widget token as listed: never the secret, never its hash. */
 export const ConsoleTokenSchema = z
@@ -353,6 +404,11 @@ export const CONSOLE_SCHEMAS = [
   StoredDocumentSchema,
   ConsoleMemberSchema,
   RoleRequestSchema,
+  InvitationRequestSchema,
+  InvitationSchema,
+  PasswordLinkCheckRequestSchema,
+  PasswordLinkSchema,
+  SetPasswordRequestSchema,
   ConsoleTokenSchema,
   IssuedTokenSchema,
   PreviewTokenSchema,

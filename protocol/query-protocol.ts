@@ -166,7 +166,9 @@ export type FeedbackRequest = RatingFeedback | ProblemReport;
  * Codes of refused requests (DESIGN.md "Wire decisions"). The console API
  * adds 401 `unauthenticated` (no valid session), 403 `forbidden` (signed in
  * but the role does not allow it) and 403 `cross_site_request` (a
- * state-changing request from another origin).
+ * state-changing request from another origin), and 409 `conflict` (the
+ * change contradicts what exists, e.g. inviting a member) and 404/410
+ * `invalid_link` (a set-password link unknown, used, replaced or expired).
  */
 export type ProblemCode =
   | 'invalid_request'
@@ -182,6 +184,8 @@ export type ProblemCode =
   | 'forbidden'
   | 'cross_site_request'
   | 'not_found'
+  | 'conflict'
+  | 'invalid_link'
   | 'rate_limited'
   | 'internal'
   | 'unavailable';

@@ -37,6 +37,8 @@ export const PROBLEM_CODES = [
   'forbidden',
   'cross_site_request',
   'not_found',
+  'conflict',
+  'invalid_link',
   'rate_limited',
   'internal',
   'unavailable',

@@ -37,6 +37,28 @@ export function canManageMembers(role: Role | undefined): boolean {
 }
 
 /**
+ * Whether an owner may create a set-password link for a person who has no
+ * password yet (an invitation, or a new link for a pending invitee): only
+ * when the owner owns every knowledge base that person is a member of.
+ * Whoever holds the link takes the account, with its roles everywhere; an
+ * owner of one knowledge base must not gain, through a pending invitee, a
+ * role on another that is not theirs to give.
+ *
+ * @param ownerId the owner asking
+ * @param userId the person without a password
+ */
+export async function canCreatePasswordLink(
+  store: Pick<WorkspaceRepository, 'listKnowledgeBases' | 'getRole'>,
+  ownerId: string,
+  userId: string,
+): Promise<boolean> {
+  for (const knowledgeBase of await store.listKnowledgeBases()) {
+    if ((await store.getRole(knowledgeBase.id, userId)) !== undefined && (await store.getRole(knowledgeBase.id, ownerId)) !== 'owner') return false;
+  }
+  return true;
+}
+
+/**
  * The visibilities a person with `role` on a knowledge base can read:
  * anyone reads `public`; members read `workspace`; `restricted` documents
  * are readable only by their listed readers, which the store checks per

@@ -7,6 +7,7 @@ import { sameOriginOnly } from '../http/same-origin-check.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';
 import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
+import { passwordLinkRoutes } from './password-link-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 
 /** Platform cap on token lifetimes issued from the console, minutes, when none is configured. */
@@ -29,7 +30,7 @@ export interface ConsoleAppDeps {
 
 /**
  * Mounts the console under `/console` on the app: same-origin requests only, sessions, the
- * sign-in routes, the JSON API (signed-in people only) and the page with
+ * sign-in and set-password link routes, the JSON API (signed-in people only) and the page with
  * its script.
  */
 export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
@@ -51,6 +52,8 @@ export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
   app.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);
   app.use('/console', consoleSession(deps.store, deps.now));
   app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
+  // Opened by invited people who have no password yet: before the signed-in check.
+  app.use('/console/api', passwordLinkRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
   app.use(
     '/console/api',
     requireSignedIn,

@@ -58,6 +58,8 @@ const ROUTES: [string, string, unknown?][] = [
   ['PATCH', '/knowledge-bases/docs/documents/added/x.md', { visibility: 'public' }],
   ['PUT', '/knowledge-bases/docs/members/x', { role: 'reader' }],
   ['DELETE', '/knowledge-bases/docs/members/x'],
+  ['POST', '/knowledge-bases/docs/invitations', { email: 'x@example.com', role: 'reader' }],
+  ['POST', '/knowledge-bases/docs/members/x/password-link', {}],
   ['GET', '/knowledge-bases/docs/tokens'],
   ['POST', '/knowledge-bases/docs/tokens', { allowed_origins: [] }],
   ['POST', '/knowledge-bases/docs/tokens/preview', { scope: ['public'] }],
@@ -483,7 +485,7 @@ test('GET /openapi.json: OpenAPI 3.1 describing the widget endpoints and every c
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query/stream');
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/feedback');
   for (const [method, path] of ROUTES) {
-    const template = path.replace('/docs', '/{kbId}').replace(/members\/x$/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}');
+    const template = path.replace('/docs', '/{kbId}').replace(/members\/x(?=\/|$)/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}');
     const operations = (document.paths as Record<string, Record<string, unknown>>)[`/console/api${template}`];
     expect(operations?.[method.toLowerCase()], `${method} ${template}`).toBeDefined();
   }

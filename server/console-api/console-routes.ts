@@ -24,7 +24,8 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  * - `editor` and `owner` (update permission) add, change and remove
  *   documents and curated answers, issue and revoke tokens,
  *   including the Developers tab's preview tokens, and read visitors' feedback;
- * - `owner` changes roles and removes members.
+ * - `owner` invites people by email (with a one-time set-password link for
+ *   those without a password), changes roles and removes members.
  *
  * A knowledge base the person is not a member of answers 404, so its
  * existence is not revealed. Shapes are documented in `/openapi.json`,

@@ -1,11 +1,25 @@
-import { Router } from 'express';
-import { RoleRequestSchema, type MemberList, type MemberRole } from '../../protocol/console-protocol.ts';
-import { canManageMembers, removesLastOwner } from '../access/access-rules.ts';
+import { Router, type Request } from 'express';
+import { InvitationRequestSchema, RoleRequestSchema, type Invitation, type MemberList, type MemberRole } from '../../protocol/console-protocol.ts';
+import { canCreatePasswordLink, canManageMembers, removesLastOwner } from '../access/access-rules.ts';
+import { createPasswordLink, setPasswordUrl } from '../auth/password-links.ts';
 import { problem } from '../http/problem.ts';
-import type { Role, Store } from '../store/store.ts';
-import { membership, parseBody, type ConsoleRouteDeps } from './console-context.ts';
+import { ConflictError, type Role, type Store, type User } from '../store/store.ts';
+import { membership, parseBody, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
-/** The members of a knowledge base; owners change roles and remove members. */
+/**
+ * The members of a knowledge base; owners invite people by email, change
+ * roles and remove members.
+ *
+ * An invitation (`POST …/invitations` `{email, role}`) adds the person with
+ * the role, creating their account (without a password) when no user has
+ * that email. A person without a password gets a one-time set-password link
+ * (server/auth/password-links.ts) in the answer, for the owner to pass on:
+ * no mail is sent. A person whose account has a password is just added.
+ * `POST …/members/{userId}/password-link` makes a new link for a member who
+ * has not set a password yet; each new link replaces the person's earlier
+ * ones. A link is made only by an owner of every knowledge base the person
+ * belongs to (access/access-rules.ts `canCreatePasswordLink`).
+ */
 export function memberRoutes(deps: ConsoleRouteDeps): Router {
   const { store } = deps;
   const router = Router();
@@ -13,7 +27,59 @@ export function memberRoutes(deps: ConsoleRouteDeps): Router {
   router.get('/knowledge-bases/:kbId/members', async (request, response) => {
     const { kbId } = await membership(store, request, response);
     const members = await store.listMembers(kbId);
-    response.json({ members: members.map((member) => ({ user_id: member.userId, email: member.email, role: member.role })) } satisfies MemberList);
+    const pending = new Set(await store.listMembersWithoutPassword(kbId));
+    response.json({
+      members: members.map((member) => ({
+        user_id: member.userId,
+        email: member.email,
+        role: member.role,
+        ...(pending.has(member.userId) ? { pending: true } : {}),
+      })),
+    } satisfies MemberList);
+  });
+
+  router.post('/knowledge-bases/:kbId/invitations', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    if (!canManageMembers(role)) throw problem(403, 'forbidden', `Inviting people needs the owner role; your role is ${role}`);
+    const { email, role: newRole } = parseBody(InvitationRequestSchema, request.body);
+    const user = await findOrCreateUser(store, email);
+    const current = await store.getRole(kbId, user.id);
+    if (current !== undefined) {
+      throw problem(409, 'conflict', `${user.email} is already a member of "${kbId}" as ${current}; change their role in the members list instead`);
+    }
+    const owner = signedInUser(response);
+    const pending = (await store.getPasswordHash(user.id)) === undefined;
+    // Judged before the new role is given: the knowledge bases the person belonged to until now.
+    const mayCreateLink = pending && (await canCreatePasswordLink(store, owner.id, user.id));
+    await store.setRole(kbId, user.id, newRole);
+    const invitation: Invitation = { user_id: user.id, email: user.email, role: newRole, pending };
+    response.status(201).json(mayCreateLink ? { ...invitation, ...(await newLink(deps, request, user.id)) } : invitation);
+  });
+
+  router.post('/knowledge-bases/:kbId/members/:userId/password-link', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    if (!canManageMembers(role)) throw problem(403, 'forbidden', `Creating set-password links needs the owner role; your role is ${role}`);
+    const userId = String(request.params.userId);
+    const memberRole = await store.getRole(kbId, userId);
+    const user = memberRole && (await store.getUser(userId));
+    if (!memberRole || !user) throw problem(404, 'not_found', `No member "${userId}" of knowledge base "${kbId}"`);
+    if ((await store.getPasswordHash(userId)) !== undefined) {
+      throw problem(409, 'conflict', `${user.email} has set a password already; they sign in with it`);
+    }
+    if (!(await canCreatePasswordLink(store, signedInUser(response).id, userId))) {
+      throw problem(
+        403,
+        'forbidden',
+        `${user.email} is also a member of knowledge bases you do not own; only an owner of all of them can create a set-password link for them`,
+      );
+    }
+    response.status(201).json({
+      user_id: userId,
+      email: user.email,
+      role: memberRole,
+      pending: true,
+      ...(await newLink(deps, request, userId)),
+    } satisfies Invitation);
   });
 
   router.put('/knowledge-bases/:kbId/members/:userId', async (request, response) => {
@@ -37,6 +103,26 @@ export function memberRoutes(deps: ConsoleRouteDeps): Router {
   });
 
   return router;
+}
+
+/** The user with `email`, created without a password (named after the email's local part, as `kb user add` does) when there is none. */
+async function findOrCreateUser(store: Store, email: string): Promise<User> {
+  const found = await store.findUserByEmail(email);
+  if (found) return found;
+  try {
+    return await store.createUser({ email, name: email.split('@')[0]! });
+  } catch (error) {
+    // Invited twice at once: the other request created them.
+    const created = error instanceof ConflictError ? await store.findUserByEmail(email) : undefined;
+    if (created) return created;
+    throw error;
+  }
+}
+
+/** A new set-password link for a user, as the answer carries it. */
+async function newLink(deps: ConsoleRouteDeps, request: Request, userId: string): Promise<{ set_password_url: string; expires_at: string }> {
+  const { secret, expiresAt } = await createPasswordLink(deps.store, userId, deps.now());
+  return { set_password_url: setPasswordUrl(deps.publicBaseUrl(request), secret), expires_at: new Date(expiresAt).toISOString() };
 }
 
 /** Refuses a change that would leave a knowledge base without an owner. */

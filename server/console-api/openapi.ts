@@ -2,7 +2,8 @@
  * The OpenAPI 3.1 description of kb-widget's HTTP API, served at
  * `/openapi.json`: the two widget endpoints (SPEC.md section 4), the
  * feedback endpoint (issue 15) and the console API behind the Developers tab
- * (session sign-in, knowledge bases, documents, feedback, members, tokens).
+ * (session sign-in, set-password links, knowledge bases, documents,
+ * feedback, members and invitations, tokens).
  * Kept beside the routes it describes; a test checks that every route the
  * app mounts appears here.
  *
@@ -137,6 +138,36 @@ export const OPENAPI_DOCUMENT = {
         },
       },
       delete: { summary: 'Sign out', security: [{ consoleSession: [] }], responses: { '204': { description: 'Signed out' } } },
+    },
+    '/console/api/set-password/check': {
+      post: {
+        summary: 'Check a set-password link before choosing a password (not signed in); changes nothing',
+        requestBody: jsonBody('PasswordLinkCheckRequest'),
+        responses: {
+          '200': json(ref('PasswordLink'), 'The link can be used: the account it is for and when it expires'),
+          '403': problemResponse('`cross_site_request`'),
+          '404': problemResponse('No such link (`invalid_link`)'),
+          '410': problemResponse('The link was used, replaced by a newer one or has expired, or the account has a password since (`invalid_link`)'),
+          '429': problemResponse('Too many failed attempts from this client (`rate_limited`, see `Retry-After`)'),
+        },
+      },
+    },
+    '/console/api/set-password': {
+      post: {
+        summary: 'Choose a first password through a one-time set-password link, and sign in',
+        description:
+          'The link is the one an owner was shown when inviting the person (`POST …/invitations`); its secret is the part after `#/set-password/`. ' +
+          'It works once, for 7 days, only while it is the newest link of its account and the account has no password.',
+        requestBody: jsonBody('SetPasswordRequest'),
+        responses: {
+          '204': { description: 'Password set, link used up; signed in: the `kbw_session` cookie is set (HttpOnly, SameSite=Lax)' },
+          '400': problemResponse('A password shorter than 12 or longer than 1024 characters (`invalid_request`)'),
+          '403': problemResponse('`cross_site_request`'),
+          '404': problemResponse('No such link (`invalid_link`)'),
+          '410': problemResponse('The link was used, replaced by a newer one or has expired, or the account has a password since (`invalid_link`)'),
+          '429': problemResponse('Too many failed attempts from this client (`rate_limited`, see `Retry-After`)'),
+        },
+      },
     },
     '/console/api/knowledge-bases': {
       get: {
@@ -290,6 +321,38 @@ export const OPENAPI_DOCUMENT = {
         security: [{ consoleSession: [] }],
         parameters: [kbId],
         responses: { '200': json(ref('MemberList'), 'Members'), ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/invitations': {
+      post: {
+        summary: 'Invite a person by email with a role (owners only); no mail is sent',
+        description:
+          'Adds the person as a member, creating their account without a password when no user has the email. A person with no password ' +
+          'yet gets a one-time `set_password_url` (7 days; it replaces their earlier links) for the owner to pass on; a person whose account ' +
+          'has a password is just added (`pending: false`, no link). No link is made for a person who also belongs to a knowledge base the ' +
+          'owner does not own.',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        requestBody: jsonBody('InvitationRequest'),
+        responses: {
+          '201': json(ref('Invitation'), 'Added, with the set-password link when one was made'),
+          '400': problemResponse('Not an email address, unknown role (`invalid_request`)'),
+          '409': problemResponse('Already a member (`conflict`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/members/{userId}/password-link': {
+      post: {
+        summary: 'A new set-password link for a member who has not set a password yet (owners of every knowledge base the member belongs to)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, userId],
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: {
+          '201': json(ref('Invitation'), 'The new link; the earlier ones stop working'),
+          '409': problemResponse('The member has a password already (`conflict`)'),
+          ...consoleErrors,
+        },
       },
     },
     '/console/api/knowledge-bases/{kbId}/members/{userId}': {

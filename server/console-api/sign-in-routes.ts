@@ -132,15 +132,22 @@ export function signInRoutes(deps: SignInDeps): Router {
  * Per client IP it slows one machine guessing many accounts; per email it
  * slows a botnet guessing one account - at the price that anyone can hold up
  * an account's sign-in for the window, which is why the window is short.
+ * The set-password link routes (password-link-routes.ts) limit their
+ * failures per client with it too, under `attempts` of their own.
+ *
+ * @param options.attempts what is counted, for the 429 sentence and the
+ *   request property (default `sign-in`: "Too many failed sign-in attempts")
  */
-function attemptLimiter(options: {
+export function attemptLimiter(options: {
   limit: number;
   windowMs: number;
   per: 'client' | 'email';
+  attempts?: string;
   keyGenerator?: (request: Request, response: Response) => string;
   store?: RateLimitStore;
 }): RequestHandler {
-  const property = options.per === 'client' ? 'signInLimitOfClient' : 'signInLimitOfEmail';
+  const attempts = options.attempts ?? 'sign-in';
+  const property = `${attempts}LimitOf${options.per === 'client' ? 'Client' : 'Email'}`;
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
@@ -158,7 +165,7 @@ function attemptLimiter(options: {
         problem(
           429,
           'rate_limited',
-          `Too many failed sign-in attempts ${options.per === 'client' ? 'from this client' : 'for this email'}: ` +
+          `Too many failed ${attempts} attempts ${options.per === 'client' ? 'from this client' : 'for this email'}: ` +
             `at most ${options.limit} in ${minutes} minutes; retry in ${seconds} s`,
           { 'Retry-After': String(seconds) },
         ),

@@ -28,6 +28,8 @@ const TITLES: Record<ProblemCode, string> = {
   forbidden: 'Forbidden',
   cross_site_request: 'Cross-site request refused',
   not_found: 'Not found',
+  conflict: 'Conflict',
+  invalid_link: 'Link not valid',
   rate_limited: 'Too many requests',
   internal: 'Internal error',
   unavailable: 'Service unavailable',

@@ -317,4 +317,21 @@ CREATE INDEX question_log_kb_question ON question_log (kb_id, question, created_
 CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
+  {
+    // Invitations' set-password links (issue 18 "Members"; sqlite-schema.ts
+    // migration 15). (Number 8 belongs to a change made beside this one.)
+    version: 9,
+    sql: `
+CREATE TABLE password_links (
+  secret_hash text COLLATE "C" PRIMARY KEY,
+  user_id text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  used_at bigint,
+  replaced_at bigint
+);
+CREATE INDEX password_links_user ON password_links (user_id);
+CREATE INDEX password_links_expires ON password_links (expires_at);
+`,
+  },
 ];

@@ -2,6 +2,7 @@ import { contentVersionRepository } from './content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
 import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
+import { passwordLinkRepository } from './password-link-repository.ts';
 import { questionLogRepository } from './question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
 import { sessionRepository } from './session-repository.ts';
@@ -11,6 +12,7 @@ import type {
   ContentVersionRepository,
   CuratedAnswerRepository,
   FeedbackRepository,
+  PasswordLinkRepository,
   QuestionLogRepository,
   RateLimitRepository,
   SessionRepository,
@@ -36,6 +38,7 @@ export type SharedRepositories = WorkspaceRepository &
   ContentVersionRepository &
   TokenRepository &
   SessionRepository &
+  PasswordLinkRepository &
   RateLimitRepository &
   SettingsRepository;
 
@@ -56,6 +59,7 @@ export function sharedRepositories(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     ...contentVersionRepository(sql),
     ...tokenRepository(sql),
     ...sessionRepository(sql),
+    ...passwordLinkRepository(sql),
     ...rateLimitRepository(sql),
     ...settingsRepository(sql),
   };

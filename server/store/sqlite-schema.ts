@@ -402,4 +402,23 @@ CREATE INDEX question_log_kb_question ON question_log (kb_id, question, created_
 CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
+  {
+    // Invitations (issue 18 "Members"): one-time set-password links, stored
+    // by the SHA-256 of their secret with their user, expiry, use and
+    // replacement by a newer link (store/password-link-repository.ts).
+    // (Number 14 belongs to a change made beside this one.)
+    version: 15,
+    sql: `
+CREATE TABLE password_links (
+  secret_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  used_at INTEGER,
+  replaced_at INTEGER
+);
+CREATE INDEX password_links_user ON password_links (user_id);
+CREATE INDEX password_links_expires ON password_links (expires_at);
+`,
+  },
 ];

@@ -1,8 +1,8 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
  * passages, the lexical index's data (store/index-data.ts; retrieval/ scores it),
- * curated answers, visitors' feedback, widget tokens, console passwords and
- * console sessions.
+ * curated answers, visitors' feedback, widget tokens, console passwords,
+ * set-password links and console sessions.
  *
  * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
  * and, later, PostgreSQL. Every method is async so either can implement it.
@@ -248,6 +248,25 @@ export interface SessionRecord {
 }
 
 /**
+ * A one-time set-password link (issue 18 "Members"): an owner invites a
+ * person who has no password yet and is shown a link carrying a secret; the
+ * person opens it and chooses a password. The secret lives only in the link;
+ * the store keeps its SHA-256.
+ */
+export interface PasswordLinkRecord {
+  /** SHA-256 (hex) of the link's secret. */
+  secretHash: string;
+  userId: string;
+  createdAt: number;
+  /** The link works until this time (exclusive). */
+  expiresAt: number;
+  /** When it was used to set a password; absent while unused. */
+  usedAt?: number;
+  /** When a newer link for the same user replaced it; absent while it is the user's newest. */
+  replacedAt?: number;
+}
+
+/**
  * A passage feedback is about, as its `source_span` located it: the
  * document, the passage (chunk ids change when a document is re-ingested)
  * and the document version (a prefix of its content hash).
@@ -335,6 +354,8 @@ export interface WorkspaceRepository {
   removeRole(kbId: string, userId: string): Promise<void>;
   getRole(kbId: string, userId: string): Promise<Role | undefined>;
   listMembers(kbId: string): Promise<(Membership & { email: string })[]>;
+  /** The ids of the members of a knowledge base who have no password yet (invited, not signed in once), in no order. */
+  listMembersWithoutPassword(kbId: string): Promise<string[]>;
 }
 
 /** Documents and their passages as ingested; every write keeps the index with them. */
@@ -563,6 +584,26 @@ export interface SessionRepository {
   deleteSessionsOf(userId: string): Promise<number>;
 }
 
+/** One-time set-password links, stored by the hash of their secret (server/auth/password-links.ts). */
+export interface PasswordLinkRepository {
+  /**
+   * Records a new link and marks every earlier link of the same user that
+   * is neither used nor replaced as replaced at its `createdAt`, in one
+   * transaction: only a user's newest link works. Also deletes links that
+   * expired more than 30 days before it (housekeeping).
+   */
+  createPasswordLink(link: PasswordLinkRecord): Promise<void>;
+  findPasswordLink(secretHash: string): Promise<PasswordLinkRecord | undefined>;
+  /**
+   * Uses a link, in one transaction: when it is neither used nor replaced,
+   * has not expired at `at` and its user has no password yet, marks it used
+   * at `at` and sets the user's password hash.
+   *
+   * @returns the user's id, or undefined when the link was not usable (then nothing changed)
+   */
+  usePasswordLink(secretHash: string, at: number, passwordHash: string): Promise<string | undefined>;
+}
+
 /** Rate-limit windows shared by every process on the database. */
 export interface RateLimitRepository {
   /**
@@ -607,6 +648,7 @@ export interface Store
     ContentVersionRepository,
     TokenRepository,
     SessionRepository,
+    PasswordLinkRepository,
     RateLimitRepository,
     SettingsRepository {
   /** Resolves when the database answers a trivial query (health checks). */

@@ -110,5 +110,12 @@ export function workspaceRepository(sql: SqlExecutor, now: () => number): Worksp
         [kbId],
       );
     },
+    async listMembersWithoutPassword(kbId) {
+      const rows = await sql.all<{ userId: string }>(
+        'SELECT u.id AS "userId" FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.kb_id = ? AND u.password_hash IS NULL',
+        [kbId],
+      );
+      return rows.map((row) => row.userId);
+    },
   };
 }
