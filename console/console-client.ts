@@ -7,6 +7,9 @@ import type {
   CuratedAnswerRequest,
   DocumentAccessRequest,
   HeadingList,
+  ImportJob,
+  ImportJobList,
+  ImportRequest,
   DocumentRequest,
   Insights,
   Invitation,
@@ -136,6 +139,20 @@ export class ConsoleClient {
   /** What visitors asked over the last `days` days (editors and owners): per day, coverage gaps, 👎 answers. */
   async getInsights(kbId: string, days: number): Promise<Insights> {
     return this.#request<Insights>('GET', `${kbPath(kbId)}/insights?days=${days}`);
+  }
+
+  /** Starts a website import (editors and owners); it runs on the server: follow it with {@link getImport}. */
+  async startImport(kbId: string, request: ImportRequest): Promise<ImportJob> {
+    return this.#request<ImportJob>('POST', `${kbPath(kbId)}/imports`, request);
+  }
+
+  async getImport(kbId: string, jobId: string): Promise<ImportJob> {
+    return this.#request<ImportJob>('GET', `${kbPath(kbId)}/imports/${encodeURIComponent(jobId)}`);
+  }
+
+  /** The knowledge base's website imports, newest first. */
+  async listImports(kbId: string): Promise<ImportJob[]> {
+    return (await this.#request<ImportJobList>('GET', `${kbPath(kbId)}/imports`)).imports;
   }
 
   /** The curated answers the person can read, and how many others are hidden from them. */

@@ -7,6 +7,7 @@ import { KbKnowledgeBaseView } from './kb-view.ts';
 import { KbMembersTab } from './members-tab.ts';
 import { KbSetPasswordPage } from './set-password-page.ts';
 import { KbSignInPage } from './sign-in-page.ts';
+import { KbSiteImport } from './site-import.ts';
 import { KbWidgetPreview } from './widget-preview.ts';
 
 /** The console's elements by tag name. */
@@ -16,6 +17,7 @@ const ELEMENTS = {
   'kb-set-password-page': KbSetPasswordPage,
   'kb-knowledge-base-view': KbKnowledgeBaseView,
   'kb-documents-tab': KbDocumentsTab,
+  'kb-site-import': KbSiteImport,
   'kb-insights-tab': KbInsightsTab,
   'kb-curated-answers-tab': KbCuratedAnswersTab,
   'kb-members-tab': KbMembersTab,
@@ -37,6 +39,7 @@ declare global {
     'kb-set-password-page': KbSetPasswordPage;
     'kb-knowledge-base-view': KbKnowledgeBaseView;
     'kb-documents-tab': KbDocumentsTab;
+    'kb-site-import': KbSiteImport;
     'kb-insights-tab': KbInsightsTab;
     'kb-curated-answers-tab': KbCuratedAnswersTab;
     'kb-members-tab': KbMembersTab;

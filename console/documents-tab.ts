@@ -21,7 +21,8 @@ type UploadResult = { name: string; docId: string; outcome: StoredDocument['outc
  * chosen for the upload. Files are sent one at a time, each indexed in its
  * own transaction, with a progress bar; a file the server refuses is listed
  * by name with its reason and leaves the knowledge base as it was, the
- * others are stored. Per document they change visibility, readers and
+ * others are stored. They import a website too (`<kb-site-import>`, a job
+ * on the server). Per document they change visibility, readers and
  * quotability, and remove it ("Remove", then "Confirm remove").
  *
  * @tagname kb-documents-tab
@@ -310,7 +311,10 @@ export class KbDocumentsTab extends LitElement {
       <h2>Documents</h2>
       <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
       <p role="status">${this._status ?? nothing}</p>
-      ${this.canEdit ? this._renderUpload() : nothing}
+      ${this.canEdit
+        ? html`${this._renderUpload()}
+            <kb-site-import .client=${this.client} kb-id=${this.kbId} .members=${this._members} @documents-changed=${() => this._loadDocuments()}></kb-site-import>`
+        : nothing}
       ${this._documents === undefined
         ? this._error
           ? nothing

@@ -393,6 +393,70 @@ export const HeadingListSchema = z
   .meta({ id: 'HeadingList', description: "A document's headings" });
 export type HeadingList = z.infer<typeof HeadingListSchema>;
 
+/** Most URLs one import starts from. */
+export const MAX_IMPORT_URLS = 50;
+
+/** `POST …/imports`: a website to import, its pages' access, and the crawl's limits. */
+export const ImportRequestSchema = z
+  .object({
+    kind: z.enum(['pages', 'sitemap']).meta({ description: '`pages`: the URLs and the pages they link to below their folder; `sitemap`: what one sitemap (or sitemap index) lists' }),
+    urls: z
+      .array(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }))
+      .min(1)
+      .max(MAX_IMPORT_URLS)
+      .meta({ description: 'Pages of one site, or the one sitemap URL' }),
+    visibility: VisibilitySchema,
+    readers: z.array(z.string().min(1)).max(1000).optional().meta({ description: 'User ids of the readers of `restricted` pages; each must be a member' }),
+    quotable: z.boolean().optional(),
+    max_pages: z.number().int().min(1).max(500).optional().meta({ description: 'Most pages fetched (default 500)' }),
+    max_depth: z.number().int().min(0).max(10).optional().meta({ description: 'Link hops followed from the URLs (`pages` only; default 3)' }),
+  })
+  .refine((request) => request.kind === 'pages' || request.urls.length === 1, { path: ['urls'], message: 'a sitemap import takes exactly one URL, the sitemap' })
+  .meta({ id: 'ImportRequest', description: 'A website import to start' });
+export type ImportRequest = z.input<typeof ImportRequestSchema>;
+
+/** An import job as listed (`GET …/imports`). */
+export const ImportJobSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['pages', 'sitemap']),
+    urls: z.array(z.string()),
+    status: z.enum(['running', 'succeeded', 'failed']),
+    started_by: z.string().meta({ description: 'Email of who started it' }),
+    started_at: timestamp(),
+    finished_at: timestamp().optional(),
+    progress: z
+      .object({
+        phase: z.enum(['crawling', 'indexing']).meta({ description: '`crawling`: fetching pages, no total yet; `indexing`: storing them one by one' }),
+        done: z.number().int(),
+        total: z.number().int().optional(),
+        url: z.string().optional().meta({ description: 'The page indexed last' }),
+      })
+      .meta({ description: 'How far it is' }),
+    result: z
+      .object({
+        site: z.string(),
+        created: z.array(z.string()),
+        updated: z.array(z.string()),
+        unchanged: z.array(z.string()),
+        removed: z.array(z.string()),
+        skipped: z.array(z.object({ url: z.string(), reason: z.string() })),
+        failed: z.array(z.object({ url: z.string(), doc_id: z.string(), reason: z.string() })),
+        truncated: z.boolean().meta({ description: 'A limit (pages, bytes) stopped the crawl' }),
+      })
+      .optional()
+      .meta({ description: 'Document ids by outcome, once it succeeded' }),
+    error: z.string().optional().meta({ description: 'Why it failed' }),
+  })
+  .meta({ id: 'ImportJob', description: 'A website import running on the server, or finished' });
+export type ImportJob = z.infer<typeof ImportJobSchema>;
+
+/** `GET …/imports`. */
+export const ImportJobListSchema = z
+  .object({ imports: z.array(ImportJobSchema).meta({ description: 'Newest first: those running and the last ones finished' }) })
+  .meta({ id: 'ImportJobList', description: "A knowledge base's website imports" });
+export type ImportJobList = z.infer<typeof ImportJobListSchema>;
+
 /** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
 export const CONSOLE_SCHEMAS = [
   ConsoleUserSchema,
@@ -429,4 +493,7 @@ export const CONSOLE_SCHEMAS = [
   CuratedAnswerSchema,
   CuratedAnswerListSchema,
   HeadingListSchema,
+  ImportRequestSchema,
+  ImportJobSchema,
+  ImportJobListSchema,
 ] as const;

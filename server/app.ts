@@ -5,13 +5,16 @@ import { DEFAULT_TOKEN_TTL_CAP_MINUTES, mountConsole, type ConsoleAppDeps } from
 import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
+import { ImportJobs } from './ingest/import-jobs.ts';
 import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
 
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };
 export { WIDGET_API_PATH } from './api/widget-api.ts';
 
 /** What the app needs: the widget API's and the console's dependencies, and the proxies it trusts. */
-export interface AppDeps extends WidgetApiDeps, ConsoleAppDeps {
+export interface AppDeps extends WidgetApiDeps, Omit<ConsoleAppDeps, 'imports'> {
+  /** Where the console's website imports run; default: a set of this app's own. */
+  imports?: ImportJobs;
   /** Number of trusted reverse proxies (Express `trust proxy`). */
   trustedProxies: number;
   /**
@@ -59,7 +62,15 @@ export function createApp(deps: AppDeps): Express {
   if (deps.widgetDistDir !== undefined) app.use(widgetAssetRoutes(deps.widgetDistDir));
 
   mountWidgetApi(app, { ...deps, metrics });
-  mountConsole(app, deps);
+  const imports = deps.imports ?? new ImportJobs({ now: deps.now });
+  imports.subscribe({
+    started: () => metrics.runningImports.inc(),
+    ended: (job) => {
+      metrics.runningImports.dec();
+      metrics.importJobs.inc({ outcome: job.status });
+    },
+  });
+  mountConsole(app, { ...deps, imports });
 
   app.use((request) => {
     throw problem(404, 'not_found', `No endpoint at ${request.method} ${request.path}`);

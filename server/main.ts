@@ -10,6 +10,7 @@ import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { reindexStaleDocuments } from './retrieval/reindex.ts';
+import { ImportJobs } from './ingest/import-jobs.ts';
 import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
 import { storeLocationFromEnv } from './store/postgres-config.ts';
@@ -97,8 +98,11 @@ const stopRetention = startQuestionLogRetention(store, {
   now: Date.now,
   onError: (error) => logger.error({ err: error }, 'old question log entries could not be removed'),
 });
+const imports = new ImportJobs({ now: Date.now });
 const app = createApp({
   store,
+  imports,
+  importAllowPrivateAddresses: config.importAllowPrivateAddresses,
   engine,
   ...(questionLog === undefined ? {} : { questionLog }),
   codec: createSourceSpanCodec(secret),
@@ -209,6 +213,8 @@ async function shutdown(signal: string): Promise<void> {
   ]);
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
+  // A website import still running stops with the process; its pages so far are stored, and running it again goes on from there.
+  await Promise.race([imports.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();
   await questionLog?.close();
   await engine.close();

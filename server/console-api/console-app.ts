@@ -4,6 +4,7 @@ import { announcedBodyLimit, jsonDepthLimit, MAX_JSON_BODY_BYTES } from '../http
 import { consoleSession, requireSignedIn } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import { sameOriginOnly } from '../http/same-origin-check.ts';
+import type { ImportJobs } from '../ingest/import-jobs.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';
 import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
@@ -26,6 +27,10 @@ export interface ConsoleAppDeps {
   consoleDistDir?: string;
   /** Platform cap on token lifetimes issued from the console, minutes (default {@link DEFAULT_TOKEN_TTL_CAP_MINUTES}). */
   tokenTtlCapMinutes?: number;
+  /** Where website imports run (server/app.ts makes one when not given). */
+  imports: ImportJobs;
+  /** Private addresses a website import may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`; default none). */
+  importAllowPrivateAddresses?: boolean | readonly string[];
 }
 
 /**
@@ -62,6 +67,8 @@ export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
       now: deps.now,
       tokenTtlCapMinutes: deps.tokenTtlCapMinutes ?? DEFAULT_TOKEN_TTL_CAP_MINUTES,
       publicBaseUrl: (request) => `${request.protocol}://${request.get('host')}`,
+      imports: deps.imports,
+      importAllowPrivateAddresses: deps.importAllowPrivateAddresses ?? false,
     }),
   );
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { canReadDocument, hasUpdatePermission } from '../access/access-rules.ts';
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
+import type { ImportJobs } from '../ingest/import-jobs.ts';
 import type { ConsoleDocument } from '../../protocol/console-protocol.ts';
 import type { DocumentRecord, Role, Store, User } from '../store/store.ts';
 
@@ -19,6 +20,10 @@ export interface ConsoleRouteDeps {
   tokenTtlCapMinutes: number;
   /** Public base URL of the API, for the ready-to-paste snippet. */
   publicBaseUrl: (request: Request) => string;
+  /** The website imports running and finished (console-api/import-routes.ts). */
+  imports: ImportJobs;
+  /** Private addresses a website import may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`): none, all, or a list. */
+  importAllowPrivateAddresses: boolean | readonly string[];
 }
 
 /** The signed-in person (the session check runs before every console route: app.ts). */

@@ -4,6 +4,7 @@ import type { ConsoleRouteDeps } from './console-context.ts';
 import { curatedAnswerRoutes } from './curated-answer-routes.ts';
 import { documentRoutes } from './document-routes.ts';
 import { feedbackListRoutes } from './feedback-list-routes.ts';
+import { importRoutes } from './import-routes.ts';
 import { insightsRoutes } from './insights-routes.ts';
 import { knowledgeBaseRoutes } from './knowledge-base-routes.ts';
 import { memberRoutes } from './member-routes.ts';
@@ -30,14 +31,15 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  * A knowledge base the person is not a member of answers 404, so its
  * existence is not revealed. Shapes are documented in `/openapi.json`,
  * generated from protocol/console-protocol.ts. One file per resource:
- * knowledge bases (with their document list), documents, curated answers,
- * feedback, insights, members, tokens; the checks they share are in console-context.ts.
+ * knowledge bases (with their document list), documents, website imports,
+ * curated answers, * feedback, insights, members, tokens; the checks they share are in console-context.ts.
  */
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   return Router().use(
     knowledgeBaseRoutes(deps),
     documentRoutes(deps),
     curatedAnswerRoutes(deps),
+    importRoutes(deps),
     feedbackListRoutes(deps),
     insightsRoutes(deps),
     memberRoutes(deps),

@@ -225,6 +225,35 @@ export const OPENAPI_DOCUMENT = {
         responses: { '204': { description: 'Removed' }, ...consoleErrors },
       },
     },
+    '/console/api/knowledge-bases/{kbId}/imports': {
+      get: {
+        summary: "The knowledge base's website imports, newest first: those running and the last ones finished (any member)",
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: { '200': json(ref('ImportJobList'), 'Imports'), ...consoleErrors },
+      },
+      post: {
+        summary:
+          'Start a website import (editors and owners): pages of one site and those they link to below their folder, or one sitemap; robots.txt obeyed, private addresses refused unless KB_IMPORT_ALLOW_PRIVATE_ADDRESSES allows them. It runs on the server; follow it at the Location',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        requestBody: jsonBody('ImportRequest'),
+        responses: {
+          '202': json(ref('ImportJob'), 'Started: running'),
+          '400': problemResponse('A URL that is not http(s), URLs of several sites, a sitemap import with several URLs, readers who are not members (`invalid_request`)'),
+          '409': problemResponse('An import of the same URLs is running in the knowledge base (`conflict`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/imports/{importId}': {
+      get: {
+        summary: 'One website import: its progress, then what it did (document ids by outcome) or why it failed (any member)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'importId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': json(ref('ImportJob'), 'The import'), ...consoleErrors },
+      },
+    },
     '/console/api/knowledge-bases/{kbId}/curated-answers': {
       get: {
         summary: 'The curated answers (`qa_shortcut`) the person can read, in the order they are matched; those citing a document the person cannot read are left out and counted',

@@ -4,7 +4,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /**
  * The service's metrics in the Prometheus text format (prom-client), served
  * at `GET /metrics`: requests by route and status with their latency,
- * answers by provenance, open answer streams, and the process's own
+ * answers by provenance, open answer streams, website imports (running,
+ * ended by outcome), and the process's own
  * (CPU, memory, event-loop delay, handles). One registry per app, so that
  * several apps in one process (tests, replicas) never share counts.
  */
@@ -16,6 +17,10 @@ export interface ServiceMetrics {
   answers: Counter<'provenance'>;
   /** Answer streams open now. */
   openStreams: Gauge;
+  /** Website imports running now (console-api/import-routes.ts). */
+  runningImports: Gauge;
+  /** Website imports ended, by outcome: `succeeded`, `failed`. */
+  importJobs: Counter<'outcome'>;
 }
 
 /**
@@ -43,6 +48,13 @@ export function createServiceMetrics(): ServiceMetrics {
       registers: [registry],
     }),
     openStreams: new Gauge({ name: 'kb_open_streams', help: 'Answer streams open now', registers: [registry] }),
+    runningImports: new Gauge({ name: 'kb_ingest_jobs_running', help: 'Website imports running now', registers: [registry] }),
+    importJobs: new Counter({
+      name: 'kb_ingest_jobs_total',
+      help: 'Website imports ended, by outcome (succeeded, failed)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
   };
 }
 

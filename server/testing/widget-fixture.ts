@@ -11,6 +11,7 @@ import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
+import { ImportJobs } from '../ingest/import-jobs.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
@@ -110,6 +111,8 @@ export interface FixtureOptions {
   logger?: Logger;
   /** Log answered questions (engine/question-log-writer.ts), as the server does by default (default: off). */
   questionLog?: boolean;
+  /** Let website imports reach private addresses, such as a test site on loopback (default: off, as the server's). */
+  importAllowPrivateAddresses?: boolean;
 }
 
 export async function createWidgetFixture(options: FixtureOptions = {}): Promise<WidgetFixture> {
@@ -161,10 +164,13 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     ...(options.chat ? { chat: options.chat } : {}),
   });
   const questionLog = options.questionLog === true ? createQuestionLogWriter(store) : undefined;
+  const imports = new ImportJobs({ now });
   const app = createApp({
     store,
     engine,
     codec,
+    imports,
+    importAllowPrivateAddresses: options.importAllowPrivateAddresses ?? false,
     ...(questionLog === undefined ? {} : { questionLog }),
     logger: options.logger ?? pino({ level: 'silent' }),
     now,
@@ -220,6 +226,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await imports.idle();
       await questionLog?.close();
       await engine.close();
       await store.close();

@@ -1,0 +1,239 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { ConsoleClient } from './console-client.ts';
+import type { ConsoleMember, ImportJob } from '../protocol/console-protocol.ts';
+import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
+import { consoleStyles } from './console-styles.ts';
+
+/** How often a running import is asked for its progress, milliseconds. */
+const POLL_MS = 1000;
+
+/**
+ * "Import from a website", in the Documents tab of editors and owners: pages
+ * of one site (and the pages they link to below their folder) or a
+ * sitemap, with the pages' visibility, readers and quotability and the
+ * crawl's limits. The import runs on the server as a job; this form follows
+ * it - fetching, then a progress bar while the pages are indexed - and says
+ * what it did: pages created, updated, unchanged, removed, skipped and
+ * failed, each skipped or failed page with its reason. The last imports of
+ * the knowledge base are listed below, with who started them.
+ *
+ * @fires documents-changed - when an import has ended, so the document list reloads
+ * @tagname kb-site-import
+ * @summary Import a website into the knowledge base, as a server-side job.
+ */
+export class KbSiteImport extends LitElement {
+  static override styles = [
+    consoleStyles,
+    css`
+      form {
+        border: 1px solid #c4c8d0;
+        border-radius: 6px;
+        padding: 0 1rem 1rem;
+        margin-block: 1rem;
+      }
+      textarea {
+        inline-size: min(40rem, 100%);
+      }
+      progress {
+        inline-size: min(24rem, 100%);
+      }
+      ul.outcome {
+        padding-inline-start: 1.25rem;
+      }
+    `,
+  ];
+
+  static override properties = {
+    client: { attribute: false },
+    kbId: { attribute: 'kb-id' },
+    members: { attribute: false },
+    _kind: { state: true },
+    _visibility: { state: true },
+    _jobs: { state: true },
+    _current: { state: true },
+    _error: { state: true },
+    _busy: { state: true },
+  };
+
+  /** The console API. */
+  declare client: ConsoleClient;
+  /** Knowledge base the pages are imported into. */
+  declare kbId: string;
+  /** Members, the possible readers of restricted pages. */
+  declare members: ConsoleMember[];
+  declare private _kind: 'pages' | 'sitemap';
+  declare private _visibility: Visibility;
+  /** The knowledge base's last imports, newest first. */
+  declare private _jobs: ImportJob[];
+  /** The import this form started and follows. */
+  declare private _current: ImportJob | undefined;
+  declare private _error: string | undefined;
+  declare private _busy: boolean;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor() {
+    super();
+    this.client = new ConsoleClient();
+    this.kbId = '';
+    this.members = [];
+    this._kind = 'pages';
+    this._visibility = 'public';
+    this._jobs = [];
+    this._busy = false;
+  }
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('kbId') && this.kbId !== '') void this._loadJobs();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#timer);
+  }
+
+  private async _loadJobs(): Promise<void> {
+    try {
+      this._jobs = await this.client.listImports(this.kbId);
+    } catch (error) {
+      this._error = `The imports could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  private async _start(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.currentTarget as HTMLFormElement;
+    const urls = (form.elements.namedItem('urls') as HTMLTextAreaElement).value
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    if (urls.length === 0) {
+      this._error = this._kind === 'sitemap' ? 'Enter the sitemap’s URL.' : 'Enter at least one page URL.';
+      return;
+    }
+    const readers = [...form.querySelectorAll<HTMLInputElement>('input[name="import-reader"]:checked')].map((input) => input.value);
+    const maxPages = Number((form.elements.namedItem('max-pages') as HTMLInputElement).value);
+    this._busy = true;
+    this._error = undefined;
+    try {
+      this._current = await this.client.startImport(this.kbId, {
+        kind: this._kind,
+        urls,
+        visibility: this._visibility,
+        ...(this._visibility === 'restricted' ? { readers } : {}),
+        quotable: (form.elements.namedItem('import-quotable') as HTMLInputElement).checked,
+        ...(Number.isInteger(maxPages) && maxPages > 0 ? { max_pages: maxPages } : {}),
+      });
+      this._follow();
+    } catch (error) {
+      this._error = `The import was not started: ${(error as Error).message}`;
+      this._busy = false;
+    }
+  }
+
+  /** Asks for the followed import's progress until it ends. */
+  private _follow(): void {
+    this.#timer = setTimeout(async () => {
+      const current = this._current;
+      if (!current) return;
+      try {
+        this._current = await this.client.getImport(this.kbId, current.id);
+      } catch (error) {
+        this._error = `The import's progress could not be read: ${(error as Error).message}`;
+      }
+      if (this._current?.status === 'running') return this._follow();
+      this._busy = false;
+      await this._loadJobs();
+      this.dispatchEvent(new CustomEvent('documents-changed', { bubbles: true, composed: true }));
+    }, POLL_MS);
+  }
+
+  private _renderProgress(job: ImportJob) {
+    if (job.status === 'running') {
+      const { progress } = job;
+      return progress.phase === 'crawling' || progress.total === undefined
+        ? html`<p role="status">Fetching the pages of ${job.urls[0]}…</p>`
+        : html`<p>
+            <label for="import-progress">Indexing page ${Math.min(progress.done + 1, progress.total)} of ${progress.total}${progress.url ? html`: ${progress.url}` : nothing}</label>
+            <progress id="import-progress" max=${progress.total} value=${progress.done}></progress>
+          </p>`;
+    }
+    if (job.status === 'failed') return html`<p role="status" class="error">The import failed: ${job.error}</p>`;
+    const result = job.result!;
+    const count = (ids: readonly unknown[], word: string) => `${ids.length} ${word}`;
+    return html`<div role="status">
+      <p>
+        Imported from ${result.site}: ${count(result.created, 'created')}, ${count(result.updated, 'updated')}, ${count(result.unchanged, 'unchanged')},
+        ${count(result.removed, 'removed')}, ${count(result.skipped, 'skipped')}, ${count(result.failed, 'failed')}.${result.truncated
+          ? ' A limit stopped the import before every page was read.'
+          : ''}
+      </p>
+      ${result.skipped.length + result.failed.length === 0
+        ? nothing
+        : html`<ul class="outcome" aria-label="Pages not imported">
+            ${result.failed.map((failure) => html`<li class="error">${failure.url}: failed (${failure.reason})</li>`)}
+            ${result.skipped.map((skip) => html`<li>${skip.url}: skipped (${skip.reason})</li>`)}
+          </ul>`}
+    </div>`;
+  }
+
+  override render() {
+    return html`<form @submit=${this._start} aria-labelledby="import-heading">
+      <h3 id="import-heading">Import from a website</h3>
+      <fieldset>
+        <legend>What to import</legend>
+        <span
+          ><input type="radio" id="import-kind-pages" name="import-kind" value="pages" ?checked=${this._kind === 'pages'} @change=${() => (this._kind = 'pages')} /><label
+            for="import-kind-pages"
+            >Pages and the pages they link to</label
+          ></span
+        >
+        <span
+          ><input type="radio" id="import-kind-sitemap" name="import-kind" value="sitemap" ?checked=${this._kind === 'sitemap'} @change=${() => (this._kind = 'sitemap')} /><label
+            for="import-kind-sitemap"
+            >A sitemap</label
+          ></span
+        >
+      </fieldset>
+      <label for="import-urls">${this._kind === 'sitemap' ? 'Sitemap URL' : 'Page URLs (one per line, one site)'}</label>
+      <textarea id="import-urls" name="urls" rows=${this._kind === 'sitemap' ? 1 : 3} placeholder=${this._kind === 'sitemap' ? 'https://docs.example.com/sitemap.xml' : 'https://docs.example.com/guide/'}></textarea>
+      <p class="hint">Pages are read as a crawler reads them, obeying the site's robots.txt; each becomes a document keeping its URL, and importing again updates what changed and removes pages that are gone.</p>
+      <label for="import-max-pages">Most pages</label>
+      <input id="import-max-pages" name="max-pages" type="number" min="1" max="500" value="500" />
+      <label for="import-visibility">Visibility</label>
+      <select id="import-visibility" @change=${(event: Event) => (this._visibility = (event.currentTarget as HTMLSelectElement).value as Visibility)}>
+        ${VISIBILITIES.map((visibility) => html`<option value=${visibility} ?selected=${visibility === this._visibility}>${visibility}</option>`)}
+      </select>
+      ${this._visibility === 'restricted'
+        ? html`<fieldset>
+            <legend>Readers</legend>
+            ${this.members.map(
+              (member) => html`<span
+                ><input type="checkbox" name="import-reader" id="import-reader-${member.user_id}" value=${member.user_id} /><label for="import-reader-${member.user_id}"
+                  >${member.email}</label
+                ></span
+              >`,
+            )}
+          </fieldset>`
+        : nothing}
+      <p><input id="import-quotable" name="import-quotable" type="checkbox" checked /><label for="import-quotable" class="inline">Passages may be quoted</label></p>
+      <button type="submit" ?disabled=${this._busy}>Import</button>
+      <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
+      ${this._current ? this._renderProgress(this._current) : nothing}
+      ${this._jobs.length === 0
+        ? nothing
+        : html`<details>
+            <summary>Last imports</summary>
+            <ul>
+              ${this._jobs.map(
+                (job) =>
+                  html`<li>${job.started_at.slice(0, 16).replace('T', ' ')}: ${job.urls.join(', ')} by ${job.started_by} - ${job.status === 'succeeded'
+                      ? `${job.result!.created.length + job.result!.updated.length} pages new or updated, ${job.result!.removed.length} removed`
+                      : job.status === 'failed'
+                        ? `failed (${job.error})`
+                        : 'running'}</li>`,
+              )}
+            </ul>
+          </details>`}
+    </form>`;
+  }
+}

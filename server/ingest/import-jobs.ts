@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import type { SiteIngestReport } from './web/ingest-site.ts';
+
+/** Where a job is: fetching pages (no total known yet), then indexing them one by one. */
+export type ImportPhase = 'crawling' | 'indexing';
+
+/** A website import running on the server (the console's "Import from a website"). */
+export interface ImportJob {
+  /** `imp_` and 16 hex digits. */
+  id: string;
+  kbId: string;
+  /** What is imported, as the person gave it: pages (and what they link to) or one sitemap. */
+  seed: { kind: 'pages' | 'sitemap'; urls: string[] };
+  /** User id of who started it. */
+  startedBy: string;
+  status: 'running' | 'succeeded' | 'failed';
+  startedAt: number;
+  finishedAt?: number;
+  progress: { phase: ImportPhase; done: number; total?: number; url?: string };
+  /** What the import did, once it succeeded. */
+  report?: SiteIngestReport;
+  /** Why it failed: a sentence for a person (a refused address, an unreachable site). */
+  error?: string;
+}
+
+/** Reports a job's progress (the work's `onProgress`). */
+export type ImportProgress = (progress: { done: number; total: number; url: string }) => void;
+
+/** What {@link ImportJobs} needs. */
+export interface ImportJobsOptions {
+  now: () => number;
+  /** Jobs listed per knowledge base, newest first, running ones always (default 20). */
+  keepPerKnowledgeBase?: number;
+}
+
+/** Told when a job starts and when it ends (the service's metrics). */
+export interface ImportJobListener {
+  started?: (job: ImportJob) => void;
+  ended?: (job: ImportJob) => void;
+}
+
+/** An import of the same pages is already running in the knowledge base. */
+export class ImportRunningError extends Error {
+  override name = 'ImportRunningError';
+}
+
+/**
+ * Website imports as jobs of this process: started by a request, they run
+ * after its response (the console polls them), report their progress, and
+ * stay listed once finished (the newest per knowledge base), so the person
+ * who started one - or anyone of the knowledge base - sees how it went.
+ * An import only ever writes through `ingestSite`, a page per transaction,
+ * so a failed job leaves each page as it was or as imported.
+ *
+ * Jobs are not persisted: a restart forgets the list, and an import
+ * interrupted by it is simply started again (re-importing is idempotent:
+ * unchanged pages stay unchanged).
+ */
+export class ImportJobs {
+  readonly #options: ImportJobsOptions;
+  readonly #jobs = new Map<string, ImportJob[]>();
+  readonly #running = new Set<Promise<void>>();
+  readonly #listeners: ImportJobListener[] = [];
+
+  constructor(options: ImportJobsOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Starts an import; `work` runs at once, after this returns.
+   *
+   * @param work the import, reporting progress; its report ends the job, its error fails it
+   * @returns the job, running
+   * @throws ImportRunningError when an import of the same seed runs in the knowledge base
+   */
+  start(input: Pick<ImportJob, 'kbId' | 'seed' | 'startedBy'>, work: (onProgress: ImportProgress) => Promise<SiteIngestReport>): ImportJob {
+    const jobs = this.#jobs.get(input.kbId) ?? [];
+    const seedKey = JSON.stringify(input.seed);
+    if (jobs.some((job) => job.status === 'running' && JSON.stringify(job.seed) === seedKey)) {
+      throw new ImportRunningError(`An import of ${input.seed.urls.join(', ')} is already running in this knowledge base`);
+    }
+    const job: ImportJob = {
+      id: `imp_${randomBytes(8).toString('hex')}`,
+      ...input,
+      status: 'running',
+      startedAt: this.#options.now(),
+      progress: { phase: 'crawling', done: 0 },
+    };
+    // Oldest first; the oldest finished jobs make room for the new one.
+    const listed = [...jobs, job];
+    const keep = this.#options.keepPerKnowledgeBase ?? 20;
+    for (let oldest = listed.findIndex((candidate) => candidate.status !== 'running'); listed.length > keep && oldest >= 0; oldest = listed.findIndex((candidate) => candidate.status !== 'running')) {
+      listed.splice(oldest, 1);
+    }
+    this.#jobs.set(input.kbId, listed);
+    for (const listener of this.#listeners) listener.started?.(job);
+    const run = (async () => {
+      await Promise.resolve();
+      try {
+        job.report = await work(({ done, total, url }) => {
+          job.progress = { phase: 'indexing', done, total, url };
+        });
+        job.status = 'succeeded';
+      } catch (error) {
+        job.error = (error as Error).message;
+        job.status = 'failed';
+      }
+      job.finishedAt = this.#options.now();
+      for (const listener of this.#listeners) listener.ended?.(job);
+    })();
+    this.#running.add(run);
+    void run.finally(() => this.#running.delete(run));
+    return job;
+  }
+
+  /** Tells `listener` of every job started from now on, and of its end. */
+  subscribe(listener: ImportJobListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** The jobs of a knowledge base, newest first. */
+  list(kbId: string): ImportJob[] {
+    return [...(this.#jobs.get(kbId) ?? [])].reverse();
+  }
+
+  get(kbId: string, id: string): ImportJob | undefined {
+    return this.#jobs.get(kbId)?.find((job) => job.id === id);
+  }
+
+  /** Jobs running now, in every knowledge base. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /** Resolves once every job started so far has ended (shutdown, tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#running]);
+  }
+}
