@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ConsoleApiError, ConsoleClient, parseOriginLines, type FetchFunction } from './console-client.ts';
+import type { PreviewToken } from '../protocol/console-protocol.ts';
 
 /** A fetch that records its calls and answers from a list, in order. */
 function scriptedFetch(...responses: Response[]): { fetch: FetchFunction; calls: { url: string; init: RequestInit | undefined }[] } {
@@ -131,5 +132,93 @@ describe('ConsoleClient', () => {
     });
 
     await expect(client.listKnowledgeBases()).rejects.toMatchObject({ status: 0, message: expect.stringContaining('fetch failed') });
+  });
+});
+
+describe('ConsoleClient token list and preview tokens', () => {
+  test('listTokens: the filters and cursor given sent as query parameters, those left empty not sent; the page back', async () => {
+    const page = { tokens: [], total: 0 };
+    const { fetch, calls } = scriptedFetch(Response.json(page), Response.json(page));
+    const client = new ConsoleClient({ fetch });
+
+    const first = await client.listTokens('docs');
+    await client.listTokens('docs', { status: 'active', origin: 'localhost:8787', purpose: undefined, limit: 20, cursor: 'abc=' });
+
+    expect(first).toEqual(page);
+    expect(calls.map((call) => call.url)).toEqual([
+      '/console/api/knowledge-bases/docs/tokens',
+      '/console/api/knowledge-bases/docs/tokens?status=active&origin=localhost%3A8787&limit=20&cursor=abc%3D',
+    ]);
+  });
+
+  /** A preview API issuing 10-minute tokens `kbw_preview_1`, `_2`, … and a clock the test moves. */
+  function previewApi() {
+    let issued = 0;
+    const clock = { now: Date.UTC(2026, 10, 27, 10, 0) };
+    const fetch: FetchFunction = async (url, init) => {
+      if (init?.method === 'DELETE') return new Response(null, { status: 204 });
+      issued += 1;
+      // The server's clock is an hour off the page's: only the lifetime counts.
+      const created = Date.UTC(2026, 10, 27, 11, 0);
+      const token: PreviewToken = {
+        id: `tok_p${issued}`,
+        token: `kbw_preview_${issued}`,
+        status: 'active',
+        issuer: 'owner@example.com',
+        allowed_origins: ['http://console.test'],
+        scope: JSON.parse(String(init?.body)).scope,
+        purpose: 'preview',
+        created_at: new Date(created).toISOString(),
+        expires_at: new Date(created + 10 * 60_000).toISOString(),
+      };
+      return Response.json(token, { status: 201 });
+    };
+    return { client: new ConsoleClient({ fetch, now: () => clock.now }), clock, issued: () => issued };
+  }
+
+  test('previewToken: reused for the same knowledge base and scope until 2 minutes before its lifetime ends, then a new one', async () => {
+    const { client, clock, issued } = previewApi();
+
+    const first = await client.previewToken('docs', ['public']);
+    clock.now += 8 * 60_000 - 1;
+    const reused = await client.previewToken('docs', ['public']);
+    clock.now += 1;
+    const renewed = await client.previewToken('docs', ['public']);
+
+    expect([first.token.token, first.issued]).toEqual(['kbw_preview_1', true]);
+    expect([reused.token.token, reused.issued]).toEqual(['kbw_preview_1', false]);
+    expect([renewed.token.token, renewed.issued]).toEqual(['kbw_preview_2', true]);
+    expect(issued()).toBe(2);
+  });
+
+  test('previewToken: another scope or knowledge base gets its own; calls at once share one; fresh issues a new one', async () => {
+    const { client, issued } = previewApi();
+
+    const together = await Promise.all([client.previewToken('docs', ['public']), client.previewToken('docs', ['public'])]);
+    const wider = await client.previewToken('docs', ['public', 'workspace']);
+    const sameWider = await client.previewToken('docs', ['workspace', 'public']);
+    const other = await client.previewToken('other', ['public']);
+    const fresh = await client.previewToken('docs', ['public'], { fresh: true });
+
+    expect(together.map((held) => held.token.token)).toEqual(['kbw_preview_1', 'kbw_preview_1']);
+    expect([wider.token.token, sameWider.token.token, other.token.token, fresh.token.token]).toEqual([
+      'kbw_preview_2',
+      'kbw_preview_2',
+      'kbw_preview_3',
+      'kbw_preview_4',
+    ]);
+    expect(issued()).toBe(4);
+  });
+
+  test('previewToken after its token was revoked through the client, or after signing out: a new one', async () => {
+    const { client } = previewApi();
+    const first = await client.previewToken('docs', ['public']);
+
+    await client.revokeToken('docs', first.token.id);
+    const afterRevoke = await client.previewToken('docs', ['public']);
+    await client.signOut();
+    const afterSignOut = await client.previewToken('docs', ['public']);
+
+    expect([afterRevoke.token.token, afterSignOut.token.token]).toEqual(['kbw_preview_2', 'kbw_preview_3']);
   });
 });

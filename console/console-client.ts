@@ -22,6 +22,8 @@ import type {
   KnowledgeBaseDetail,
   KnowledgeBaseSummary,
   PreviewToken,
+  TokenList,
+  TokenListQuery,
 } from '../protocol/console-protocol.ts';
 import type { Role, Visibility } from '../protocol/workspace-terms.ts';
 
@@ -53,6 +55,19 @@ export class ConsoleApiError extends Error {
 export type FetchFunction = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
+ * A preview token is handed out again while at least this much of its life
+ * is left (ms): a question asked with it still has time to be answered, and
+ * the widget renews it through its `tokenProvider` once it has expired.
+ */
+export const PREVIEW_TOKEN_REUSE_MARGIN_MS = 2 * 60_000;
+
+/** A preview token the client holds: the token, and until when (client clock, ms) it is handed out again. */
+interface HeldPreviewToken {
+  token: PreviewToken;
+  reusableUntil: number;
+}
+
+/**
  * The console API, one method per route.
  *
  * @throws ConsoleApiError from every method when the server refuses (4xx,
@@ -61,14 +76,19 @@ export type FetchFunction = (input: string, init?: RequestInit) => Promise<Respo
 export class ConsoleClient {
   readonly #baseUrl: string;
   readonly #fetch: FetchFunction;
+  readonly #now: () => number;
+  /** Preview tokens held for reuse, by knowledge base and scope. */
+  readonly #previewTokens = new Map<string, Promise<HeldPreviewToken>>();
 
   /**
    * @param options.baseUrl origin of the console API, empty for the page's own (the default)
    * @param options.fetch `fetch` to call (default: the global one)
+   * @param options.now the page's clock, epoch ms (default `Date.now`)
    */
-  constructor(options: { baseUrl?: string; fetch?: FetchFunction } = {}) {
+  constructor(options: { baseUrl?: string; fetch?: FetchFunction; now?: () => number } = {}) {
     this.#baseUrl = options.baseUrl ?? '';
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.#now = options.now ?? (() => Date.now());
   }
 
   /** @returns the signed-in person, or undefined when nobody is signed in (401) */
@@ -86,7 +106,9 @@ export class ConsoleClient {
     await this.#request('POST', '/session', { email, password });
   }
 
+  /** Signs out, and forgets the preview tokens held for reuse (they were the signed-out person's). */
   async signOut(): Promise<void> {
+    this.#previewTokens.clear();
     await this.#request('DELETE', '/session');
   }
 
@@ -206,8 +228,16 @@ export class ConsoleClient {
     await this.#request('DELETE', `${kbPath(kbId)}/members/${encodeURIComponent(userId)}`);
   }
 
-  async listTokens(kbId: string): Promise<ConsoleToken[]> {
-    return (await this.#request<{ tokens: ConsoleToken[] }>('GET', `${kbPath(kbId)}/tokens`)).tokens;
+  /**
+   * A page of the knowledge base's tokens, newest first: `query` filters by
+   * status, origin (text within an allowed origin) and purpose, and
+   * continues from a `next_cursor`; parameters left undefined are not sent.
+   */
+  async listTokens(kbId: string, query: TokenListQuery = {}): Promise<TokenList> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') search.set(name, String(value));
+    const suffix = search.size === 0 ? '' : `?${search.toString()}`;
+    return this.#request<TokenList>('GET', `${kbPath(kbId)}/tokens${suffix}`);
   }
 
   /** Issues a token (editors and owners); the result holds the secret, which the server never shows again. */
@@ -224,8 +254,44 @@ export class ConsoleClient {
     return this.#request<PreviewToken>('POST', `${kbPath(kbId)}/tokens/preview`, { scope });
   }
 
+  /**
+   * A preview token for `kbId` and `scope`: the one this client issued
+   * before while it has {@link PREVIEW_TOKEN_REUSE_MARGIN_MS} of life left
+   * (judged by its lifetime as the server gave it, counted on this page's
+   * clock from its arrival, so clocks need not agree), else a new one.
+   * Reloads and repeated previews thus share a token instead of piling up
+   * tokens in the list. Calls made while one is being issued share it.
+   *
+   * @param options.fresh issue a new one even if one is held (Restart preview)
+   * @returns the token, and whether it was issued by this call
+   */
+  async previewToken(kbId: string, scope: readonly Visibility[], options: { fresh?: boolean } = {}): Promise<{ token: PreviewToken; issued: boolean }> {
+    const key = `${kbId}\n${[...scope].sort().join(',')}`;
+    const pending = this.#previewTokens.get(key);
+    if (pending && !options.fresh) {
+      const held = await pending.catch(() => undefined);
+      if (held && this.#now() < held.reusableUntil) return { token: held.token, issued: false };
+      if (this.#previewTokens.get(key) !== pending) return { token: (await this.#previewTokens.get(key)!).token, issued: false };
+    }
+    const issuing = this.issuePreviewToken(kbId, scope).then((token) => ({
+      token,
+      reusableUntil: this.#now() + Date.parse(token.expires_at) - Date.parse(token.created_at) - PREVIEW_TOKEN_REUSE_MARGIN_MS,
+    }));
+    this.#previewTokens.set(key, issuing);
+    try {
+      return { token: (await issuing).token, issued: true };
+    } catch (error) {
+      if (this.#previewTokens.get(key) === issuing) this.#previewTokens.delete(key);
+      throw error;
+    }
+  }
+
+  /** Revokes a token (editors and owners); a preview token held for reuse is dropped. */
   async revokeToken(kbId: string, tokenId: string): Promise<void> {
     await this.#request('DELETE', `${kbPath(kbId)}/tokens/${encodeURIComponent(tokenId)}`);
+    for (const [key, pending] of this.#previewTokens) {
+      if ((await pending.catch(() => undefined))?.token.id === tokenId) this.#previewTokens.delete(key);
+    }
   }
 
   async #request<T>(method: string, path: string, body?: unknown): Promise<T> {

@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { defineKbWidget } from '../widget/define.ts';
 import type { KbWidget } from '../widget/kb-widget.ts';
 import { ConsoleClient, type FetchFunction } from './console-client.ts';
-import type { ConsoleToken, KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
+import type { ConsoleToken, KnowledgeBaseDetail, TokenList } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbDevelopersTab } from './developers-tab.ts';
 import type { KbWidgetPreview } from './widget-preview.ts';
@@ -52,12 +52,27 @@ class ScriptedApi {
   /** Preview tokens issued so far. */
   previews = 0;
 
+  /** A page of `GET …/tokens` as the server answers it: filtered, newest first, `limit` from the cursor (an offset here). */
+  page(query: URLSearchParams): TokenList {
+    const status = query.get('status');
+    const purpose = query.get('purpose');
+    const origin = query.get('origin')?.toLowerCase();
+    const matching = this.tokens
+      .filter((token) => (status === null || token.status === status) && (purpose === null || token.purpose === purpose))
+      .filter((token) => origin === undefined || token.allowed_origins.some((allowed) => allowed.includes(origin)))
+      .sort((left, right) => right.created_at.localeCompare(left.created_at) || right.id.localeCompare(left.id));
+    const limit = Number(query.get('limit') ?? 20);
+    const offset = Number(query.get('cursor') ?? 0);
+    const tokens = matching.slice(offset, offset + limit);
+    return { tokens, total: matching.length, ...(offset + limit < matching.length ? { next_cursor: String(offset + limit) } : {}) };
+  }
+
   readonly fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
     const path = url.replace('/console/api/knowledge-bases/docs', '');
     const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
     this.requests.push({ method, path, body });
-    if (method === 'GET' && path === '/tokens') return Response.json({ tokens: this.tokens });
+    if (method === 'GET' && (path === '/tokens' || path.startsWith('/tokens?'))) return Response.json(this.page(new URL(path, location.origin).searchParams));
     if (method === 'POST' && path === '/tokens/preview') {
       if (this.refuseIssue) {
         const { status, detail } = this.refuseIssue;
@@ -173,17 +188,19 @@ describe('kb-developers-tab form', () => {
 });
 
 describe('kb-developers-tab reader', () => {
-  it('reader: a sentence instead of the form, the token list without Revoke', async () => {
+  it('reader: a sentence instead of the form, the token list without Revoke, its filters kept', async () => {
     const api = new ScriptedApi();
     api.tokens = [ACTIVE_TOKEN];
     const element = await developersTab(READER_KB, api);
 
-    expect(root(element).querySelector('form')).to.equal(null);
+    // Only the list's filters: no issue form.
+    expect(root(element).querySelectorAll('form:not([role="search"])').length).to.equal(0);
     expect(root(element).querySelector('#allowed-origins')).to.equal(null);
     expect(button(element, 'Issue token')).to.equal(undefined);
     expect(text(element)).to.contain('needs the editor or owner role');
     expect(text(element)).to.contain('https://shop.example.com');
     expect(button(element, 'Revoke')).to.equal(undefined);
+    expect(root(element).querySelector('#filter-status')).not.to.equal(null);
   });
 });
 
@@ -238,7 +255,7 @@ describe('kb-developers-tab revoke', () => {
     await element.updateComplete;
     expect(api.requests.some((request) => request.method === 'DELETE')).to.equal(false);
     button(element, 'Confirm revoke')!.click();
-    await waitUntil(() => root(element).querySelector('tbody td:nth-child(7)')?.textContent === 'revoked', 'the list shows revoked');
+    await waitUntil(() => root(element).querySelector('tbody td[data-label="Status"]')?.textContent === 'revoked', 'the list shows revoked');
 
     expect(api.requests.find((request) => request.method === 'DELETE')?.path).to.equal('/tokens/tok_1');
     expect(button(element, 'Revoke')).to.equal(undefined);
@@ -275,6 +292,7 @@ describe('kb-developers-tab preview', () => {
     expect(widget.getAttribute('base-url')).to.equal(location.origin);
     expect(widget.token).to.equal(undefined);
     expect(preview(element)!.shadowRoot!.textContent!.replace(/\s+/g, ' ')).to.contain('uses a 10-minute preview token limited to this page');
+    expect(preview(element)!.shadowRoot!.textContent!.replace(/\s+/g, ' ')).to.contain('reused while it has a few minutes left');
     expect(api.requests.some((request) => request.path === '/tokens/preview')).to.equal(false);
   });
 
@@ -293,9 +311,11 @@ describe('kb-developers-tab preview', () => {
     expect(widget.shadowRoot!.querySelector('[part="citation"] .title')!.textContent).to.equal('Fs');
     await waitUntil(() => root(element).querySelector('tr[data-token-id="tok_preview_1"]') !== null, 'the token list is refreshed');
     const row = root(element).querySelector('tr[data-token-id="tok_preview_1"]')!;
-    expect(row.querySelector('td')!.textContent).to.equal('Preview');
-    expect(root(element).querySelector('tr[data-token-id="tok_1"] td')!.textContent).to.equal('Embed');
-    expect(row.querySelector('button')!.getAttribute('aria-label')).to.equal(`Revoke preview token for ${location.origin}`);
+    expect(row.querySelector('td[data-label="Purpose"]')!.textContent).to.equal('Preview');
+    expect(root(element).querySelector('tr[data-token-id="tok_1"] td[data-label="Purpose"]')!.textContent).to.equal('Embed');
+    expect(row.querySelector('button')!.getAttribute('aria-label')).to.equal(
+      `Revoke preview token …ew_1, created ${localMinute(ACTIVE_TOKEN.created_at)}, for ${location.origin}`,
+    );
   });
 
   it('scope changed in the form: a fresh preview widget, whose question issues a token for the new scope', async () => {
@@ -332,6 +352,26 @@ describe('kb-developers-tab preview', () => {
     );
   });
 
+  it('scope changed and changed back: the first scope\'s preview token reused while valid, not issued again', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+    await waitUntil(() => previewWidget(element) !== null, 'the preview widget is shown');
+    await previewWidget(element)!.ask('answer');
+    const workspace = root(element).querySelector<HTMLInputElement>('#scope-workspace')!;
+
+    workspace.click();
+    await element.updateComplete;
+    await preview(element)!.updateComplete;
+    await previewWidget(element)!.ask('answer');
+    workspace.click();
+    await element.updateComplete;
+    await preview(element)!.updateComplete;
+    await previewWidget(element)!.ask('answer');
+
+    expect(api.previews).to.equal(2);
+    expect((await scriptedRequests()).map((request) => request.token)).to.deep.equal(['kbw_preview_1', 'kbw_preview_2', 'kbw_preview_1']);
+  });
+
   it('Restart preview: a new widget element, which asks for a new token at its first question', async () => {
     const api = new ScriptedApi();
     const element = await developersTab(OWNER_KB, api);
@@ -351,6 +391,134 @@ describe('kb-developers-tab preview', () => {
     const element = await developersTab(READER_KB, new ScriptedApi());
 
     expect(preview(element)).to.equal(null);
+  });
+});
+
+/** An ISO time as the list writes it: local time to the minute, `2026-01-15 13:00`. */
+function localMinute(iso: string): string {
+  const date = new Date(iso);
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** `count` embed tokens for the demo origin, a minute apart from 2026-11-27 10:00 UTC, ids `tok_demo00aa`, `tok_demo01ab`, …; every 4th revoked. */
+function manyTokens(count: number): ConsoleToken[] {
+  return Array.from({ length: count }, (_, index) => ({
+    ...ACTIVE_TOKEN,
+    id: `tok_demo${String(index).padStart(2, '0')}${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + ((index + 1) % 26))}`,
+    allowed_origins: ['http://localhost:35173'],
+    status: index % 4 === 3 ? 'revoked' : 'active',
+    created_at: new Date(Date.UTC(2026, 10, 27, 10, index)).toISOString(),
+    expires_at: new Date(Date.UTC(2026, 10, 27, 11, index)).toISOString(),
+  }));
+}
+
+function rowIds(element: KbDevelopersTab): string[] {
+  return [...root(element).querySelectorAll('tbody tr')].map((row) => row.getAttribute('data-token-id')!);
+}
+
+describe('kb-developers-tab token list at scale', () => {
+  it('61 tokens for one origin: the 20 newest first, each Revoke named by id suffix, creation time and origin, all names distinct', async () => {
+    const api = new ScriptedApi();
+    api.tokens = manyTokens(61);
+    const element = await developersTab(OWNER_KB, api);
+
+    expect(rowIds(element)).to.deep.equal(api.tokens.slice(41).reverse().map((token) => token.id));
+    const names = [...root(element).querySelectorAll('tbody button')].map((candidate) => candidate.getAttribute('aria-label'));
+    expect(new Set(names).size).to.equal(names.length);
+    const newest = api.tokens[60]!;
+    expect(names[0]).to.equal(`Revoke embed token …${newest.id.slice(-4)}, created ${localMinute(newest.created_at)}, for http://localhost:35173`);
+    expect(root(element).querySelector('tbody tr td[data-label="Token"]')!.textContent).to.equal(`…${newest.id.slice(-4)}`);
+    expect(text(element)).to.contain('Tokens 1–20 of 61, newest first');
+  });
+
+  it('Next page and Previous page: the next 20, the last 1, and back; Previous disabled on the first, Next on the last', async () => {
+    const api = new ScriptedApi();
+    api.tokens = manyTokens(61);
+    const element = await developersTab(OWNER_KB, api);
+    const newestFirst = [...api.tokens].reverse().map((token) => token.id);
+
+    expect(button(element, 'Previous page')!.disabled).to.equal(true);
+    button(element, 'Next page')!.click();
+    await waitUntil(() => rowIds(element)[0] === newestFirst[20], 'the second page is shown');
+    expect(rowIds(element)).to.deep.equal(newestFirst.slice(20, 40));
+    expect(text(element)).to.contain('Tokens 21–40 of 61');
+    button(element, 'Next page')!.click();
+    await waitUntil(() => rowIds(element).length === 20 && rowIds(element)[0] === newestFirst[40], 'the third page is shown');
+    button(element, 'Next page')!.click();
+    await waitUntil(() => rowIds(element).length === 1, 'the last page is shown');
+    expect(rowIds(element)).to.deep.equal([newestFirst[60]]);
+    expect(button(element, 'Next page')!.disabled).to.equal(true);
+    expect(text(element)).to.contain('Tokens 61–61 of 61');
+
+    button(element, 'Previous page')!.click();
+    await waitUntil(() => rowIds(element)[0] === newestFirst[40], 'the third page is shown again');
+    expect(rowIds(element)).to.deep.equal(newestFirst.slice(40, 60));
+  });
+
+  it('filters: status chosen and origin typed ask the server for the first page of matches; none matching says so', async () => {
+    const api = new ScriptedApi();
+    api.tokens = [...manyTokens(8), { ...ACTIVE_TOKEN, id: 'tok_docs', allowed_origins: ['https://docs.example.com'] }];
+    const element = await developersTab(OWNER_KB, api);
+    const status = root(element).querySelector<HTMLSelectElement>('#filter-status')!;
+    const origin = root(element).querySelector<HTMLInputElement>('#filter-origin')!;
+
+    status.value = 'revoked';
+    status.dispatchEvent(new Event('change'));
+    await waitUntil(() => rowIds(element).length === 2, 'the revoked tokens are shown');
+    expect(rowIds(element)).to.deep.equal([api.tokens[7]!.id, api.tokens[3]!.id]);
+    expect(api.requests.at(-1)!.path).to.equal('/tokens?limit=20&status=revoked');
+
+    status.value = '';
+    status.dispatchEvent(new Event('change'));
+    origin.value = 'DOCS.example';
+    button(element, 'Filter')!.click();
+    await waitUntil(() => rowIds(element).length === 1, 'the docs token is shown');
+    expect(rowIds(element)).to.deep.equal(['tok_docs']);
+    expect(api.requests.at(-1)!.path).to.equal('/tokens?limit=20&origin=DOCS.example');
+
+    origin.value = 'nowhere.example';
+    button(element, 'Filter')!.click();
+    await waitUntil(() => text(element).includes('No tokens match these filters.'), 'the empty result is said');
+    expect(root(element).querySelector<HTMLInputElement>('#filter-origin')!.value).to.equal('nowhere.example');
+  });
+
+  it('in a 360 px column the token table reflows: every cell, Revoke included, within the width, each cell labelled', async () => {
+    const api = new ScriptedApi();
+    api.tokens = manyTokens(3);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div style="width: 360px"><kb-developers-tab .client=${new ConsoleClient({ fetch: api.fetch })} .knowledgeBase=${OWNER_KB}></kb-developers-tab></div>`,
+    );
+    const element = wrapper.querySelector<KbDevelopersTab>('kb-developers-tab')!;
+    await waitUntil(() => root(element).querySelector('tbody tr') !== null, 'the tokens load');
+
+    const right = wrapper.getBoundingClientRect().right;
+    const cells = [...root(element).querySelectorAll('tbody td')];
+    expect(cells.length).to.equal(30);
+    for (const cell of cells) {
+      expect(cell.getBoundingClientRect().right, cell.getAttribute('data-label') ?? '').to.be.at.most(right + 0.5);
+      expect(cell.getAttribute('data-label')).to.be.a('string');
+    }
+    const revoke = root(element).querySelector<HTMLButtonElement>('tbody button')!;
+    expect(revoke.getBoundingClientRect().width).to.be.greaterThan(0);
+    expect(revoke.getBoundingClientRect().right).to.be.at.most(right + 0.5);
+    const status = root(element).querySelector('tbody td[data-label="Status"]')!;
+    expect(status.getBoundingClientRect().right).to.be.at.most(right + 0.5);
+    expect(button(element, 'Filter')!.getBoundingClientRect().right).to.be.at.most(right + 0.5);
+  });
+
+  it('issued token: the note says when it expires and explains the snippet\'s tokenProvider', async () => {
+    const api = new ScriptedApi();
+    const element = await developersTab(OWNER_KB, api);
+
+    await issue(element, 'https://docs.example.com');
+    await waitUntil(() => root(element).querySelector('#expiry-note') !== null, 'the token is shown');
+
+    const note = root(element).querySelector('#expiry-note')!.textContent!.replace(/\s+/g, ' ');
+    expect(note).to.contain(`This token expires at ${localMinute(ACTIVE_TOKEN.expires_at)}, 60 minutes after it was issued`);
+    expect(note).to.contain('tokenProvider');
+    expect(note).to.contain('/kb-widget-token');
+    expect(root(element).querySelector('.snippet')!.getAttribute('aria-describedby')).to.equal('expiry-note');
   });
 });
 

@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient, parseOriginLines } from './console-client.ts';
-import type { ConsoleToken, IssuedToken, KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
-import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
+import type { ConsoleToken, IssuedToken, KnowledgeBaseDetail, TokenList } from '../protocol/console-protocol.ts';
+import { TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES, type TokenPurpose, type TokenStatus, type Visibility } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**
@@ -13,14 +13,25 @@ import { consoleStyles } from './console-styles.ts';
  * here with the server's parser and again by the server, whose 400 detail is
  * shown), "Lifetime (minutes)" (60 preselected, at most the platform cap,
  * also checked here),
- * scope checkboxes (public checked) and "Issue token". Readers see the tab
- * and the token list, but a sentence replaces the form. "Revoke" asks for a
- * second click ("Confirm revoke" / "Cancel") and refreshes the list.
+ * scope checkboxes (public checked) and "Issue token". The issued token is
+ * shown once with its snippet and when it expires, and the snippet's
+ * `tokenProvider` is explained. Readers see the tab and the token list, but
+ * a sentence replaces the form.
+ *
+ * The token list (issue 18 item 7) is newest first, {@link TOKEN_PAGE_SIZE}
+ * a page ("Previous page" / "Next page"), filtered by status, purpose and
+ * origin (text within an allowed origin), each row naming its token by id
+ * suffix, creation time and origins, which every control of the row
+ * repeats in its accessible name ("Revoke embed token …a1b2, created
+ * 2026-11-27 10:02, for https://docs.example.com"). "Revoke" asks for a
+ * second click ("Confirm revoke" / "Cancel") and refreshes the page. In a
+ * narrow column (a 360 px phone) the table reflows, one block per token.
  *
  * Below the form, editors and owners get a live preview of the widget
  * (`<kb-widget-preview>`) with the scope checked in the form: it runs on a
  * 10-minute preview token limited to the console's own origin, which the
- * list shows with the purpose "Preview" (customers' tokens: "Embed").
+ * list shows with the purpose "Preview" (customers' tokens: "Embed", the
+ * demo page's: "Demo").
  *
  * @tagname kb-developers-tab
  * @summary Issue, preview, list and revoke widget tokens.
@@ -44,6 +55,22 @@ export class KbDevelopersTab extends LitElement {
       .actions {
         display: flex;
         gap: 0.5rem;
+        flex-wrap: wrap;
+      }
+      .filters {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0 1rem;
+        align-items: end;
+      }
+      .filters input[type='text'] {
+        min-width: min(16rem, 100%);
+      }
+      .pages {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem;
+        align-items: center;
       }
     `,
   ];
@@ -52,6 +79,8 @@ export class KbDevelopersTab extends LitElement {
     client: { attribute: false },
     knowledgeBase: { attribute: false },
     _tokens: { state: true },
+    _filters: { state: true },
+    _cursors: { state: true },
     _originsError: { state: true },
     _issueError: { state: true },
     _listError: { state: true },
@@ -67,7 +96,14 @@ export class KbDevelopersTab extends LitElement {
   /** The knowledge base, with the person's permissions and the lifetime cap. */
   declare knowledgeBase: KnowledgeBaseDetail | undefined;
 
-  declare private _tokens: ConsoleToken[] | undefined;
+  /** The page of tokens shown, newest first. */
+  declare private _tokens: TokenList | undefined;
+  /** Filters of the list, as chosen; empty = any. */
+  declare private _filters: { status: TokenStatus | ''; purpose: TokenPurpose | ''; origin: string };
+  /** Cursor of each page up to the one shown (undefined: the first): "Previous page" pops one. */
+  declare private _cursors: (string | undefined)[];
+  /** Serial of the latest list request: an answer to an older one is dropped. */
+  private _listRequest = 0;
   declare private _originsError: string | undefined;
   declare private _issueError: string | undefined;
   declare private _listError: string | undefined;
@@ -84,26 +120,76 @@ export class KbDevelopersTab extends LitElement {
     this.client = new ConsoleClient();
     this._busy = false;
     this._scope = ['public'];
+    this._filters = { status: '', purpose: '', origin: '' };
+    this._cursors = [undefined];
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     if (changed.has('knowledgeBase') && this.knowledgeBase) {
       this._issued = undefined;
       this._tokens = undefined;
+      this._cursors = [undefined];
       void this.refreshTokens();
     }
   }
 
-  /** Loads the token list again. */
+  /** Loads the page of tokens shown again, with the filters chosen. */
   async refreshTokens(): Promise<void> {
     const knowledgeBase = this.knowledgeBase;
     if (!knowledgeBase) return;
+    const serial = ++this._listRequest;
+    const { status, purpose, origin } = this._filters;
+    const cursor = this._cursors.at(-1);
     try {
-      this._tokens = await this.client.listTokens(knowledgeBase.id);
+      const page = await this.client.listTokens(knowledgeBase.id, {
+        limit: TOKEN_PAGE_SIZE,
+        ...(status === '' ? {} : { status }),
+        ...(purpose === '' ? {} : { purpose }),
+        ...(origin === '' ? {} : { origin }),
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      if (serial !== this._listRequest) return;
+      if (page.tokens.length === 0 && this._cursors.length > 1) {
+        // The page emptied (its tokens revoked away by a filter, or purged): show the one before.
+        this._cursors = this._cursors.slice(0, -1);
+        await this.refreshTokens();
+        return;
+      }
+      this._tokens = page;
       this._listError = undefined;
     } catch (error) {
-      this._listError = `The tokens could not be loaded: ${(error as Error).message}`;
+      if (serial === this._listRequest) this._listError = `The tokens could not be loaded: ${(error as Error).message}`;
     }
+  }
+
+  /** Reads the filter controls and shows the first page of what matches. */
+  private _applyFilters(event: Event): void {
+    event.preventDefault();
+    const form = (event.currentTarget as HTMLElement).closest('form')!;
+    const data = new FormData(form);
+    this._filters = {
+      status: String(data.get('status') ?? '') as TokenStatus | '',
+      purpose: String(data.get('purpose') ?? '') as TokenPurpose | '',
+      origin: String(data.get('origin') ?? '').trim(),
+    };
+    this._cursors = [undefined];
+    this._confirming = undefined;
+    void this.refreshTokens();
+  }
+
+  private _showNextPage(): void {
+    const next = this._tokens?.next_cursor;
+    if (next === undefined) return;
+    this._cursors = [...this._cursors, next];
+    this._confirming = undefined;
+    void this.refreshTokens();
+  }
+
+  private _showPreviousPage(): void {
+    if (this._cursors.length <= 1) return;
+    this._cursors = this._cursors.slice(0, -1);
+    this._confirming = undefined;
+    void this.refreshTokens();
   }
 
   private _checkOrigins(event: Event): void {
@@ -150,6 +236,8 @@ export class KbDevelopersTab extends LitElement {
         scope,
       });
       this._copied = undefined;
+      // The new token is the newest: show the first page.
+      this._cursors = [undefined];
       await this.refreshTokens();
     } catch (error) {
       this._issueError = `The token was not issued: ${(error as Error).message}`;
@@ -236,20 +324,73 @@ export class KbDevelopersTab extends LitElement {
           <button type="button" class="secondary" @click=${this._copyToken}>Copy</button>
           <span role="status">${this._copied === 'copied' ? 'Copied' : this._copied === 'failed' ? 'Copy failed: select the token and copy it by hand' : ''}</span>
         </div>
+        <p id="expiry-note">
+          This token expires at ${formatTime(issued.expires_at)}, ${lifetimeMinutes(issued)} minutes after it was issued; then the widget
+          stops answering unless it gets a fresh one. The snippet therefore sets the widget's <code>tokenProvider</code>, which the widget
+          calls when its token has expired: have your back end issue a token for each page view (the <code>kb token issue</code> command or
+          the console API) and serve it at <code>/kb-widget-token</code> on your site, or change that URL in the snippet.
+        </p>
         <p>Paste this snippet into a page served from an allowed origin:</p>
-        <pre class="snippet">${issued.snippet}</pre>
+        <pre class="snippet" aria-describedby="expiry-note">${issued.snippet}</pre>
       </section>
     `;
   }
 
-  private _renderTokens(canRevoke: boolean) {
-    if (this._tokens === undefined) return html`<p>Loading tokens…</p>`;
-    if (this._tokens.length === 0) return html`<p>No tokens yet.</p>`;
+  private _renderFilters() {
+    const { status, purpose, origin } = this._filters;
     return html`
-      <table>
+      <form class="filters" role="search" aria-label="Filter tokens" @submit=${this._applyFilters}>
+        <span>
+          <label for="filter-status">Status</label>
+          <select id="filter-status" name="status" @change=${this._applyFilters}>
+            <option value="" ?selected=${status === ''}>Any</option>
+            ${TOKEN_STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${value}</option>`)}
+          </select>
+        </span>
+        <span>
+          <label for="filter-purpose">Purpose</label>
+          <select id="filter-purpose" name="purpose" @change=${this._applyFilters}>
+            <option value="" ?selected=${purpose === ''}>Any</option>
+            ${TOKEN_PURPOSES.map((value) => html`<option value=${value} ?selected=${purpose === value}>${PURPOSE_LABELS[value]}</option>`)}
+          </select>
+        </span>
+        <span>
+          <label for="filter-origin">Origin contains</label>
+          <input id="filter-origin" name="origin" type="text" .value=${origin} placeholder="docs.example.com" @change=${this._applyFilters} />
+        </span>
+        <span><button type="submit" class="secondary">Filter</button></span>
+      </form>
+    `;
+  }
+
+  private _renderPages(page: TokenList) {
+    const first = (this._cursors.length - 1) * TOKEN_PAGE_SIZE + 1;
+    const last = first + page.tokens.length - 1;
+    const hasPrevious = this._cursors.length > 1;
+    const hasNext = page.next_cursor !== undefined;
+    return html`<nav class="pages" aria-label="Token pages">
+      <span>Tokens ${first}–${last} of ${page.total}, newest first</span>
+      ${hasPrevious || hasNext
+        ? html`<button type="button" class="secondary" ?disabled=${!hasPrevious} @click=${this._showPreviousPage}>Previous page</button>
+            <button type="button" class="secondary" ?disabled=${!hasNext} @click=${this._showNextPage}>Next page</button>`
+        : nothing}
+    </nav>`;
+  }
+
+  private _renderTokens(canRevoke: boolean) {
+    const page = this._tokens;
+    if (page === undefined) return html`<p>Loading tokens…</p>`;
+    const { status, purpose, origin } = this._filters;
+    const filtered = status !== '' || purpose !== '' || origin !== '';
+    if (page.tokens.length === 0) return html`${this._renderFilters()}<p>${filtered ? 'No tokens match these filters.' : 'No tokens yet.'}</p>`;
+    return html`
+      ${this._renderFilters()}
+      <table class="reflow">
         <thead>
           <tr>
+            <th scope="col">Token</th>
             <th scope="col">Purpose</th>
+            <th scope="col">Created</th>
             <th scope="col">Allowed origins</th>
             <th scope="col">Scope</th>
             <th scope="col">Issuer</th>
@@ -260,27 +401,30 @@ export class KbDevelopersTab extends LitElement {
           </tr>
         </thead>
         <tbody>
-          ${this._tokens.map(
+          ${page.tokens.map(
             (token) => html`
               <tr data-token-id=${token.id}>
-                <td>${token.purpose === 'preview' ? 'Preview' : 'Embed'}</td>
-                <td>${token.allowed_origins.join(', ')}</td>
-                <td>${token.scope.join(', ')}</td>
-                <td>${token.issuer}</td>
-                <td>${formatTime(token.expires_at)}</td>
-                <td>${token.last_used_at ? formatTime(token.last_used_at) : 'never'}</td>
-                <td>${token.status}</td>
-                ${canRevoke ? html`<td>${token.status === 'active' ? this._renderRevoke(token) : nothing}</td>` : nothing}
+                <td data-label="Token"><code>${idSuffix(token)}</code></td>
+                <td data-label="Purpose">${PURPOSE_LABELS[token.purpose]}</td>
+                <td data-label="Created">${formatTime(token.created_at)}</td>
+                <td data-label="Allowed origins">${originsText(token)}</td>
+                <td data-label="Scope">${token.scope.join(', ')}</td>
+                <td data-label="Issuer">${token.issuer}</td>
+                <td data-label="Expires">${formatTime(token.expires_at)}</td>
+                <td data-label="Last use">${token.last_used_at ? formatTime(token.last_used_at) : 'never'}</td>
+                <td data-label="Status">${token.status}</td>
+                ${canRevoke ? html`<td data-label="Actions">${token.status === 'active' ? this._renderRevoke(token) : nothing}</td>` : nothing}
               </tr>
             `,
           )}
         </tbody>
       </table>
+      ${this._renderPages(page)}
     `;
   }
 
   private _renderRevoke(token: ConsoleToken) {
-    const what = `${token.purpose === 'preview' ? 'preview token' : 'token'} for ${token.allowed_origins.join(', ')}`;
+    const what = tokenName(token);
     if (this._confirming !== token.id) {
       return html`<button type="button" class="secondary" aria-label="Revoke ${what}" @click=${() => (this._confirming = token.id)}>
         Revoke
@@ -290,7 +434,7 @@ export class KbDevelopersTab extends LitElement {
       <button type="button" ?disabled=${this._busy} aria-label="Confirm revoke ${what}" @click=${() => this._revokeToken(token.id)}>
         Confirm revoke
       </button>
-      <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
+      <button type="button" class="secondary" aria-label="Cancel revoking ${what}" @click=${() => (this._confirming = undefined)}>Cancel</button>
     </span>`;
   }
 
@@ -316,7 +460,44 @@ export class KbDevelopersTab extends LitElement {
   }
 }
 
-function formatTime(iso: string): string {
+/** Tokens a page of the list holds. */
+export const TOKEN_PAGE_SIZE = 20;
+
+/** How the list names each purpose. */
+const PURPOSE_LABELS: Readonly<Record<TokenPurpose, string>> = { embed: 'Embed', preview: 'Preview', demo: 'Demo' };
+
+/**
+ * A time as the list shows it, in the person's time zone to the minute:
+ * `2026-11-27 10:02` (short enough for a narrow column, unambiguous in any
+ * locale).
+ */
+export function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/** The last 4 characters of a token's id, after an ellipsis (`…a1b2`): enough to tell a page's tokens apart. */
+function idSuffix(token: ConsoleToken): string {
+  return `…${token.id.slice(-4)}`;
+}
+
+function originsText(token: ConsoleToken): string {
+  return token.allowed_origins.length === 0 ? 'none (server calls only)' : token.allowed_origins.join(', ');
+}
+
+/**
+ * What a row's controls call its token: purpose, id suffix, creation time
+ * and origins (`embed token …a1b2, created 2026-11-27 10:02, for
+ * https://docs.example.com`), so two tokens for the same site differ.
+ */
+export function tokenName(token: ConsoleToken): string {
+  const origins = token.allowed_origins.length === 0 ? 'server calls only' : token.allowed_origins.join(', ');
+  return `${token.purpose} token ${idSuffix(token)}, created ${formatTime(token.created_at)}, for ${origins}`;
+}
+
+/** The lifetime of an issued token, in whole minutes. */
+function lifetimeMinutes(token: ConsoleToken): number {
+  return Math.round((Date.parse(token.expires_at) - Date.parse(token.created_at)) / 60_000);
 }

@@ -57,8 +57,11 @@ export function loadWidgetScript(url: string = WIDGET_SCRIPT_PATH): Promise<void
  * again when one runs out): a token of the signed-in person with the scope
  * chosen in the form, allowed only on the console's own origin, for
  * {@link PREVIEW_TOKEN_MINUTES} minutes, listed as "Preview" and revocable.
- * A change of scope, or "Restart preview", starts a fresh conversation with
- * a fresh token.
+ * The client reuses it while it has a few minutes left
+ * (`ConsoleClient.previewToken`), so a preview shown again, a tab switch or
+ * a scope chosen again asks for no new one. A change of scope starts a fresh
+ * conversation; "Restart preview" starts one with a fresh token (the way out
+ * after revoking the preview's token).
  *
  * @tagname kb-widget-preview
  * @summary The widget as visitors see it, with a preview token.
@@ -129,13 +132,18 @@ export class KbWidgetPreview extends LitElement {
     }
   }
 
-  /** The preview widget's `tokenProvider`: a fresh preview token for the current scope. */
+  /** The next preview token is a new one, not the one held for reuse ("Restart preview"). */
+  private _freshTokenNext = false;
+
+  /** The preview widget's `tokenProvider`: a preview token for the current scope, reused while it has a useful life left. */
   private _issuePreviewToken = async (): Promise<string> => {
     try {
-      const issued = await this.client.issuePreviewToken(this.kbId, this.scope);
+      const fresh = this._freshTokenNext;
+      this._freshTokenNext = false;
+      const { token, issued } = await this.client.previewToken(this.kbId, this.scope, { fresh });
       this._error = undefined;
-      this.dispatchEvent(new ConsolePreviewTokenIssuedEvent());
-      return issued.token;
+      if (issued) this.dispatchEvent(new ConsolePreviewTokenIssuedEvent());
+      return token.token;
     } catch (error) {
       this._error = `The preview token was not issued: ${(error as Error).message}`;
       throw error;
@@ -144,6 +152,7 @@ export class KbWidgetPreview extends LitElement {
 
   private _restartPreview(): void {
     this._error = undefined;
+    this._freshTokenNext = true;
     this._generation += 1;
   }
 
@@ -175,8 +184,8 @@ export class KbWidgetPreview extends LitElement {
         <h3 id="preview-heading">Preview</h3>
         <p class="hint" id="preview-note">
           Ask a question and see it answered as your visitors will. The preview uses a ${PREVIEW_TOKEN_MINUTES}-minute preview token limited
-          to this page, issued in your name with the scope chosen above (${scope}); it appears in the token list as Preview and can be
-          revoked there.
+          to this page, issued in your name with the scope chosen above (${scope}) and reused while it has a few minutes left; it appears
+          in the token list as Preview and can be revoked there (then restart the preview).
         </p>
         <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
         ${this._renderWidget()}

@@ -71,10 +71,12 @@ test('sign in, issue a token on the Developers tab, preview it, embed it, ask, r
   await widget.getByRole('textbox', { name: 'Your question' }).press('Enter');
   await expect.poll(() => widget.locator('article.answer').first().textContent()).toContain('recursive');
 
-  // The first token for the demo origin is the one issued above; the demo page's server issues its own later.
-  const issuedRow = console.locator('tbody tr', { hasText: `http://localhost:${demoPort}` }).first();
-  await issuedRow.getByRole('button', { name: 'Revoke' }).click();
-  await issuedRow.getByRole('button', { name: 'Confirm revoke' }).click();
+  // The embed token issued above, told apart by its Revoke button's name from the demo page's own token (purpose demo) for the same origin.
+  const revokeName = new RegExp(`^Revoke embed token …[\\w-]{4}, created \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d, for http://localhost:${demoPort}$`);
+  const tokenId = await console.locator('tbody tr').filter({ has: console.getByRole('button', { name: revokeName }) }).getAttribute('data-token-id');
+  const issuedRow = console.locator(`tbody tr[data-token-id="${tokenId}"]`);
+  await issuedRow.getByRole('button', { name: revokeName }).click();
+  await issuedRow.getByRole('button', { name: /^Confirm revoke embed token/ }).click();
   await expect.poll(() => issuedRow.textContent()).toContain('revoked');
 
   await widget.getByRole('textbox', { name: 'Your question' }).fill(QUESTION);

@@ -12,8 +12,11 @@ import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts'
  * in Debian's Chromium by Playwright (no downloaded browser). From
  * `http://localhost:<demo>` the page's token is allowed; the same page at
  * `http://127.0.0.1:<demo>` is a different origin, which the token refuses.
- * Each load of the page carries a fresh token, limited here to
- * {@link QUESTIONS_PER_TOKEN} questions a minute, so a page can meet a real 429.
+ * Tokens are limited here to {@link QUESTIONS_PER_TOKEN} questions a
+ * minute, so a page can meet a real 429. The demo server hands every load
+ * the same token while it is valid, so each test gives its page a token of
+ * its own ({@link giveOwnToken}): one test's questions never count against
+ * another's.
  */
 const QUESTION = 'How do I create a directory and its parent directories?';
 const QUESTIONS_PER_TOKEN = 4;
@@ -36,6 +39,32 @@ let demoPort: number;
 /** The inline widget of the demo page. */
 function inlineWidget(page: Page) {
   return page.locator('kb-widget[mode="inline"]');
+}
+
+/** A token for the demo page's origin issued through the server's store (as `npm run kb -- token issue` would), living `ttlMinutes` from `issuedAt`. */
+async function issueDemoPageToken(issuedAt: number, ttlMinutes = 60): Promise<string> {
+  const store = openStore(embeddedStoreLocation(dataDir));
+  try {
+    const owner = (await store.findUserByEmail('owner@example.com'))!;
+    const { token } = await issueToken(
+      store,
+      { kbId: DEMO_KB_ID, issuerId: owner.id, allowedOrigins: [`http://localhost:${demoPort}`], ttlMinutes },
+      { ttlCapMinutes: 60, now: issuedAt },
+    );
+    return token;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Gives every widget of the loaded page a token of its own, so the per-token rate limit counts this page's questions only. */
+async function giveOwnToken(page: Page): Promise<void> {
+  const token = await issueDemoPageToken(Date.now());
+  for (const widget of await page.locator('kb-widget').all()) {
+    await widget.evaluate((element, own) => {
+      (element as HTMLElement & { token: string }).token = own;
+    }, token);
+  }
 }
 
 async function ask(page: Page, question: string): Promise<void> {
@@ -85,6 +114,7 @@ describe('the demo page on an allowed origin', () => {
   test('a question: streamed answer with a citation link and suggestions; a suggestion asks again', async () => {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${demoPort}/`);
+    await giveOwnToken(page);
     const widget = inlineWidget(page);
     const streamed = page.waitForResponse(isStreamRequest);
 
@@ -109,6 +139,7 @@ describe('the demo page on an allowed origin', () => {
   test('a long answer on a slow connection: Stop keeps what arrived and nothing more is added', async () => {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${demoPort}/`);
+    await giveOwnToken(page);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 1500, uploadThroughput: 100_000 });
@@ -126,19 +157,7 @@ describe('the demo page on an allowed origin', () => {
   });
 
   test('an expired token: the widget says the session expired', async () => {
-    const store = openStore(embeddedStoreLocation(dataDir));
-    let expired: string;
-    try {
-      const owner = (await store.findUserByEmail('owner@example.com'))!;
-      const issuedAt = Date.now() - 2 * 60 * 60_000;
-      ({ token: expired } = await issueToken(
-        store,
-        { kbId: DEMO_KB_ID, issuerId: owner.id, allowedOrigins: [`http://localhost:${demoPort}`] },
-        { ttlCapMinutes: 60, now: issuedAt },
-      ));
-    } finally {
-      await store.close();
-    }
+    const expired = await issueDemoPageToken(Date.now() - 2 * 60 * 60_000);
     const page = await browser.newPage();
     await page.goto(`http://localhost:${demoPort}/`);
     await inlineWidget(page).evaluate((element, token) => {
@@ -156,6 +175,7 @@ describe('the demo page on an allowed origin', () => {
   test('keyboard only: open the launcher, ask, read the answer, Escape returns focus to the launcher', async () => {
     const page = await browser.newPage();
     await page.goto(`http://localhost:${demoPort}/`);
+    await giveOwnToken(page);
     const launcherWidget = page.locator('kb-widget:not([mode="inline"])');
     const launcher = launcherWidget.getByRole('button', { name: 'Open the assistant' });
     await launcher.focus();
@@ -199,6 +219,7 @@ for (const width of [1280, 360]) {
       const page = await context.newPage();
       await page.goto(`http://localhost:${demoPort}/`);
       await expect.poll(() => inlineWidget(page).locator('.panel').count()).toBe(1);
+      await giveOwnToken(page);
       return page;
     }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROVENANCES } from './query-schemas.ts';
-import { ROLES, TOKEN_PURPOSES, VISIBILITIES } from './workspace-terms.ts';
+import { ROLES, TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES } from './workspace-terms.ts';
 
 /**
  * The console API's wire types (`/console/api`, issue 4), defined once as zod
@@ -174,12 +174,14 @@ export type SetPasswordRequest = z.infer<typeof SetPasswordRequestSchema>;
 export const ConsoleTokenSchema = z
   .object({
     id: z.string(),
-    status: z.enum(['active', 'expired', 'revoked']),
+    status: z.enum(TOKEN_STATUSES),
     issuer: z.string().meta({ description: 'Email of the issuer, or "(removed user)"' }),
     allowed_origins: z.array(z.string()),
     scope: z.array(VisibilitySchema),
     purpose: z.enum(TOKEN_PURPOSES).meta({
-      description: "`embed`: for customers' pages; `preview`: the Developers tab's live preview (console origin only, 10 minutes)",
+      description:
+        "`embed`: for customers' pages; `preview`: the Developers tab's live preview (console origin only, 10 minutes); `demo`: the demo page's. " +
+        'Preview and demo tokens are reused by their holder while valid and deleted once expired; embed tokens stay listed.',
     }),
     created_at: timestamp(),
     expires_at: timestamp(),
@@ -252,8 +254,45 @@ export type MemberList = z.infer<typeof MemberListSchema>;
 export const MemberRoleSchema = z.object({ user_id: z.string(), role: RoleSchema }).meta({ id: 'MemberRole', description: 'The member\'s new role' });
 export type MemberRole = z.infer<typeof MemberRoleSchema>;
 
-/** `GET …/tokens`. */
-export const TokenListSchema = z.object({ tokens: z.array(ConsoleTokenSchema) }).meta({ id: 'TokenList', description: 'Widget tokens, never their secrets' });
+/** Tokens a page of `GET …/tokens` holds when `limit` is not given, and the most one may ask for. */
+export const DEFAULT_TOKEN_PAGE_LIMIT = 20;
+export const MAX_TOKEN_PAGE_LIMIT = 100;
+
+/**
+ * `GET …/tokens`'s query: filters (combined with AND) and the page. Unknown
+ * parameters are refused, so a misspelt filter is not silently ignored.
+ */
+export const TokenListQuerySchema = z
+  .strictObject({
+    status: z.enum(TOKEN_STATUSES, { error: `must be one of ${TOKEN_STATUSES.join(', ')}` }).optional().meta({ description: 'Only tokens with this status now' }),
+    origin: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .optional()
+      .meta({ description: 'Only tokens one of whose allowed origins contains this text, case-insensitively (`localhost`, `https://docs.example.com`)' }),
+    purpose: z.enum(TOKEN_PURPOSES, { error: `must be one of ${TOKEN_PURPOSES.join(', ')}` }).optional().meta({ description: 'Only tokens of this purpose' }),
+    limit: z.coerce
+      .number({ error: `must be an integer from 1 to ${MAX_TOKEN_PAGE_LIMIT}` })
+      .int({ error: `must be an integer from 1 to ${MAX_TOKEN_PAGE_LIMIT}` })
+      .min(1, { error: `must be an integer from 1 to ${MAX_TOKEN_PAGE_LIMIT}` })
+      .max(MAX_TOKEN_PAGE_LIMIT, { error: `must be an integer from 1 to ${MAX_TOKEN_PAGE_LIMIT}` })
+      .default(DEFAULT_TOKEN_PAGE_LIMIT)
+      .meta({ description: `Tokens a page, 1 to ${MAX_TOKEN_PAGE_LIMIT}` }),
+    cursor: z.string().max(200).optional().meta({ description: 'The `next_cursor` of the previous page, with the same filters' }),
+  })
+  .meta({ description: 'Filters and page of the token list (query parameters, so not among the named schemas)' });
+export type TokenListQuery = z.input<typeof TokenListQuerySchema>;
+
+/** `GET …/tokens`: a page of tokens, newest first. */
+export const TokenListSchema = z
+  .object({
+    tokens: z.array(ConsoleTokenSchema).meta({ description: 'Newest first (then by id, descending)' }),
+    total: z.number().int().meta({ description: 'Tokens matching the filters, all pages together' }),
+    next_cursor: z.string().optional().meta({ description: 'Present when more tokens follow: pass it as `cursor`, with the same filters' }),
+  })
+  .meta({ id: 'TokenList', description: 'A page of widget tokens, never their secrets' });
 export type TokenList = z.infer<typeof TokenListSchema>;
 
 /** One visitor's rating or problem report, as an editor reads it (`GET …/feedback`). */

@@ -17,8 +17,19 @@ export const VISIBILITIES = ['public', 'workspace', 'restricted'] as const;
 /** Who may read a document: anyone, members, or its listed readers. */
 export type Visibility = (typeof VISIBILITIES)[number];
 
-/** Why a token was issued: for customers' pages, or for the console's live preview. */
-export const TOKEN_PURPOSES = ['embed', 'preview'] as const;
+/**
+ * Why a token was issued: for customers' pages (`embed`), for the console's
+ * live preview (`preview`), or for the demo page (`demo`). Preview and demo
+ * tokens are reused by their holder while valid and deleted once expired;
+ * embed tokens stay listed as an audit trail.
+ */
+export const TOKEN_PURPOSES = ['embed', 'preview', 'demo'] as const;
+
+/** What a token is now: usable, past its expiry, or revoked (revocation wins over expiry). */
+export const TOKEN_STATUSES = ['active', 'expired', 'revoked'] as const;
+
+/** One of {@link TOKEN_STATUSES}. */
+export type TokenStatus = (typeof TOKEN_STATUSES)[number];
 
 /** One of {@link TOKEN_PURPOSES}. */
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];

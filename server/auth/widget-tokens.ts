@@ -44,7 +44,7 @@ export interface IssueTokenInput {
   ttlMinutes?: number;
   /** Visibilities to reach; default {@link DEFAULT_TOKEN_SCOPE}. */
   scope?: readonly Visibility[];
-  /** `embed` (default) for a customer's page, `preview` for the console's live preview. */
+  /** `embed` (default) for a customer's page, `preview` for the console's live preview, `demo` for the demo page. */
   purpose?: TokenPurpose;
 }
 
@@ -54,10 +54,15 @@ export interface IssueTokenSettings {
   now: number;
 }
 
+/** Purposes whose expired tokens are deleted rather than kept: their holders reuse one while valid, so expired ones are clutter. */
+export const PURGED_TOKEN_PURPOSES: readonly TokenPurpose[] = ['preview', 'demo'];
+
 /**
  * Issues a token. The issuer must have update permission (`editor` or
  * `owner`) on the knowledge base now; a lifetime above the cap is refused,
- * never silently shortened.
+ * never silently shortened. Issuing a `preview` or `demo` token first
+ * deletes the knowledge base's expired ones ({@link PURGED_TOKEN_PURPOSES});
+ * `embed` tokens are never deleted.
  *
  * @returns the secret token (shown once) and the stored record
  * @throws TokenIssueError
@@ -111,6 +116,7 @@ export async function issueToken(
     createdAt: settings.now,
     expiresAt: settings.now + ttlMinutes * 60_000,
   };
+  if (PURGED_TOKEN_PURPOSES.includes(record.purpose)) await store.deleteExpiredTokens(input.kbId, PURGED_TOKEN_PURPOSES, settings.now);
   await store.insertToken(record);
   return { token, record };
 }

@@ -68,6 +68,24 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
+/**
+ * Validates a request's query string against `schema`.
+ *
+ * @throws a 400 `invalid_request` problem naming the first bad parameter and
+ *   its value, or the unknown parameters
+ */
+export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
+  const parsed = schema.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.');
+    if (!name) throw problem(400, 'invalid_request', `Query: ${issue?.message ?? 'invalid'}`);
+    const value = (query as Record<string, unknown>)[name];
+    throw problem(400, 'invalid_request', `${name}: ${issue?.message ?? 'invalid'}, got ${JSON.stringify(value)}`);
+  }
+  return parsed.data;
+}
+
 /** A stored document as the console API shows it: its readers only when it is `restricted`. */
 export function toConsoleDocument(document: DocumentRecord): ConsoleDocument {
   return {

@@ -71,21 +71,57 @@ describe('demo page GET /', () => {
     expect(page).not.toMatch(/%[A-Z_]+%/);
   });
 
-  test('each load: a fresh kbw_ token of the owner for this knowledge base, allowing exactly the page at localhost, for 60 minutes', async () => {
-    const first = widgetTokens(await (await fetch(`${demoUrl}/`)).text());
-    const second = widgetTokens(await (await fetch(`${demoUrl}/`)).text());
+  test('each load: a kbw_ demo token of the owner for this knowledge base, allowing exactly the page at localhost, for 60 minutes', async () => {
+    const [token] = widgetTokens(await (await fetch(`${demoUrl}/`)).text());
 
-    expect(first[0]).toMatch(/^kbw_/);
-    expect(new Set(first).size).toBe(1);
-    expect(second[0]).not.toBe(first[0]);
-    const record = await fixture.store.findTokenByHash(hashToken(first[0]!));
+    expect(token).toMatch(/^kbw_/);
+    const record = await fixture.store.findTokenByHash(hashToken(token!));
     expect(record).toMatchObject({
       kbId: 'docs',
       issuerId: fixture.users.owner.id,
       allowedOrigins: [allowedOrigin],
       scope: ['public'],
-      expiresAt: fixture.now() + 60 * 60_000,
+      purpose: 'demo',
     });
+    expect(record!.expiresAt - record!.createdAt).toBe(60 * 60_000);
+  });
+
+  test('reloads reuse the token until 10 minutes before its expiry, then one new token; the expired demo token deleted, an expired embed token kept', async () => {
+    const embed = await fixture.issue({ ttlMinutes: 1 });
+    const first = widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0]!;
+    const firstRecord = (await fixture.store.findTokenByHash(hashToken(first)))!;
+    const demoTokens = async () => (await fixture.store.listTokens('docs')).filter((token) => token.purpose === 'demo');
+
+    const reloads = await Promise.all([1, 2, 3].map(async () => widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0]));
+    const provided = await (await fetch(`${demoUrl}/token`)).text();
+    fixture.advance(firstRecord.expiresAt - fixture.now() - 10 * 60_000 - 1);
+    const stillSame = await (await fetch(`${demoUrl}/token`)).text();
+    fixture.advance(2);
+    const renewed = widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0]!;
+    const renewedAgain = await Promise.all([1, 2].map(async () => (await fetch(`${demoUrl}/token`)).text()));
+    const renewedRecord = (await fixture.store.findTokenByHash(hashToken(renewed)))!;
+    fixture.advance(renewedRecord.expiresAt - fixture.now() - 10 * 60_000);
+    const third = await (await fetch(`${demoUrl}/token`)).text();
+
+    expect(reloads).toEqual([first, first, first]);
+    expect([provided, stillSame]).toEqual([first, first]);
+    expect(renewed).not.toBe(first);
+    expect(renewedAgain).toEqual([renewed, renewed]);
+    expect((await ask(renewed, allowedOrigin)).status).toBe(200);
+    expect(third).not.toBe(renewed);
+    expect((await demoTokens()).map((token) => token.tokenHash)).toEqual([hashToken(renewed), hashToken(third)]);
+    expect((await fixture.store.listTokens('docs')).map((token) => token.id)).toContain(embed.id);
+  });
+
+  test('a revoked demo token is replaced at the next load', async () => {
+    const first = widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0]!;
+    const record = (await fixture.store.findTokenByHash(hashToken(first)))!;
+
+    await fixture.store.revokeToken(record.id, fixture.now());
+    const next = widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0]!;
+
+    expect(next).not.toBe(first);
+    expect((await ask(next, allowedOrigin)).status).toBe(200);
   });
 
   test("the page's token: answers from http://localhost:{port}, refused from http://127.0.0.1:{port} (403 origin_not_allowed)", async () => {
@@ -129,16 +165,16 @@ describe('demo page GET /', () => {
 });
 
 describe('demo GET /token', () => {
-  test('a fresh token as text, not cached, allowing exactly the page at localhost', async () => {
+  test("the page's token as text, not cached, allowing exactly the page at localhost", async () => {
+    const page = widgetTokens(await (await fetch(`${demoUrl}/`)).text())[0];
     const response = await fetch(`${demoUrl}/token`);
     const token = await response.text();
-    const another = await (await fetch(`${demoUrl}/token`)).text();
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(token).toMatch(/^kbw_[\w-]+$/);
-    expect(another).not.toBe(token);
+    expect(token).toBe(page);
     expect((await fixture.store.findTokenByHash(hashToken(token)))?.allowedOrigins).toEqual([allowedOrigin]);
     expect((await ask(token, allowedOrigin)).status).toBe(200);
   });

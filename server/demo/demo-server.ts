@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { issueToken } from '../auth/widget-tokens.ts';
-import type { Store } from '../store/store.ts';
+import type { Store, TokenRecord } from '../store/store.ts';
 
 /**
  * The demo (issue 3 item 7): a customer-like page on its own origin that
@@ -15,9 +15,15 @@ import type { Store } from '../store/store.ts';
  * (a launcher and an inline one with starter questions).
  *
  * The page is a template (`demo/index.html`) filled at each load with the
- * API's base URL and a fresh widget token issued by the workspace owner whose
- * only allowed origin is `http://localhost:{port}`. `GET /token` hands out
- * another one for the element's `tokenProvider`. Opened as
+ * API's base URL and a widget token issued by the workspace owner whose only
+ * allowed origin is `http://localhost:{port}`, listed with the purpose
+ * `demo`. `GET /token` hands one out for the element's `tokenProvider`. The
+ * server keeps its current token (the secret exists nowhere else) and hands
+ * out the same one to every load and `/token` request until it is revoked
+ * or within {@link DEMO_TOKEN_RENEWAL_MINUTES} minutes of its expiry, so an
+ * afternoon of reloads leaves a handful of tokens, not one per load (issue
+ * 18 item 7); expired demo tokens are deleted when the next is issued.
+ * Opened as
  * `http://127.0.0.1:{port}/`, the same page is a site the token does not
  * allow, and the API refuses it (403 `origin_not_allowed`).
  *
@@ -27,6 +33,13 @@ import type { Store } from '../store/store.ts';
  * so a widget that wrote HTML from strings would fail here.
  */
 
+
+/**
+ * A demo token is replaced once less than this many minutes of its life are
+ * left (or less than half its life, for a platform cap under 20 minutes),
+ * so a page loaded now keeps a working token for a while.
+ */
+export const DEMO_TOKEN_RENEWAL_MINUTES = 10;
 
 /** The project's demo folder: `index.html`, `demo.js`, `demo.css`. */
 export const DEMO_PAGE_DIR = fileURLToPath(new URL('../../demo', import.meta.url));
@@ -76,13 +89,32 @@ export function startDemoServer(deps: DemoServerDeps): Server {
     return `http://localhost:${(server.address() as AddressInfo).port}`;
   }
 
-  async function freshToken(): Promise<string> {
-    const issued = await issueToken(
+  /** The token handed out now, and its record as issued. */
+  let current: Promise<{ token: string; record: TokenRecord }> | undefined;
+
+  /** The current token while it is still good for a while and not revoked; otherwise a new one (one at a time). */
+  async function pageToken(): Promise<string> {
+    const pending = current;
+    if (pending) {
+      const held = await pending.catch(() => undefined);
+      if (held && (await stillGood(held.record))) return held.token;
+      // Another request replaced it meanwhile: share that one.
+      if (current !== pending) return (await current!).token;
+    }
+    current = issueToken(
       deps.store,
-      { kbId: deps.kbId, issuerId: deps.ownerId, allowedOrigins: [pageOrigin()] },
+      { kbId: deps.kbId, issuerId: deps.ownerId, allowedOrigins: [pageOrigin()], purpose: 'demo' },
       { ttlCapMinutes: deps.ttlCapMinutes, now: deps.now() },
     );
-    return issued.token;
+    return (await current).token;
+  }
+
+  async function stillGood(record: TokenRecord): Promise<boolean> {
+    const lifetime = record.expiresAt - record.createdAt;
+    const renewalMs = Math.min(DEMO_TOKEN_RENEWAL_MINUTES * 60_000, lifetime / 2);
+    if (record.expiresAt - deps.now() <= renewalMs) return false;
+    const stored = await deps.store.findTokenByHash(record.tokenHash);
+    return stored !== undefined && stored.revokedAt === undefined;
   }
 
   app.get('/', async (_request, response) => {
@@ -91,7 +123,7 @@ export function startDemoServer(deps: DemoServerDeps): Server {
     const page = fillTemplate(template, {
       API_BASE_URL: deps.apiBaseUrl,
       KB_ID: deps.kbId,
-      WIDGET_TOKEN: await freshToken(),
+      WIDGET_TOKEN: await pageToken(),
       ALLOWED_ORIGIN: pageOrigin(),
       DISALLOWED_ORIGIN: `http://127.0.0.1:${port}`,
     });
@@ -106,7 +138,7 @@ export function startDemoServer(deps: DemoServerDeps): Server {
 
   app.get('/token', async (_request, response) => {
     response.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-    response.type('text/plain; charset=utf-8').send(await freshToken());
+    response.type('text/plain; charset=utf-8').send(await pageToken());
   });
 
   for (const [path, asset] of Object.entries(ASSETS)) {

@@ -318,8 +318,20 @@ CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
   {
+    // Tokens at scale (issue 18 item 7; sqlite-schema.ts migration 14): the
+    // purpose 'demo', and the list's keyset index (newest first on
+    // created_at, id).
+    version: 8,
+    sql: `
+ALTER TABLE tokens DROP CONSTRAINT tokens_purpose_check;
+ALTER TABLE tokens ADD CONSTRAINT tokens_purpose_check CHECK (purpose IN ('embed', 'preview', 'demo'));
+DROP INDEX tokens_kb;
+CREATE INDEX tokens_kb ON tokens (kb_id, created_at, id);
+`,
+  },
+  {
     // Invitations' set-password links (issue 18 "Members"; sqlite-schema.ts
-    // migration 15). (Number 8 belongs to a change made beside this one.)
+    // migration 15).
     version: 9,
     sql: `
 CREATE TABLE password_links (

@@ -53,6 +53,8 @@ export interface SqlDialect {
   memberOf(column: string, placeholder?: string): string;
   /** The values of `expression` over a group as one {@link readList} value. */
   aggregateList(expression: string): string;
+  /** Some element of the text-list column `column` contains the text parameter `?` (case-sensitive, no wildcards). */
+  listElementContains(column: string): string;
   /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`FOR UPDATE`); nothing in SQLite, whose writers take turns. */
   readonly forUpdate: string;
 }
@@ -64,6 +66,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   writeBoolean: (value) => (value ? 1 : 0),
   memberOf: (column, placeholder = '?') => `${column} IN (SELECT value FROM json_each(${placeholder}))`,
   aggregateList: (expression) => `json_group_array(${expression})`,
+  listElementContains: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE instr(json_each.value, ?) > 0)`,
   forUpdate: '',
 };
 export const POSTGRES_DIALECT: SqlDialect = {
@@ -73,6 +76,7 @@ export const POSTGRES_DIALECT: SqlDialect = {
   writeBoolean: (value) => value,
   memberOf: (column, placeholder = '?') => `${column} = ANY(${placeholder})`,
   aggregateList: (expression) => `array_agg(${expression})`,
+  listElementContains: (column) => `EXISTS (SELECT 1 FROM unnest(${column}) AS element WHERE strpos(element, ?) > 0)`,
   forUpdate: ' FOR UPDATE',
 };
 

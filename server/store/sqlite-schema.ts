@@ -403,10 +403,38 @@ CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
   {
+    // Tokens at scale (issue 18 item 7): the purpose 'demo' for the demo
+    // page's tokens, and an index for the Developers tab's list, newest
+    // first a page at a time (keyset on created_at, id). SQLite cannot
+    // change a CHECK in place: the table is rebuilt
+    // (https://sqlite.org/lang_altertable.html, as migration 3 did).
+    version: 14,
+    sql: `
+CREATE TABLE tokens_rebuilt (
+  id TEXT PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  issuer_id TEXT REFERENCES users(id) ON DELETE SET NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  allowed_origins TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  revoked_at INTEGER,
+  last_used_at INTEGER,
+  purpose TEXT NOT NULL DEFAULT 'embed' CHECK (purpose IN ('embed', 'preview', 'demo'))
+);
+INSERT INTO tokens_rebuilt (id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at, purpose)
+  SELECT id, kb_id, issuer_id, token_hash, allowed_origins, scope, created_at, expires_at, revoked_at, last_used_at, purpose FROM tokens;
+DROP TABLE tokens;
+ALTER TABLE tokens_rebuilt RENAME TO tokens;
+CREATE INDEX tokens_kb ON tokens (kb_id, created_at, id);
+CREATE INDEX tokens_issuer ON tokens (issuer_id);
+`,
+  },
+  {
     // Invitations (issue 18 "Members"): one-time set-password links, stored
     // by the SHA-256 of their secret with their user, expiry, use and
     // replacement by a newer link (store/password-link-repository.ts).
-    // (Number 14 belongs to a change made beside this one.)
     version: 15,
     sql: `
 CREATE TABLE password_links (

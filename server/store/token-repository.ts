@@ -4,9 +4,12 @@ import type { TokenRepository, Visibility } from './store.ts';
 
 const TOKEN_COLUMNS = 'id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at';
 
+/** A `tokens` row as selected, its list columns in the dialect's form. */
+type TokenRow = TokenRowBase & { allowed_origins: unknown; scope: unknown };
+
 /** Widget tokens, stored by the hash of their secret; their lists (origins, scope) in the dialect's list column. */
 export function tokenRepository(sql: SqlExecutor): TokenRepository {
-  const toToken = (row: TokenRowBase & { allowed_origins: unknown; scope: unknown }) =>
+  const toToken = (row: TokenRow) =>
     tokenRecord(row, { allowedOrigins: sql.dialect.readList(row.allowed_origins), scope: sql.dialect.readList(row.scope) as Visibility[] });
   return {
     async insertToken(token) {
@@ -25,11 +28,57 @@ export function tokenRepository(sql: SqlExecutor): TokenRepository {
       ]);
     },
     async findTokenByHash(tokenHash) {
-      const row = await sql.get<TokenRowBase & { allowed_origins: unknown; scope: unknown }>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE token_hash = ?`, [tokenHash]);
+      const row = await sql.get<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE token_hash = ?`, [tokenHash]);
       return row && toToken(row);
     },
     async listTokens(kbId) {
-      return (await sql.all<TokenRowBase & { allowed_origins: unknown; scope: unknown }>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE kb_id = ? ORDER BY created_at, id`, [kbId])).map(toToken);
+      return (await sql.all<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE kb_id = ? ORDER BY created_at, id`, [kbId])).map(toToken);
+    },
+    async listTokenPage(kbId, filter, page) {
+      const conditions = ['kb_id = ?'];
+      const params: unknown[] = [kbId];
+      if (filter.status === 'revoked') conditions.push('revoked_at IS NOT NULL');
+      if (filter.status === 'active') {
+        conditions.push('revoked_at IS NULL AND expires_at > ?');
+        params.push(page.now);
+      }
+      if (filter.status === 'expired') {
+        conditions.push('revoked_at IS NULL AND expires_at <= ?');
+        params.push(page.now);
+      }
+      if (filter.purpose !== undefined) {
+        conditions.push('purpose = ?');
+        params.push(filter.purpose);
+      }
+      if (filter.origin !== undefined) {
+        conditions.push(sql.dialect.listElementContains('allowed_origins'));
+        params.push(filter.origin);
+      }
+      const matching = conditions.join(' AND ');
+      const after = page.after ? ' AND (created_at < ? OR (created_at = ? AND id < ?))' : '';
+      const afterParams = page.after ? [page.after.createdAt, page.after.createdAt, page.after.id] : [];
+      const [rows, count] = await Promise.all([
+        sql.all<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE ${matching}${after} ORDER BY created_at DESC, id DESC LIMIT ?`, [
+          ...params,
+          ...afterParams,
+          page.limit,
+        ]),
+        sql.get<{ total: number | string }>(`SELECT COUNT(*) AS total FROM tokens WHERE ${matching}`, params),
+      ]);
+      return { tokens: rows.map(toToken), total: Number(count?.total ?? 0) };
+    },
+    async getToken(kbId, id) {
+      const row = await sql.get<TokenRow>(`SELECT ${TOKEN_COLUMNS} FROM tokens WHERE kb_id = ? AND id = ?`, [kbId, id]);
+      return row && toToken(row);
+    },
+    async deleteExpiredTokens(kbId, purposes, now) {
+      const deletable = purposes.filter((purpose) => purpose !== 'embed');
+      if (deletable.length === 0) return 0;
+      return sql.run(`DELETE FROM tokens WHERE kb_id = ? AND ${sql.dialect.memberOf('purpose')} AND expires_at <= ?`, [
+        kbId,
+        sql.dialect.writeList(deletable),
+        now,
+      ]);
     },
     async revokeToken(id, at) {
       // The first revocation time is kept; a token revoked twice still counts as found.
