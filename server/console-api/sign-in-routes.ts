@@ -147,7 +147,8 @@ export function attemptLimiter(options: {
   store?: RateLimitStore;
 }): RequestHandler {
   const attempts = options.attempts ?? 'sign-in';
-  const property = `${attempts}LimitOf${options.per === 'client' ? 'Client' : 'Email'}`;
+  // `signInLimitOfClient`, `setPasswordLimitOfClient`, ...: where express-rate-limit puts the count on the request.
+  const property = `${attempts.replace(/-(\w)/g, (_dash, letter: string) => letter.toUpperCase())}LimitOf${options.per === 'client' ? 'Client' : 'Email'}`;
   return rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
