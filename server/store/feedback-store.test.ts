@@ -204,9 +204,9 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore migration 3 (feedbac
   test('a schema of migration 2: migration 3 applied at open; feedback is stored and listed', async () => {
     // Arrange
     const schema = `t_${randomBytes(6).toString('hex')}`;
-    const store = openPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 2 });
+    let store: ReturnType<typeof openPostgresStore> | undefined;
     onTestFinished(async () => {
-      await store.close();
+      await store?.close();
       await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     });
     await adminQuery(`CREATE SCHEMA ${schema}`);
@@ -218,7 +218,8 @@ describe.runIf(testBackend() === 'postgres')('PostgresStore migration 3 (feedbac
       INSERT INTO knowledge_bases (id, name, created_at) VALUES ('${KB_ID}', 'KB', 5);
       INSERT INTO index_stats (kb_id, chunk_count, body_length_sum, heading_length_sum) VALUES ('${KB_ID}', 0, 0, 0); COMMIT;`);
 
-    // Act
+    // Act: opened only now, since a store starts migrating its schema as it opens.
+    store = openPostgresStore({ url: testDatabaseUrl(), schema, maxConnections: 2 });
     await store.addFeedback(rating());
 
     // Assert
