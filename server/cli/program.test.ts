@@ -121,6 +121,22 @@ describe('kb token', () => {
     );
   });
 
+  test('list: newest first, each with its purpose and creation time', async () => {
+    await run('token', 'issue', '--kb', 'help', '--origin', 'https://old.example.com');
+    clock += 60_000;
+    await run('token', 'issue', '--kb', 'help', '--origin', 'https://new.example.com');
+    stdout = '';
+
+    await run('token', 'list', '--kb', 'help');
+
+    const [header, ...rows] = stdout.trim().split('\n');
+    expect(header).toBe('id\tstatus\tpurpose\tissuer\tcreated\texpires\tlast used\tscope\torigins');
+    expect(rows.map((row) => row.split('\t').filter((_, column) => [2, 4, 8].includes(column)))).toEqual([
+      ['embed', new Date(clock).toISOString(), 'https://new.example.com'],
+      ['embed', new Date(clock - 60_000).toISOString(), 'https://old.example.com'],
+    ]);
+  });
+
   test('revoke: the token is listed as revoked', async () => {
     await run('token', 'issue', '--kb', 'help');
     const id = /Issued (tok_\S+)/.exec(stderr)![1]!;

@@ -279,14 +279,17 @@ export function createCli(deps: CliDeps): Command {
         await requireKnowledgeBase(store, options.kb);
         const now = deps.now();
         const users = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
-        print(['id', 'status', 'issuer', 'expires', 'last used', 'scope', 'origins'].join('\t'));
-        for (const record of await store.listTokens(options.kb)) {
+        print(['id', 'status', 'purpose', 'issuer', 'created', 'expires', 'last used', 'scope', 'origins'].join('\t'));
+        const newestFirst = (await store.listTokens(options.kb)).sort((left, right) => right.createdAt - left.createdAt || (left.id < right.id ? 1 : -1));
+        for (const record of newestFirst) {
           const status = record.revokedAt !== undefined ? 'revoked' : now >= record.expiresAt ? 'expired' : 'active';
           print(
             [
               record.id,
               status,
+              record.purpose,
               (record.issuerId && users.get(record.issuerId)) ?? '(removed user)',
+              new Date(record.createdAt).toISOString(),
               new Date(record.expiresAt).toISOString(),
               record.lastUsedAt === undefined ? '-' : new Date(record.lastUsedAt).toISOString(),
               record.scope.join(','),
