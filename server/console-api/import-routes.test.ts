@@ -18,7 +18,7 @@ let owner: string;
 let reader: string;
 
 beforeAll(async () => {
-  fixture = await createWidgetFixture({ importAllowPrivateAddresses: true, consolePasswords: { owner: PASSWORD, reader: PASSWORD } });
+  fixture = await createWidgetFixture({ importAllowPrivateAddresses: true, consolePasswords: { owner: PASSWORD, alice: PASSWORD, bob: PASSWORD, reader: PASSWORD } });
   owner = await fixture.signIn('owner@example.com', PASSWORD);
   reader = await fixture.signIn('reader@example.com', PASSWORD);
 });
@@ -106,6 +106,24 @@ describe('website imports', () => {
     expect(statuses).toEqual([202, 409]);
     expect(((await refused.json()) as { detail: string }).detail).toBe(`An import of ${site.origin}/sitemap.xml is already running in this knowledge base`);
     expect((await finished(((await accepted.json()) as ImportJob).id)).status).toBe('succeeded');
+  });
+
+  test("an editor's import leaves a page whose document they cannot read as it is, reported failed", async () => {
+    const site = await openSite();
+    const alice = await fixture.signIn('alice@example.com', PASSWORD);
+    const bob = await fixture.signIn('bob@example.com', PASSWORD);
+    const request = { kind: 'sitemap', urls: [`${site.origin}/sitemap.xml`] };
+    const restricted = await finished(((await (await call('POST', 'imports', alice, { ...request, visibility: 'restricted', readers: [fixture.users.alice.id] })).json()) as ImportJob).id);
+    site.resources.set('/help/wombat', { type: 'text/html', body: docsPage('Wombat care', '<p>Feed the wombat carrots on Sundays.</p>') });
+
+    const byBob = await finished(((await (await call('POST', 'imports', bob, { ...request, visibility: 'public' })).json()) as ImportJob).id);
+
+    const wombat = `${new URL(site.origin).host}/help/wombat.html`;
+    expect(restricted.result!.created).toContain(wombat);
+    expect(byBob.result!.failed.map((failure) => [failure.doc_id, failure.reason])).toContainEqual([wombat, 'a document of this id exists that you cannot read; it is left as it is']);
+    expect(byBob.result!.updated).toEqual([]);
+    const stored = await fixture.store.getDocument('docs', wombat);
+    expect([stored?.visibility, stored?.readers]).toEqual(['restricted', [fixture.users.alice.id]]);
   });
 
   test('refused with the field named, no job started: a non-http URL, two sites, a sitemap with two URLs; a reader may not import', async () => {

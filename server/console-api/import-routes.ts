@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportJobList } from '../../protocol/console-protocol.ts';
-import { ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ImportRunningError, type ImportJob } from '../ingest/import-jobs.ts';
 import { DEFAULT_CRAWL_LIMITS } from '../ingest/web/crawl-site.ts';
@@ -15,7 +15,9 @@ import { membership, parseBody, requireUpdatePermission, signedInUser, type Cons
  * (ingest/import-jobs.ts) that every member may follow. The fetcher's rules
  * are the command line's: robots.txt, the limits, and no private, loopback
  * or link-local address unless the service allows them
- * (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`).
+ * (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`). As with an upload, a page whose
+ * document exists and is one its starter cannot read is left as it is
+ * (reported failed), and neither is such a document removed.
  */
 export function importRoutes(deps: ConsoleRouteDeps): Router {
   const { store, imports } = deps;
@@ -47,6 +49,7 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
           limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: body.max_pages ?? DEFAULT_CRAWL_LIMITS.maxPages, maxDepth: body.max_depth ?? DEFAULT_CRAWL_LIMITS.maxDepth },
           fetchLimits: { ...DEFAULT_FETCH_LIMITS, allowPrivateAddresses: deps.importAllowPrivateAddresses },
           onProgress,
+          mayReplace: (document) => canReadDocument(user.id, role, document),
         }),
       );
     } catch (error) {

@@ -1,5 +1,5 @@
 import { ingestSource, SourceRejectedError, SourceSkippedError } from '../ingest-source.ts';
-import { NotFoundError, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError, type DocumentRecord, type Store, type Visibility } from '../../store/store.ts';
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlLimits, type CrawlSeed } from './crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits } from './guarded-fetch.ts';
 import { mainContentHtml } from './main-content.ts';
@@ -31,6 +31,12 @@ export interface SiteIngestOptions {
   fetchLimits?: FetchLimits;
   /** Called after each page is stored or refused. */
   onProgress?: (progress: { done: number; total: number; url: string }) => void;
+  /**
+   * Whether the import may replace or remove an existing document (the
+   * console: only one its starter can read, as an upload may); a page whose
+   * document it may not is reported failed and left as it is. Default: any.
+   */
+  mayReplace?: (document: DocumentRecord) => boolean;
 }
 
 /** What an import did, by document id; pages not imported by URL. */
@@ -59,12 +65,20 @@ export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIng
   const sourceRoot = `${crawl.site}/`;
   const report: SiteIngestReport = { site: crawl.site, created: [], updated: [], unchanged: [], removed: [], skipped: [...crawl.skipped], failed: [], truncated: crawl.truncated };
   const imported = new Set<string>();
+  const mayReplaceDocument = async (docId: string) => {
+    if (!options.mayReplace) return true;
+    const existing = await store.getDocument(options.kbId, docId);
+    return existing === undefined || options.mayReplace(existing);
+  };
   let done = 0;
   for (const page of crawl.pages) {
     const docId = webDocumentId(page.url, page.contentType);
     done += 1;
     if (imported.has(docId)) {
       report.skipped.push({ url: page.url, reason: `another page of this import is already the document "${docId}"` });
+    } else if (!(await mayReplaceDocument(docId))) {
+      imported.add(docId);
+      report.failed.push({ url: page.url, docId, reason: 'a document of this id exists that you cannot read; it is left as it is' });
     } else {
       imported.add(docId);
       const bytes = page.contentType === 'text/html' ? Buffer.from(mainContentHtml(page.body.toString('utf8'))) : page.body;
@@ -93,6 +107,7 @@ export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIng
   const complete = !crawl.truncated && crawl.unreachable.length === 0;
   for (const document of await store.listDocuments(options.kbId)) {
     if (document.sourceRoot !== sourceRoot || imported.has(document.docId) || document.url === undefined) continue;
+    if (options.mayReplace && !options.mayReplace(document)) continue;
     if (gone.has(document.url) || (complete && !reached.has(document.url))) {
       if (await store.removeDocument(options.kbId, document.docId)) report.removed.push(document.docId);
     }
