@@ -28,15 +28,20 @@ export function curatedAnswerRoutes(deps: ConsoleRouteDeps): Router {
   /** The knowledge base's documents the signed-in person can read, by id. */
   const readableBy = (kbId: string, role: Role, response: Response) => readableDocuments(store, kbId, signedInUser(response).id, role);
 
-  /** A stored pair the person can see, or a 404 problem. */
-  async function visiblePair(request: Request, response: Response, kbId: string, role: Role): Promise<CuratedAnswer> {
+  /** A stored pair the person can see, with the documents they can read; or a 404 problem. */
+  async function visiblePair(
+    request: Request,
+    response: Response,
+    kbId: string,
+    role: Role,
+  ): Promise<{ pair: CuratedAnswer; documents: Map<string, DocumentRecord> }> {
     const id = Number(request.params.answerId);
     const documents = await readableBy(kbId, role, response);
     const pair = Number.isSafeInteger(id) ? (await store.listFaq(kbId)).find((candidate) => candidate.id === id) : undefined;
     if (!pair || !pair.sources.every((source) => documents.has(source.docId))) {
       throw problem(404, 'not_found', `No curated answer "${String(request.params.answerId)}" in knowledge base "${kbId}"`);
     }
-    return pair;
+    return { pair, documents };
   }
 
   /** The request's pair, its sources checked against what the editor can read and its markers against its sources. */
@@ -86,17 +91,20 @@ export function curatedAnswerRoutes(deps: ConsoleRouteDeps): Router {
   router.put('/knowledge-bases/:kbId/curated-answers/:answerId', async (request, response) => {
     const { kbId, role } = await membership(store, request, response);
     requireUpdatePermission(role, 'Editing a curated answer');
-    const { id } = await visiblePair(request, response, kbId, role);
+    const {
+      pair: { id },
+      documents,
+    } = await visiblePair(request, response, kbId, role);
     const pair = await pairFrom(request, response, kbId, role);
     if (!(await store.updateFaqPair(kbId, id, pair))) throw problem(404, 'not_found', `No curated answer "${id}" in knowledge base "${kbId}"`);
-    response.json(toConsoleCuratedAnswer({ ...pair, id }, await readableBy(kbId, role, response)) satisfies ConsoleCuratedAnswer);
+    response.json(toConsoleCuratedAnswer({ ...pair, id }, documents) satisfies ConsoleCuratedAnswer);
   });
 
   router.delete('/knowledge-bases/:kbId/curated-answers/:answerId', async (request, response) => {
     const { kbId, role } = await membership(store, request, response);
     requireUpdatePermission(role, 'Removing a curated answer');
-    const { id } = await visiblePair(request, response, kbId, role);
-    await store.removeFaqPair(kbId, id);
+    const { pair } = await visiblePair(request, response, kbId, role);
+    await store.removeFaqPair(kbId, pair.id);
     response.status(204).end();
   });
 

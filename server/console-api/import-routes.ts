@@ -62,19 +62,22 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
 
   router.get('/knowledge-bases/:kbId/imports', async (request, response) => {
     const { kbId } = await membership(store, request, response);
-    const emails = await emailsById();
-    response.json({ imports: imports.list(kbId).map((job) => toConsoleImportJob(job, emails)) } satisfies ImportJobList);
+    const jobs = imports.list(kbId);
+    const emails = await emailsOf(jobs);
+    response.json({ imports: jobs.map((job) => toConsoleImportJob(job, emails)) } satisfies ImportJobList);
   });
 
   router.get('/knowledge-bases/:kbId/imports/:importId', async (request, response) => {
     const { kbId } = await membership(store, request, response);
     const job = imports.get(kbId, String(request.params.importId));
     if (!job) throw problem(404, 'not_found', `No import "${String(request.params.importId)}" in knowledge base "${kbId}"`);
-    response.json(toConsoleImportJob(job, await emailsById()) satisfies ConsoleImportJob);
+    response.json(toConsoleImportJob(job, await emailsOf([job])) satisfies ConsoleImportJob);
   });
 
-  async function emailsById(): Promise<Map<string, string>> {
-    return new Map((await store.listUsers()).map((user) => [user.id, user.email]));
+  /** The emails of the jobs' starters, by user id (a job is polled every second: not the whole user list). */
+  async function emailsOf(jobs: readonly ImportJob[]): Promise<Map<string, string>> {
+    const users = await Promise.all([...new Set(jobs.map((job) => job.startedBy))].map((userId) => store.getUser(userId)));
+    return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
   }
 
   return router;

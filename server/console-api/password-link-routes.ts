@@ -7,7 +7,7 @@ import {
 } from '../../protocol/console-protocol.ts';
 import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
 import { hashPasswordLinkSecret, passwordLinkRefusal, passwordLinkState, type PasswordLinkState } from '../auth/password-links.ts';
-import { hashSessionId, sessionIdOf, setSessionCookie, startSession } from '../http/console-session.ts';
+import { replaceSession } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
 import type { PasswordLinkRecord, Store } from '../store/store.ts';
@@ -68,10 +68,7 @@ export function passwordLinkRoutes(deps: SignInDeps): Router {
       const userId = await store.usePasswordLink(link.secretHash, deps.now(), passwordHash);
       if (userId === undefined) throw refusal('used');
 
-      const previous = sessionIdOf(request);
-      if (previous !== undefined) await store.deleteSession(hashSessionId(previous));
-      const session = await startSession(store, userId, deps.now());
-      setSessionCookie(request, response, session.id);
+      await replaceSession(store, request, response, userId, deps.now());
       response.status(204).end();
     },
   );

@@ -7,10 +7,9 @@ import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
 import {
   clearSessionCookie,
   hashSessionId,
+  replaceSession,
   requireSignedIn,
   sessionIdOf,
-  setSessionCookie,
-  startSession,
   type ConsoleLocals,
 } from '../http/console-session.ts';
 import { hashPassword, needsRehash, passwordPolicyProblem, verifyPassword } from '../auth/password-hash.ts';
@@ -101,11 +100,7 @@ export function signInRoutes(deps: SignInDeps): Router {
       if (needsRehash(stored) && passwordPolicyProblem(password) === undefined) {
         await store.setPasswordHash(user.id, await hashPassword(password));
       }
-      // A new id at every sign-in: a session id planted before it is worth nothing (session fixation).
-      const previous = sessionIdOf(request);
-      if (previous !== undefined) await store.deleteSession(hashSessionId(previous));
-      const session = await startSession(store, user.id, deps.now());
-      setSessionCookie(request, response, session.id);
+      await replaceSession(store, request, response, user.id, deps.now());
       response.status(204).end();
     },
   );

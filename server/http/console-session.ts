@@ -67,6 +67,19 @@ export async function startSession(store: SessionRepository, userId: string, at:
   return { id, record };
 }
 
+/**
+ * Signs a person in on this response: ends the session the request's cookie
+ * names, if any, starts a new one and sets its cookie. A new id at every
+ * sign-in, so a session id planted before it is worth nothing (session
+ * fixation). Used by sign-in and by a set-password link.
+ */
+export async function replaceSession(store: SessionRepository, request: Request, response: Response, userId: string, at: number): Promise<void> {
+  const previous = sessionIdOf(request);
+  if (previous !== undefined) await store.deleteSession(hashSessionId(previous));
+  const session = await startSession(store, userId, at);
+  setSessionCookie(request, response, session.id);
+}
+
 /** @returns the well-formed session id of the request's cookie, if any */
 export function sessionIdOf(request: Request): string | undefined {
   for (const pair of (request.get('cookie') ?? '').split(';')) {

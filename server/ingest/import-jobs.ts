@@ -89,7 +89,9 @@ export class ImportJobs {
     // Oldest first; the oldest finished jobs make room for the new one.
     const listed = [...jobs, job];
     const keep = this.#options.keepPerKnowledgeBase ?? 20;
-    for (let oldest = listed.findIndex((candidate) => candidate.status !== 'running'); listed.length > keep && oldest >= 0; oldest = listed.findIndex((candidate) => candidate.status !== 'running')) {
+    while (listed.length > keep) {
+      const oldest = listed.findIndex((candidate) => candidate.status !== 'running');
+      if (oldest < 0) break;
       listed.splice(oldest, 1);
     }
     this.#jobs.set(input.kbId, listed);
