@@ -149,7 +149,7 @@ describe('tokens from the console', () => {
     expect(Date.parse(issued.expires_at) - fixture.now()).toBe(30 * 60_000);
     const answer = await fixture.post('query', { question: 'How do I read a file?' }, { token: issued.token, headers: { Origin: 'http://localhost:5173' } });
     expect(answer.status).toBe(200);
-    const listed = (await (await call('GET', '/knowledge-bases/docs/tokens', { cookie: cookies.reader })).json()) as { tokens: { id: string; issuer: string }[] };
+    const listed = (await (await call('GET', '/knowledge-bases/docs/tokens?limit=100', { cookie: cookies.reader })).json()) as { tokens: { id: string; issuer: string }[] };
     expect(listed.tokens.find((token) => token.id === issued.id)).toMatchObject({ issuer: 'alice@example.com' });
     expect(JSON.stringify(listed)).not.toContain(issued.token);
   });
@@ -211,7 +211,7 @@ describe('preview tokens from the console', () => {
     expect(issued.token).toMatch(/^kbw_/);
     expect(Date.parse(issued.expires_at) - Date.parse(issued.created_at)).toBe(10 * 60_000);
     expect(issued).not.toHaveProperty('snippet');
-    const listed = (await (await call('GET', '/knowledge-bases/docs/tokens', { cookie: cookies.reader })).json()) as { tokens: { id: string; purpose: string }[] };
+    const listed = (await (await call('GET', '/knowledge-bases/docs/tokens?limit=100', { cookie: cookies.reader })).json()) as { tokens: { id: string; purpose: string }[] };
     expect(listed.tokens.find((token) => token.id === issued.id)).toMatchObject({ purpose: 'preview' });
     expect(listed.tokens.filter((token) => token.purpose === 'embed').length).toBeGreaterThan(0);
   });
