@@ -432,6 +432,9 @@ export const HeadingListSchema = z
   .meta({ id: 'HeadingList', description: "A document's headings" });
 export type HeadingList = z.infer<typeof HeadingListSchema>;
 
+/** Longest interval between two syncs of a re-synced import, hours (30 days). */
+export const MAX_RESYNC_HOURS = 720;
+
 /** Most URLs one import starts from. */
 export const MAX_IMPORT_URLS = 50;
 
@@ -449,6 +452,16 @@ export const ImportRequestSchema = z
     quotable: z.boolean().optional(),
     max_pages: z.number().int().min(1).max(500).optional().meta({ description: 'Most pages fetched (default 500)' }),
     max_depth: z.number().int().min(0).max(10).optional().meta({ description: 'Link hops followed from the URLs (`pages` only; default 3)' }),
+    resync_hours: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RESYNC_HOURS)
+      .optional()
+      .meta({
+        description:
+          'Import again every this many hours (the console offers 24 and 168), asking for each page conditionally (If-None-Match, If-Modified-Since) and removing pages gone; 0 or absent: once. The same kind and URLs set up again update the one source',
+      }),
   })
   .refine((request) => request.kind === 'pages' || request.urls.length === 1, { path: ['urls'], message: 'a sitemap import takes exactly one URL, the sitemap' })
   .meta({ id: 'ImportRequest', description: 'A website import to start' });
@@ -461,7 +474,8 @@ export const ImportJobSchema = z
     kind: z.enum(['pages', 'sitemap']),
     urls: z.array(z.string()),
     status: z.enum(['running', 'succeeded', 'failed']),
-    started_by: z.string().meta({ description: 'Email of who started it' }),
+    started_by: z.string().meta({ description: 'Email of who started it (a scheduled sync: who set up its source)' }),
+    source_id: z.string().optional().meta({ description: 'The re-synced source it syncs (`GET …/import-sources`); absent for a one-off import' }),
     started_at: timestamp(),
     finished_at: timestamp().optional(),
     progress: z
@@ -495,6 +509,46 @@ export const ImportJobListSchema = z
   .object({ imports: z.array(ImportJobSchema).meta({ description: 'Newest first: those running and the last ones finished' }) })
   .meta({ id: 'ImportJobList', description: "A knowledge base's website imports" });
 export type ImportJobList = z.infer<typeof ImportJobListSchema>;
+
+/** How a source's last sync ended. */
+export const ImportSyncSchema = z
+  .object({
+    status: z.enum(['succeeded', 'failed']),
+    finished_at: timestamp(),
+    created: z.number().int().optional(),
+    updated: z.number().int().optional(),
+    unchanged: z.number().int().optional(),
+    removed: z.number().int().optional(),
+    failed: z.number().int().optional(),
+    error: z.string().optional().meta({ description: 'Why it failed' }),
+  })
+  .meta({ id: 'ImportSync', description: "A re-sync's outcome: documents counted by outcome, or why it failed" });
+
+/** A website imported again on a schedule (`GET …/import-sources`). */
+export const ImportSourceSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['pages', 'sitemap']),
+    urls: z.array(z.string()),
+    visibility: VisibilitySchema,
+    readers: z.array(z.string()).meta({ description: 'User ids of the readers of `restricted` pages' }),
+    quotable: z.boolean(),
+    max_pages: z.number().int(),
+    max_depth: z.number().int(),
+    resync_hours: z.number().int().meta({ description: 'Hours between two syncs' }),
+    created_by: z.string().meta({ description: 'Email of who set it up: syncs import with their access' }),
+    created_at: timestamp(),
+    next_sync_at: timestamp(),
+    last_sync: ImportSyncSchema.optional(),
+  })
+  .meta({ id: 'ImportSource', description: 'A website the knowledge base imports again on a schedule' });
+export type ImportSource = z.infer<typeof ImportSourceSchema>;
+
+/** `GET …/import-sources`. */
+export const ImportSourceListSchema = z
+  .object({ sources: z.array(ImportSourceSchema).meta({ description: 'By next sync' }) })
+  .meta({ id: 'ImportSourceList', description: "A knowledge base's re-synced websites" });
+export type ImportSourceList = z.infer<typeof ImportSourceListSchema>;
 
 /** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
 export const CONSOLE_SCHEMAS = [
@@ -535,4 +589,7 @@ export const CONSOLE_SCHEMAS = [
   ImportRequestSchema,
   ImportJobSchema,
   ImportJobListSchema,
+  ImportSyncSchema,
+  ImportSourceSchema,
+  ImportSourceListSchema,
 ] as const;

@@ -11,6 +11,7 @@ import { createLogger } from './logger.ts';
 import { createProgressBar } from './progress-bar.ts';
 import { reindexStaleDocuments } from './retrieval/reindex.ts';
 import { ImportJobs } from './ingest/import-jobs.ts';
+import { startImportResync } from './ingest/import-sources.ts';
 import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
 import { storeLocationFromEnv } from './store/postgres-config.ts';
@@ -99,6 +100,10 @@ const stopRetention = startQuestionLogRetention(store, {
   onError: (error) => logger.error({ err: error }, 'old question log entries could not be removed'),
 });
 const imports = new ImportJobs({ now: Date.now });
+// Websites set up to be imported again: due syncs are claimed through the store, so replicas run each once.
+const stopResync = startImportResync({ store, imports, allowPrivateAddresses: config.importAllowPrivateAddresses, now: Date.now }, (error) =>
+  logger.error({ err: error }, 'due website re-syncs could not be started; the next check tries again'),
+);
 const app = createApp({
   store,
   imports,
@@ -213,6 +218,7 @@ async function shutdown(signal: string): Promise<void> {
   ]);
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
+  stopResync();
   // A website import still running stops with the process; its pages so far are stored, and running it again goes on from there.
   await Promise.race([imports.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
-import { ImportJobSchema, type ImportJob, type ImportJobList } from '../../protocol/console-protocol.ts';
+import { ImportJobSchema, ImportSourceListSchema, type ImportJob, type ImportJobList, type ImportSourceList } from '../../protocol/console-protocol.ts';
 import type { QueryResponse } from '../../protocol/query-protocol.ts';
 import { docsPage, serveTestSite, type TestSite } from '../testing/test-site.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
@@ -141,6 +141,60 @@ describe('website imports', () => {
     ]);
     expect((await call('POST', 'imports', reader, { kind: 'pages', urls: ['https://a.example/'], visibility: 'public' })).status).toBe(403);
     expect(((await (await call('GET', 'imports', owner)).json()) as ImportJobList).imports).toHaveLength(before);
+  });
+});
+
+describe('re-synced websites', () => {
+  test('an import with resync_hours becomes a source: listed with its next sync and how its last sync went; synced now, unchanged pages answer 304; stopped, it is gone and its documents stay', async () => {
+    const site = await openSite();
+    const billing = site.resources.get('/help/billing') as { type: string; body: string };
+    site.resources.set('/help/billing', { ...billing, etag: '"billing-1"' });
+    const host = new URL(site.origin).host;
+
+    const started = (await (await call('POST', 'imports', owner, { kind: 'sitemap', urls: [`${site.origin}/sitemap.xml`], visibility: 'public', resync_hours: 24 })).json()) as ImportJob;
+    await finished(started.id);
+    const listed = (await (await call('GET', 'import-sources', reader)).json()) as ImportSourceList;
+    const source = listed.sources.find((candidate) => candidate.urls[0] === `${site.origin}/sitemap.xml`)!;
+    site.resources.set('/help/wombat', { type: 'text/html', body: docsPage('Wombat care', '<p>Feed the wombat fresh grass, roots and bark every evening.</p>') });
+    const synced = await call('POST', `import-sources/${source.id}/sync`, owner, {});
+    const resync = await finished(((await synced.json()) as ImportJob).id);
+    const afterSync = ((await (await call('GET', 'import-sources', reader)).json()) as ImportSourceList).sources.find((candidate) => candidate.id === source.id)!;
+
+    expect(ImportSourceListSchema.parse(listed)).toEqual(listed);
+    expect(started.source_id).toBe(source.id);
+    expect(source).toMatchObject({
+      kind: 'sitemap',
+      resync_hours: 24,
+      created_by: 'owner@example.com',
+      next_sync_at: new Date(fixture.now() + 24 * 3_600_000).toISOString(),
+      last_sync: { status: 'succeeded', created: 3 },
+    });
+    expect(synced.status).toBe(202);
+    expect(site.notModified).toEqual(['/help/billing']);
+    expect(resync.result).toMatchObject({ created: [], updated: [`${host}/help/wombat.html`], removed: [] });
+    expect(resync.result!.unchanged.sort()).toEqual([`${host}/help/billing.html`, `${host}/help/index.html`]);
+    expect(afterSync).toMatchObject({ next_sync_at: source.next_sync_at, last_sync: { status: 'succeeded', updated: 1, unchanged: 2 } });
+
+    expect((await call('DELETE', `import-sources/${source.id}`, reader)).status).toBe(403);
+    expect((await call('POST', `import-sources/${source.id}/sync`, reader, {})).status).toBe(403);
+    expect((await call('DELETE', `import-sources/${source.id}`, owner)).status).toBe(204);
+    expect((await call('DELETE', `import-sources/${source.id}`, owner)).status).toBe(404);
+    expect(((await (await call('GET', 'import-sources', reader)).json()) as ImportSourceList).sources.map((candidate) => candidate.id)).not.toContain(source.id);
+    expect((await fixture.store.listDocuments('docs')).map((document) => document.docId)).toEqual(expect.arrayContaining([`${host}/help/wombat.html`, `${host}/help/billing.html`]));
+  });
+
+  test('resync_hours out of range is refused naming it; the same import set up again is one source with the new interval', async () => {
+    const site = await openSite();
+    const body = { kind: 'pages', urls: [`${site.origin}/help/`], visibility: 'public', max_depth: 0 };
+
+    const refused = await call('POST', 'imports', owner, { ...body, resync_hours: 24 * 365 });
+    await finished(((await (await call('POST', 'imports', owner, { ...body, resync_hours: 24 })).json()) as ImportJob).id);
+    await finished(((await (await call('POST', 'imports', owner, { ...body, resync_hours: 168 })).json()) as ImportJob).id);
+    const sources = ((await (await call('GET', 'import-sources', owner)).json()) as ImportSourceList).sources.filter((source) => source.urls[0] === `${site.origin}/help/`);
+
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('resync_hours');
+    expect(sources.map((source) => source.resync_hours)).toEqual([168]);
   });
 });
 

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportJobList } from '../../protocol/console-protocol.ts';
-import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportJobList, type ImportSource, type ImportSourceList } from '../../protocol/console-protocol.ts';
+import { ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ImportRunningError, type ImportJob } from '../ingest/import-jobs.ts';
+import { saveImportSource, startSiteImport, type SiteImportRequest } from '../ingest/import-sources.ts';
 import { DEFAULT_CRAWL_LIMITS } from '../ingest/web/crawl-site.ts';
-import { DEFAULT_FETCH_LIMITS } from '../ingest/web/guarded-fetch.ts';
-import { ingestSite } from '../ingest/web/ingest-site.ts';
+import type { ImportSourceRecord, ImportSourceSync } from '../store/store.ts';
 import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
 /**
@@ -37,25 +37,17 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
       throw error;
     }
     const user = signedInUser(response);
-    const seed = body.kind === 'sitemap' ? ({ kind: 'sitemap', url: body.urls[0]! } as const) : ({ kind: 'pages', urls: body.urls } as const);
-    let job: ImportJob;
-    try {
-      job = imports.start({ kbId, seed: { kind: body.kind, urls: body.urls }, startedBy: user.id }, (onProgress) =>
-        ingestSite(store, seed, {
-          kbId,
-          visibility: body.visibility,
-          readers,
-          quotable: body.quotable ?? true,
-          limits: { ...DEFAULT_CRAWL_LIMITS, maxPages: body.max_pages ?? DEFAULT_CRAWL_LIMITS.maxPages, maxDepth: body.max_depth ?? DEFAULT_CRAWL_LIMITS.maxDepth },
-          fetchLimits: { ...DEFAULT_FETCH_LIMITS, allowPrivateAddresses: deps.importAllowPrivateAddresses },
-          onProgress,
-          mayReplace: (document) => canReadDocument(user.id, role, document),
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ImportRunningError) throw problem(409, 'conflict', error.message);
-      throw error;
-    }
+    const settings = {
+      visibility: body.visibility,
+      readers,
+      quotable: body.quotable ?? true,
+      maxPages: body.max_pages ?? DEFAULT_CRAWL_LIMITS.maxPages,
+      maxDepth: body.max_depth ?? DEFAULT_CRAWL_LIMITS.maxDepth,
+    };
+    const resyncHours = body.resync_hours ?? 0;
+    const source =
+      resyncHours === 0 ? undefined : await saveImportSource(store, { kbId, kind: body.kind, urls: body.urls, settings, createdBy: user.id, resyncHours, now: deps.now() });
+    const job = start({ kbId, kind: body.kind, urls: body.urls, settings, starter: { userId: user.id, role }, ...(source === undefined ? {} : { source }) });
     response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(kbId)}/imports/${job.id}`);
     response.json(toConsoleImportJob(job, new Map([[user.id, user.email]])) satisfies ConsoleImportJob);
   });
@@ -63,7 +55,7 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
   router.get('/knowledge-bases/:kbId/imports', async (request, response) => {
     const { kbId } = await membership(store, request, response);
     const jobs = imports.list(kbId);
-    const emails = await emailsOf(jobs);
+    const emails = await emailsOf(jobs.map((job) => job.startedBy));
     response.json({ imports: jobs.map((job) => toConsoleImportJob(job, emails)) } satisfies ImportJobList);
   });
 
@@ -71,12 +63,55 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     const { kbId } = await membership(store, request, response);
     const job = imports.get(kbId, String(request.params.importId));
     if (!job) throw problem(404, 'not_found', `No import "${String(request.params.importId)}" in knowledge base "${kbId}"`);
-    response.json(toConsoleImportJob(job, await emailsOf([job])) satisfies ConsoleImportJob);
+    response.json(toConsoleImportJob(job, await emailsOf([job.startedBy])) satisfies ConsoleImportJob);
   });
 
-  /** The emails of the jobs' starters, by user id (a job is polled every second: not the whole user list). */
-  async function emailsOf(jobs: readonly ImportJob[]): Promise<Map<string, string>> {
-    const users = await Promise.all([...new Set(jobs.map((job) => job.startedBy))].map((userId) => store.getUser(userId)));
+  router.get('/knowledge-bases/:kbId/import-sources', async (request, response) => {
+    const { kbId } = await membership(store, request, response);
+    const sources = await store.listImportSources(kbId);
+    const emails = await emailsOf(sources.map((source) => source.createdBy));
+    response.json({ sources: sources.map((source) => toConsoleImportSource(source, emails)) } satisfies ImportSourceList);
+  });
+
+  /** Starts a source's sync now, with the access of the person asking (its schedule is unchanged). */
+  router.post('/knowledge-bases/:kbId/import-sources/:sourceId/sync', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Syncing a website');
+    const source = await requireSource(kbId, String(request.params.sourceId));
+    const user = signedInUser(response);
+    const job = start({ kbId, kind: source.kind, urls: source.urls, settings: source.settings, starter: { userId: user.id, role }, source });
+    response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(kbId)}/imports/${job.id}`);
+    response.json(toConsoleImportJob(job, new Map([[user.id, user.email]])) satisfies ConsoleImportJob);
+  });
+
+  /** Stops re-syncing a website; the documents imported from it stay. */
+  router.delete('/knowledge-bases/:kbId/import-sources/:sourceId', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Stopping a re-sync');
+    await requireSource(kbId, String(request.params.sourceId));
+    await store.deleteImportSource(kbId, String(request.params.sourceId));
+    response.status(204).end();
+  });
+
+  async function requireSource(kbId: string, sourceId: string): Promise<ImportSourceRecord> {
+    const source = await store.getImportSource(kbId, sourceId);
+    if (!source) throw problem(404, 'not_found', `No re-synced website "${sourceId}" in knowledge base "${kbId}"`);
+    return source;
+  }
+
+  /** @throws a 409 problem when the same pages are importing already */
+  function start(importRequest: SiteImportRequest): ImportJob {
+    try {
+      return startSiteImport({ store, imports, allowPrivateAddresses: deps.importAllowPrivateAddresses, now: deps.now }, importRequest);
+    } catch (error) {
+      if (error instanceof ImportRunningError) throw problem(409, 'conflict', error.message);
+      throw error;
+    }
+  }
+
+  /** The emails of users, by id (a job is polled every second: not the whole user list). */
+  async function emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+    const users = await Promise.all([...new Set(userIds)].map((userId) => store.getUser(userId)));
     return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
   }
 
@@ -91,6 +126,7 @@ function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>)
     urls: job.seed.urls,
     status: job.status,
     started_by: emails.get(job.startedBy) ?? '(removed user)',
+    ...(job.sourceId === undefined ? {} : { source_id: job.sourceId }),
     started_at: new Date(job.startedAt).toISOString(),
     ...(job.finishedAt === undefined ? {} : { finished_at: new Date(job.finishedAt).toISOString() }),
     progress: { ...job.progress },
@@ -110,4 +146,27 @@ function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>)
         }),
     ...(job.error === undefined ? {} : { error: job.error }),
   };
+}
+
+function toConsoleImportSource(source: ImportSourceRecord, emails: ReadonlyMap<string, string>): ImportSource {
+  const { settings } = source;
+  return {
+    id: source.id,
+    kind: source.kind,
+    urls: source.urls,
+    visibility: settings.visibility,
+    readers: settings.readers,
+    quotable: settings.quotable,
+    max_pages: settings.maxPages,
+    max_depth: settings.maxDepth,
+    resync_hours: source.resyncHours,
+    created_by: emails.get(source.createdBy) ?? '(removed user)',
+    created_at: new Date(source.createdAt).toISOString(),
+    next_sync_at: new Date(source.nextSyncAt).toISOString(),
+    ...(source.lastSync === undefined ? {} : { last_sync: toConsoleImportSync(source.lastSync) }),
+  };
+}
+
+function toConsoleImportSync({ finishedAt, ...outcome }: ImportSourceSync): ImportSource['last_sync'] {
+  return { ...outcome, finished_at: new Date(finishedAt).toISOString() };
 }

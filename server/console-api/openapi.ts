@@ -30,6 +30,7 @@ const problemResponse = (description: string) => ({
 });
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const kbId = { name: 'kbId', in: 'path', required: true, schema: { type: 'string' } } as const;
+const sourceId = { name: 'sourceId', in: 'path', required: true, schema: { type: 'string' }, description: 'A re-synced website (`src_…`)' } as const;
 const answerId = { name: 'answerId', in: 'path', required: true, schema: { type: 'integer' } } as const;
 const documentId = {
   name: 'docId',
@@ -267,6 +268,35 @@ export const OPENAPI_DOCUMENT = {
         security: [{ consoleSession: [] }],
         parameters: [kbId, { name: 'importId', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '200': json(ref('ImportJob'), 'The import'), ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/import-sources': {
+      get: {
+        summary:
+          'The websites the knowledge base imports again on a schedule (set up by an import with `resync_hours`), by next sync, each with how its last sync ended (any member)',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: { '200': json(ref('ImportSourceList'), 'Re-synced websites'), ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/import-sources/{sourceId}': {
+      delete: {
+        summary: 'Stop re-syncing a website (editors and owners); the documents imported from it stay',
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, sourceId],
+        responses: { '204': { description: 'Stopped' }, ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/import-sources/{sourceId}/sync': {
+      post: {
+        summary: "Sync a re-synced website now (editors and owners), with the access of the person asking; its schedule is unchanged. Follow the import at the Location",
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, sourceId],
+        responses: {
+          '202': json(ref('ImportJob'), 'Started: running'),
+          '409': problemResponse('An import of the same URLs is running in the knowledge base (`conflict`)'),
+          ...consoleErrors,
+        },
       },
     },
     '/console/api/knowledge-bases/{kbId}/curated-answers': {

@@ -4,7 +4,7 @@ import type { SiteIngestReport } from './web/ingest-site.ts';
 
 /** The job registry on its own: progress, outcome, failure, how many stay listed, listeners. */
 
-const REPORT: SiteIngestReport = { site: 'https://a.example', created: ['a.example/index.html'], updated: [], unchanged: [], removed: [], skipped: [], failed: [], truncated: false };
+const REPORT: SiteIngestReport = { site: 'https://a.example', created: ['a.example/index.html'], updated: [], unchanged: [], removed: [], skipped: [], failed: [], truncated: false, learned: [] };
 
 function seed(n: number) {
   return { kbId: 'kb', seed: { kind: 'pages' as const, urls: [`https://a.example/${n}`] }, startedBy: 'usr_1' };

@@ -11,8 +11,10 @@ export interface ImportJob {
   kbId: string;
   /** What is imported, as the person gave it: pages (and what they link to) or one sitemap. */
   seed: { kind: 'pages' | 'sitemap'; urls: string[] };
-  /** User id of who started it. */
+  /** User id of who started it (for a scheduled re-sync, who set up its source). */
   startedBy: string;
+  /** The re-synced source this import syncs (server/ingest/import-sources.ts); absent for a one-off import. */
+  sourceId?: string;
   status: 'running' | 'succeeded' | 'failed';
   startedAt: number;
   finishedAt?: number;
@@ -73,7 +75,7 @@ export class ImportJobs {
    * @returns the job, running
    * @throws ImportRunningError when an import of the same seed runs in the knowledge base
    */
-  start(input: Pick<ImportJob, 'kbId' | 'seed' | 'startedBy'>, work: (onProgress: ImportProgress) => Promise<SiteIngestReport>): ImportJob {
+  start(input: Pick<ImportJob, 'kbId' | 'seed' | 'startedBy' | 'sourceId'>, work: (onProgress: ImportProgress) => Promise<SiteIngestReport>): ImportJob {
     const jobs = this.#jobs.get(input.kbId) ?? [];
     const seedKey = JSON.stringify(input.seed);
     if (jobs.some((job) => job.status === 'running' && JSON.stringify(job.seed) === seedKey)) {

@@ -346,4 +346,33 @@ CREATE INDEX password_links_user ON password_links (user_id);
 CREATE INDEX password_links_expires ON password_links (expires_at);
 `,
   },
+  {
+    // Re-synced website imports (issue 18; sqlite-schema.ts migration 16).
+    version: 10,
+    sql: `
+CREATE TABLE import_sources (
+  id text COLLATE "C" PRIMARY KEY,
+  kb_id text COLLATE "C" NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('pages', 'sitemap')),
+  urls text COLLATE "C" NOT NULL,
+  settings text NOT NULL,
+  resync_hours integer NOT NULL CHECK (resync_hours > 0),
+  created_by text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at bigint NOT NULL,
+  next_sync_at bigint NOT NULL,
+  last_sync text,
+  UNIQUE (kb_id, kind, urls)
+);
+CREATE INDEX import_sources_due ON import_sources (next_sync_at);
+CREATE TABLE import_pages (
+  source_id text COLLATE "C" NOT NULL REFERENCES import_sources(id) ON DELETE CASCADE,
+  url text COLLATE "C" NOT NULL,
+  doc_id text COLLATE "C" NOT NULL,
+  etag text,
+  last_modified text,
+  links text NOT NULL,
+  PRIMARY KEY (source_id, url)
+);
+`,
+  },
 ];

@@ -2,6 +2,7 @@ import { contentVersionRepository } from './content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
 import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
+import { importSourceRepository } from './import-source-repository.ts';
 import { passwordLinkRepository } from './password-link-repository.ts';
 import { questionLogRepository } from './question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
@@ -12,6 +13,7 @@ import type {
   ContentVersionRepository,
   CuratedAnswerRepository,
   FeedbackRepository,
+  ImportSourceRepository,
   PasswordLinkRepository,
   QuestionLogRepository,
   RateLimitRepository,
@@ -39,6 +41,7 @@ export type SharedRepositories = WorkspaceRepository &
   TokenRepository &
   SessionRepository &
   PasswordLinkRepository &
+  ImportSourceRepository &
   RateLimitRepository &
   SettingsRepository;
 
@@ -60,6 +63,7 @@ export function sharedRepositories(sql: SqlExecutor, bulk: DocumentBulkWrites, n
     ...tokenRepository(sql),
     ...sessionRepository(sql),
     ...passwordLinkRepository(sql),
+    ...importSourceRepository(sql),
     ...rateLimitRepository(sql),
     ...settingsRepository(sql),
   };

@@ -449,4 +449,36 @@ CREATE INDEX password_links_user ON password_links (user_id);
 CREATE INDEX password_links_expires ON password_links (expires_at);
 `,
   },
+  {
+    // Re-synced website imports (issue 18 "Import from a website"): a source
+    // per knowledge base, kind and URLs with its access, bounds, interval and
+    // next sync; and per page of its last sync the validators to send next
+    // time and the links found (store/import-source-repository.ts).
+    version: 16,
+    sql: `
+CREATE TABLE import_sources (
+  id TEXT PRIMARY KEY,
+  kb_id TEXT NOT NULL REFERENCES knowledge_bases(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('pages', 'sitemap')),
+  urls TEXT NOT NULL,
+  settings TEXT NOT NULL,
+  resync_hours INTEGER NOT NULL CHECK (resync_hours > 0),
+  created_by TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at INTEGER NOT NULL,
+  next_sync_at INTEGER NOT NULL,
+  last_sync TEXT,
+  UNIQUE (kb_id, kind, urls)
+);
+CREATE INDEX import_sources_due ON import_sources (next_sync_at);
+CREATE TABLE import_pages (
+  source_id TEXT NOT NULL REFERENCES import_sources(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  doc_id TEXT NOT NULL,
+  etag TEXT,
+  last_modified TEXT,
+  links TEXT NOT NULL,
+  PRIMARY KEY (source_id, url)
+);
+`,
+  },
 ];

@@ -1,8 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One resource of a test site: a body and its media type, a status, or a redirect. */
-export type TestResource = { type: string; body: string | Uint8Array } | { status: number } | { redirect: string };
+/**
+ * One resource of a test site: a body and its media type (with the
+ * validators it is served with, if any), a status, or a redirect.
+ */
+export type TestResource = { type: string; body: string | Uint8Array; etag?: string; lastModified?: string } | { status: number } | { redirect: string };
 
 /** A website served by a test on loopback, whose pages the test changes between requests. */
 export interface TestSite {
@@ -12,15 +15,20 @@ export interface TestSite {
   resources: Map<string, TestResource>;
   /** Paths requested, in order. */
   requested: string[];
+  /** Paths answered 304 Not Modified (a conditional request whose validator matched), in order. */
+  notModified: string[];
   close(): Promise<void>;
 }
 
 /**
  * Serves `resources` on 127.0.0.1 for importer tests, as a documentation
- * site would: each path with its media type, status or redirect.
+ * site would: each path with its media type, status or redirect. A
+ * resource with an `ETag` or `Last-Modified` answers a conditional GET as
+ * RFC 9110 §13.1 says: 304 when `If-None-Match` names its ETag, or, without
+ * `If-None-Match`, when `If-Modified-Since` is not before its date.
  */
 export async function serveTestSite(resources: Record<string, TestResource>): Promise<TestSite> {
-  const site: Omit<TestSite, 'origin' | 'close'> = { resources: new Map(Object.entries(resources)), requested: [] };
+  const site: Omit<TestSite, 'origin' | 'close'> = { resources: new Map(Object.entries(resources)), requested: [], notModified: [] };
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
     site.requested.push(path);
@@ -28,7 +36,15 @@ export async function serveTestSite(resources: Record<string, TestResource>): Pr
     if (resource === undefined) return void response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     if ('redirect' in resource) return void response.writeHead(301, { Location: resource.redirect }).end();
     if ('status' in resource) return void response.writeHead(resource.status, { 'Content-Type': 'text/plain' }).end();
-    response.writeHead(200, { 'Content-Type': resource.type });
+    const validators = {
+      ...(resource.etag === undefined ? {} : { ETag: resource.etag }),
+      ...(resource.lastModified === undefined ? {} : { 'Last-Modified': resource.lastModified }),
+    };
+    if (notModified(request.headers, resource)) {
+      site.notModified.push(path);
+      return void response.writeHead(304, validators).end();
+    }
+    response.writeHead(200, { 'Content-Type': resource.type, ...validators });
     response.end(resource.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,6 +53,14 @@ export async function serveTestSite(resources: Record<string, TestResource>): Pr
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+function notModified(headers: IncomingHttpHeaders, resource: { etag?: string; lastModified?: string }): boolean {
+  const ifNoneMatch = headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return resource.etag !== undefined && ifNoneMatch.split(/\s*,\s*/).includes(resource.etag);
+  const ifModifiedSince = headers['if-modified-since'];
+  if (ifModifiedSince === undefined || resource.lastModified === undefined) return false;
+  return Date.parse(resource.lastModified) <= Date.parse(ifModifiedSince);
 }
 
 /** A documentation page as themes lay it out: a header and navigation around a `<main>`. */

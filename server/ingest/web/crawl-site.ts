@@ -20,6 +20,13 @@ import { httpUrl } from '../page-url.ts';
  * skipped. robots.txt is read as RFC 9309 says: its rules for
  * `kb-widget-importer`, else for `*`; none when it answers 4xx; every page
  * disallowed when it cannot be fetched (5xx, unreachable).
+ *
+ * A re-sync passes what the previous crawl learned of each page
+ * ({@link KnownPage}): the page is requested conditionally
+ * (`If-None-Match` with its ETag, `If-Modified-Since` with its
+ * `Last-Modified`, RFC 9110 §13.1), and when it answers 304 Not Modified
+ * its links as they were are followed, so a site whose pages did not
+ * change costs one small response per page.
  */
 
 /** Bounds of one crawl. */
@@ -44,9 +51,23 @@ export type CrawlSeed = { kind: 'pages'; urls: string[] } | { kind: 'sitemap'; u
 export interface CrawledPage {
   /** The page's URL (after redirects, without its fragment): the document's URL. */
   url: string;
+  /** The URL requested (before redirects): the key of what a re-sync knows of it. */
+  requestedUrl: string;
   /** `text/html`, `application/pdf`, `text/markdown` or `text/plain`. */
   contentType: string;
   body: Buffer;
+  /** Its validators, to request it conditionally next time. */
+  etag?: string;
+  lastModified?: string;
+  /** The links of an HTML page within the crawl's scope (followed or not), absolute, without fragments. */
+  links: string[];
+}
+
+/** What an earlier crawl learned of a page, by the URL it requested: its validators and its links. */
+export interface KnownPage {
+  etag?: string;
+  lastModified?: string;
+  links: readonly string[];
 }
 
 /** What a crawl did. */
@@ -55,6 +76,8 @@ export interface CrawlReport {
   site: string;
   /** Pages fetched, in the order they were found. */
   pages: CrawledPage[];
+  /** Known pages that answered 304 Not Modified, by the URL requested: unchanged since the previous crawl. */
+  notModified: string[];
   /** URLs not fetched or not kept, with why (robots.txt, another site, an error, a media type not indexed, gone). */
   skipped: { url: string; reason: string }[];
   /** URLs that answered 404 or 410: gone from the site. */
@@ -73,6 +96,7 @@ const INDEXED_TYPES = new Set(['text/html', 'application/xhtml+xml', 'applicatio
 
 /**
  * @param fetchLimits per-request limits and the private-address setting
+ * @param known what the previous crawl learned, by requested URL (a re-sync); pages not in it are fetched unconditionally
  * @throws FetchRefusedError when the first URL itself is refused (the site cannot be crawled at all)
  * @throws Error when the seed is empty or not an http(s) URL
  */
@@ -80,6 +104,7 @@ export async function crawlSite(
   seed: CrawlSeed,
   limits: CrawlLimits = DEFAULT_CRAWL_LIMITS,
   fetchLimits: FetchLimits = DEFAULT_FETCH_LIMITS,
+  known: ReadonlyMap<string, KnownPage> = new Map(),
 ): Promise<CrawlReport> {
   const first = seed.kind === 'pages' ? seed.urls[0] : seed.url;
   if (first === undefined) throw new Error('Give at least one page URL to import');
@@ -87,7 +112,7 @@ export async function crawlSite(
   if (start.protocol !== 'http:' && start.protocol !== 'https:') throw new Error(`"${first}" is not an http or https URL`);
   const site = start.origin;
   const scope = `${site}${start.pathname.replace(/[^/]*$/, '')}`;
-  const report: CrawlReport = { site, pages: [], skipped: [], gone: [], unreachable: [], truncated: false };
+  const report: CrawlReport = { site, pages: [], notModified: [], skipped: [], gone: [], unreachable: [], truncated: false };
   const robots = await readRobots(site, fetchLimits);
 
   const seen = new Set<string>();
@@ -112,10 +137,19 @@ export async function crawlSite(
 
   let fetched = 0;
   let totalBytes = 0;
+  const followLinks = (links: readonly string[], depth: number) => {
+    if (depth >= limits.maxDepth) return;
+    for (const link of links) if (link.startsWith(scope)) enqueue(link, depth + 1);
+  };
   const crawlOne = async ({ url, depth }: { url: string; depth: number }) => {
+    const previous = known.get(url);
     let response;
     try {
-      response = await guardedFetch(url, { ...fetchLimits, maxBytes: Math.min(fetchLimits.maxBytes, limits.maxTotalBytes - totalBytes) }, { Accept: 'text/html, application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.1' });
+      response = await guardedFetch(url, { ...fetchLimits, maxBytes: Math.min(fetchLimits.maxBytes, limits.maxTotalBytes - totalBytes) }, {
+        Accept: 'text/html, application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.1',
+        ...(previous?.etag === undefined ? {} : { 'If-None-Match': previous.etag }),
+        ...(previous?.lastModified === undefined ? {} : { 'If-Modified-Since': previous.lastModified }),
+      });
     } catch (error) {
       if (!(error instanceof FetchRefusedError || error instanceof FetchFailedError)) throw error;
       report.unreachable.push(url);
@@ -126,6 +160,10 @@ export async function crawlSite(
       report.gone.push(url);
       return void report.skipped.push({ url, reason: `gone (${response.status})` });
     }
+    if (response.status === 304 && previous !== undefined) {
+      report.notModified.push(url);
+      return followLinks(previous.links, depth);
+    }
     if (response.status !== 200) {
       report.unreachable.push(url);
       return void report.skipped.push({ url, reason: `answered ${response.status}` });
@@ -134,12 +172,17 @@ export async function crawlSite(
     if (new URL(finalUrl).origin !== site) return void report.skipped.push({ url, reason: `redirects off the site, to ${finalUrl}` });
     const contentType = indexedType(response.contentType, finalUrl);
     if (contentType === undefined) return void report.skipped.push({ url, reason: `${response.contentType || 'no media type'} is not a format indexed` });
-    report.pages.push({ url: finalUrl, contentType, body: response.body });
-    if (contentType === 'text/html' && depth < limits.maxDepth) {
-      for (const link of linksOf(response.body.toString('utf8'), finalUrl)) {
-        if (link.startsWith(scope)) enqueue(link, depth + 1);
-      }
-    }
+    const links = contentType === 'text/html' ? linksOf(response.body.toString('utf8'), finalUrl).filter((link) => link.startsWith(scope)) : [];
+    report.pages.push({
+      url: finalUrl,
+      requestedUrl: url,
+      contentType,
+      body: response.body,
+      ...(response.etag === undefined ? {} : { etag: response.etag }),
+      ...(response.lastModified === undefined ? {} : { lastModified: response.lastModified }),
+      links,
+    });
+    followLinks(links, depth);
   };
 
   // A pool of `concurrency` loops over one queue, in the order pages were found.
@@ -160,18 +203,18 @@ export async function crawlSite(
   return report;
 }
 
-/** The links of an HTML page, absolute, against its `<base href>` or its URL. */
+/** The links of an HTML page, absolute (against its `<base href>` or its URL), without fragments, each once. */
 function linksOf(html: string, pageUrl: string): string[] {
   const document = parseDocument(html);
   const base = DomUtils.findOne((element) => element.name === 'base' && element.attribs['href'] !== undefined, document.children)?.attribs['href'];
   const baseUrl = base === undefined ? pageUrl : (httpUrl(base.trim(), pageUrl) ?? pageUrl);
-  const links: string[] = [];
+  const links = new Set<string>();
   for (const anchor of DomUtils.findAll((element) => element.name === 'a' && element.attribs['href'] !== undefined, document.children)) {
     if ((anchor.attribs['rel'] ?? '').split(/\s+/).includes('nofollow')) continue;
-    const url = httpUrl(anchor.attribs['href']!.trim(), baseUrl);
-    if (url !== undefined) links.push(url);
+    const url = withoutFragment(httpUrl(anchor.attribs['href']!.trim(), baseUrl) ?? '');
+    if (url !== undefined) links.add(url);
   }
-  return links;
+  return [...links];
 }
 
 function withoutFragment(text: string): string | undefined {

@@ -173,6 +173,61 @@ describe('ingestSite', () => {
   });
 });
 
+describe('re-sync with the previous sync\'s validators', () => {
+  /** The site with validators: an ETag on the overview and the PDF, a Last-Modified on the install page. */
+  async function openValidatingSite(): Promise<TestSite> {
+    const site = await openSite();
+    const withValidators = (path: string, validators: { etag?: string; lastModified?: string }) => {
+      const resource = site.resources.get(path) as { type: string; body: string | Uint8Array };
+      site.resources.set(path, { ...resource, ...validators });
+    };
+    withValidators('/docs/', { etag: '"overview-1"' });
+    withValidators('/docs/install', { lastModified: 'Mon, 02 Nov 2026 10:00:00 GMT' });
+    withValidators('/docs/warranty.pdf', { etag: '"warranty-1"' });
+    return site;
+  }
+
+  test('pages asked conditionally answer 304 and are unchanged, their stored links still followed; a changed page updated; a page gone removed', async () => {
+    const site = await openValidatingSite();
+    const store = await openKnowledgeBase();
+    const host = new URL(site.origin).host;
+    const first = await ingestSite(store, { kind: 'pages', urls: [`${site.origin}/docs/`] }, PUBLIC);
+    site.resources.set('/docs/configure', { type: 'text/html', body: docsPage('Configure', '<p>Open port 9443 for remote quokka administration.</p>'), etag: '"configure-2"' });
+    site.resources.delete('/docs/warranty.pdf');
+    site.requested.length = 0;
+
+    const resync = await ingestSite(store, { kind: 'pages', urls: [`${site.origin}/docs/`] }, { ...PUBLIC, previousPages: first.learned });
+
+    expect(first.learned.find((page) => page.url === `${site.origin}/docs/`)).toMatchObject({ etag: '"overview-1"', links: expect.arrayContaining([`${site.origin}/docs/install`]) });
+    expect(site.notModified).toEqual(['/docs/', '/docs/install']);
+    // Reached only through the links of the two unchanged pages, as stored.
+    expect(site.requested).toEqual(expect.arrayContaining(['/docs/configure', '/docs/warranty.pdf']));
+    expect(resync).toMatchObject({
+      created: [],
+      updated: [`${host}/docs/configure.html`],
+      unchanged: [`${host}/docs/index.html`, `${host}/docs/install.html`],
+      removed: [`${host}/docs/warranty.pdf`],
+    });
+    expect((await topPassage(store, 'which port for remote administration'))?.text).toContain('9443');
+    expect((await topPassage(store, 'plug into the wall socket'))?.docId).toBe(`${host}/docs/install.html`);
+    expect(resync.learned.map((page) => page.docId).sort()).toEqual([`${host}/docs/configure.html`, `${host}/docs/index.html`, `${host}/docs/install.html`]);
+  });
+
+  test('a page whose document a person removed since is fetched in full and stored again', async () => {
+    const site = await openValidatingSite();
+    const store = await openKnowledgeBase();
+    const host = new URL(site.origin).host;
+    const first = await ingestSite(store, { kind: 'pages', urls: [`${site.origin}/docs/`] }, PUBLIC);
+    await store.removeDocument(KB_ID, `${host}/docs/install.html`);
+
+    const resync = await ingestSite(store, { kind: 'pages', urls: [`${site.origin}/docs/`] }, { ...PUBLIC, previousPages: first.learned });
+
+    expect(site.notModified).toEqual(['/docs/', '/docs/warranty.pdf']);
+    expect(resync.created).toEqual([`${host}/docs/install.html`]);
+    expect(resync.unchanged.sort()).toEqual([`${host}/docs/configure.html`, `${host}/docs/index.html`, `${host}/docs/warranty.pdf`]);
+  });
+});
+
 describe('webDocumentId', () => {
   test('host and path, readable, with the extension of the format indexed', () => {
     expect(webDocumentId('https://docs.example.com/guide/setup/', 'text/html')).toBe('docs.example.com/guide/setup/index.html');

@@ -1,5 +1,5 @@
 import { ingestSource, SourceRejectedError, SourceSkippedError } from '../ingest-source.ts';
-import { NotFoundError, type DocumentRecord, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError, type DocumentRecord, type ImportPageState, type Store, type Visibility } from '../../store/store.ts';
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlLimits, type CrawlSeed } from './crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits } from './guarded-fetch.ts';
 import { mainContentHtml } from './main-content.ts';
@@ -19,6 +19,12 @@ import { mainContentHtml } from './main-content.ts';
  * by a limit, every page fetched), those it no longer reached. A page that
  * could not be fetched this time (an error, a timeout) keeps its previous
  * version, and so do the pages it may link to.
+ *
+ * A re-sync of a source (ingest/import-sources.ts) passes what its last
+ * sync learned of each page ({@link SiteIngestOptions.previousPages}): a
+ * page whose document still exists is requested conditionally, and one
+ * that answers 304 Not Modified is reported unchanged without being read
+ * again. The report's `learned` is what to pass next time.
  */
 
 /** Who may read the imported pages. */
@@ -37,6 +43,8 @@ export interface SiteIngestOptions {
    * document it may not is reported failed and left as it is. Default: any.
    */
   mayReplace?: (document: DocumentRecord) => boolean;
+  /** What the previous sync of the same source learned of its pages (a re-sync); none: every page fetched in full. */
+  previousPages?: readonly ImportPageState[];
 }
 
 /** What an import did, by document id; pages not imported by URL. */
@@ -52,6 +60,8 @@ export interface SiteIngestReport {
   failed: { url: string; docId: string; reason: string }[];
   /** Whether a limit (pages, bytes) stopped the crawl. */
   truncated: boolean;
+  /** The pages stored or unchanged, with their validators and links: the next re-sync's `previousPages`. */
+  learned: ImportPageState[];
 }
 
 /**
@@ -61,16 +71,43 @@ export interface SiteIngestReport {
 export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIngestOptions): Promise<SiteIngestReport> {
   const knowledgeBase = await store.getKnowledgeBase(options.kbId);
   if (knowledgeBase === undefined) throw new NotFoundError(`Knowledge base "${options.kbId}" does not exist`);
-  const crawl = await crawlSite(seed, options.limits ?? DEFAULT_CRAWL_LIMITS, options.fetchLimits ?? DEFAULT_FETCH_LIMITS);
+  // A page is asked for conditionally only while its document is still there (a person may have removed it).
+  const previous = new Map<string, ImportPageState>();
+  if (options.previousPages !== undefined && options.previousPages.length > 0) {
+    const existing = new Set((await store.listDocuments(options.kbId)).map((document) => document.docId));
+    for (const page of options.previousPages) if (existing.has(page.docId)) previous.set(page.url, page);
+  }
+  const crawl = await crawlSite(seed, options.limits ?? DEFAULT_CRAWL_LIMITS, options.fetchLimits ?? DEFAULT_FETCH_LIMITS, previous);
   const sourceRoot = `${crawl.site}/`;
-  const report: SiteIngestReport = { site: crawl.site, created: [], updated: [], unchanged: [], removed: [], skipped: [...crawl.skipped], failed: [], truncated: crawl.truncated };
+  const report: SiteIngestReport = {
+    site: crawl.site,
+    created: [],
+    updated: [],
+    unchanged: [],
+    removed: [],
+    skipped: [...crawl.skipped],
+    failed: [],
+    truncated: crawl.truncated,
+    learned: [],
+  };
   const imported = new Set<string>();
+  const total = crawl.pages.length + crawl.notModified.length;
+  let done = 0;
+  for (const url of crawl.notModified) {
+    const page = previous.get(url)!;
+    done += 1;
+    if (!imported.has(page.docId)) {
+      imported.add(page.docId);
+      report.unchanged.push(page.docId);
+      report.learned.push(page);
+    }
+    options.onProgress?.({ done, total, url });
+  }
   const mayReplaceDocument = async (docId: string) => {
     if (!options.mayReplace) return true;
     const existing = await store.getDocument(options.kbId, docId);
     return existing === undefined || options.mayReplace(existing);
   };
-  let done = 0;
   for (const page of crawl.pages) {
     const docId = webDocumentId(page.url, page.contentType);
     done += 1;
@@ -89,6 +126,13 @@ export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIng
           knowledgeBase,
         );
         report[outcome].push(docId);
+        report.learned.push({
+          url: page.requestedUrl,
+          docId,
+          ...(page.etag === undefined ? {} : { etag: page.etag }),
+          ...(page.lastModified === undefined ? {} : { lastModified: page.lastModified }),
+          links: page.links,
+        });
       } catch (error) {
         if (error instanceof SourceSkippedError) {
           report.skipped.push({ url: page.url, reason: error.message });
@@ -100,7 +144,7 @@ export async function ingestSite(store: Store, seed: CrawlSeed, options: SiteIng
         }
       }
     }
-    options.onProgress?.({ done, total: crawl.pages.length, url: page.url });
+    options.onProgress?.({ done, total, url: page.url });
   }
   const gone = new Set(crawl.gone);
   const reached = new Set([...crawl.pages.map((page) => page.url), ...crawl.skipped.map((skip) => skip.url)]);
