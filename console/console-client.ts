@@ -10,6 +10,8 @@ import type {
   ImportJob,
   ImportJobList,
   ImportRequest,
+  ImportSource,
+  ImportSourceList,
   DocumentRequest,
   Insights,
   Invitation,
@@ -175,6 +177,21 @@ export class ConsoleClient {
   /** The knowledge base's website imports, newest first. */
   async listImports(kbId: string): Promise<ImportJob[]> {
     return (await this.#request<ImportJobList>('GET', `${kbPath(kbId)}/imports`)).imports;
+  }
+
+  /** The websites the knowledge base imports again on a schedule, by next sync. */
+  async listImportSources(kbId: string): Promise<ImportSource[]> {
+    return (await this.#request<ImportSourceList>('GET', `${kbPath(kbId)}/import-sources`)).sources;
+  }
+
+  /** Syncs a re-synced website now (editors and owners); follow the import with {@link getImport}. */
+  async syncImportSource(kbId: string, sourceId: string): Promise<ImportJob> {
+    return this.#request<ImportJob>('POST', `${kbPath(kbId)}/import-sources/${encodeURIComponent(sourceId)}/sync`, {});
+  }
+
+  /** Stops re-syncing a website (editors and owners); its documents stay. */
+  async stopImportSource(kbId: string, sourceId: string): Promise<void> {
+    await this.#request<void>('DELETE', `${kbPath(kbId)}/import-sources/${encodeURIComponent(sourceId)}`);
   }
 
   /** The curated answers the person can read, and how many others are hidden from them. */

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { ConsoleClient, type FetchFunction } from './console-client.ts';
-import type { ImportJob, ImportRequest } from '../protocol/console-protocol.ts';
+import type { ImportJob, ImportRequest, ImportSource } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbSiteImport } from './site-import.ts';
 
@@ -46,10 +46,22 @@ class ScriptedApi {
     },
   ];
   refuse: string | undefined;
+  sources: ImportSource[] = [];
+  /** Requests about re-synced websites, `METHOD path`. */
+  sourceCalls: string[] = [];
 
   readonly fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
     const path = url.replace('/console/api/knowledge-bases/docs', '');
+    if (path === '/import-sources') return Response.json({ sources: this.sources });
+    if (path.startsWith('/import-sources/')) {
+      this.sourceCalls.push(`${method} ${path}`);
+      if (method === 'DELETE') {
+        this.sources = this.sources.filter((source) => !path.endsWith(source.id));
+        return new Response(null, { status: 204 });
+      }
+      return Response.json({ ...RUNNING, source_id: 'src_1' }, { status: 202 });
+    }
     if (method === 'POST' && path === '/imports') {
       if (this.refuse) return Response.json({ status: 400, code: 'invalid_request', detail: this.refuse }, { status: 400 });
       this.bodies.push(JSON.parse(String(init!.body)) as ImportRequest);
@@ -111,6 +123,48 @@ describe('kb-site-import', () => {
 
     expect(text(element.shadowRoot!.querySelector('[role="alert"]'))).to.equal(`The import was not started: ${api.refuse}`);
     expect(element.shadowRoot!.querySelector('[role="status"]')).to.equal(null);
+  });
+
+  it('set to import again every week: the interval is sent; the re-synced website is listed with its next and last sync, synced now, then stopped', async () => {
+    const api = new ScriptedApi();
+    const element = await importForm(api);
+    const root = element.shadowRoot!;
+    const select = root.querySelector<HTMLSelectElement>('#import-resync')!;
+    select.value = '168';
+    api.sources = [
+      {
+        id: 'src_1',
+        kind: 'sitemap',
+        urls: ['https://help.example.com/sitemap.xml'],
+        visibility: 'public',
+        readers: [],
+        quotable: true,
+        max_pages: 500,
+        max_depth: 3,
+        resync_hours: 168,
+        created_by: 'owner@example.com',
+        created_at: '2026-11-27T10:00:00.000Z',
+        next_sync_at: '2026-12-04T10:00:00.000Z',
+        last_sync: { status: 'succeeded', finished_at: '2026-11-27T10:00:05.000Z', created: 2, updated: 0, unchanged: 0, removed: 0, failed: 0 },
+      },
+    ];
+
+    await submit(element, 'sitemap', 'https://help.example.com/sitemap.xml');
+    await waitUntil(() => root.querySelector('ul.sources li') !== null, 'the re-synced website is listed');
+    expect(api.bodies[0]).to.include({ resync_hours: 168 });
+    expect(text(root.querySelector('ul.sources li'))).to.equal(
+      'https://help.example.com/sitemap.xml (sitemap), every week, set up by owner@example.com. Next sync 2026-12-04 10:00 UTC. Last sync 2026-11-27 10:00: 2 created, 0 updated, 0 unchanged, 0 removed, 0 failed. Sync now Stop re-syncing',
+    );
+    await waitUntil(() => !root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled, 'the import ended', { timeout: 5000 });
+
+    root.querySelector<HTMLButtonElement>('button[aria-label="Sync now: https://help.example.com/sitemap.xml"]')!.click();
+    await waitUntil(() => text(root.querySelector('form [role="status"]')).startsWith('Fetching'), 'the sync is followed');
+    root.querySelector<HTMLButtonElement>('button[aria-label="Stop re-syncing https://help.example.com/sitemap.xml"]')!.click();
+    await waitUntil(() => root.querySelector('ul.sources') === null, 'the website is no longer listed');
+
+    expect(api.sourceCalls).to.deep.equal(['POST /import-sources/src_1/sync', 'DELETE /import-sources/src_1']);
+    expect(text(root.querySelector('section [role="status"]'))).to.equal('https://help.example.com/sitemap.xml is no longer re-synced; its documents stay.');
+    await expect(element).to.be.accessible();
   });
 
   it('no axe violations', async () => {

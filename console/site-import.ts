@@ -1,11 +1,18 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
-import type { ConsoleMember, ImportJob } from '../protocol/console-protocol.ts';
+import type { ConsoleMember, ImportJob, ImportSource } from '../protocol/console-protocol.ts';
 import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /** How often a running import is asked for its progress, milliseconds. */
 const POLL_MS = 1000;
+
+/** The re-sync intervals offered, hours (0: import once). */
+const RESYNC_CHOICES: readonly { hours: number; label: string }[] = [
+  { hours: 0, label: 'Never (import once)' },
+  { hours: 24, label: 'Every day' },
+  { hours: 168, label: 'Every week' },
+];
 
 /**
  * "Import from a website", in the Documents tab of editors and owners: pages
@@ -16,6 +23,10 @@ const POLL_MS = 1000;
  * what it did: pages created, updated, unchanged, removed, skipped and
  * failed, each skipped or failed page with its reason. The last imports of
  * the knowledge base are listed below, with who started them.
+ *
+ * An import may be set to run again every day or week: it becomes a
+ * re-synced website, listed under the form with its next sync and how the
+ * last one went, which can be synced now or stopped (its documents stay).
  *
  * @fires documents-changed - when an import has ended, so the document list reloads
  * @tagname kb-site-import
@@ -37,8 +48,12 @@ export class KbSiteImport extends LitElement {
       progress {
         inline-size: min(24rem, 100%);
       }
-      ul.outcome {
+      ul.outcome,
+      ul.sources {
         padding-inline-start: 1.25rem;
+      }
+      ul.sources li {
+        margin-block: 0.5rem;
       }
     `,
   ];
@@ -50,8 +65,10 @@ export class KbSiteImport extends LitElement {
     _kind: { state: true },
     _visibility: { state: true },
     _jobs: { state: true },
+    _sources: { state: true },
     _current: { state: true },
     _error: { state: true },
+    _notice: { state: true },
     _busy: { state: true },
   };
 
@@ -65,9 +82,13 @@ export class KbSiteImport extends LitElement {
   declare private _visibility: Visibility;
   /** The knowledge base's last imports, newest first. */
   declare private _jobs: ImportJob[];
+  /** The knowledge base's re-synced websites, by next sync. */
+  declare private _sources: ImportSource[];
   /** The import this form started and follows. */
   declare private _current: ImportJob | undefined;
   declare private _error: string | undefined;
+  /** What the last action on a re-synced website did. */
+  declare private _notice: string | undefined;
   declare private _busy: boolean;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -79,6 +100,7 @@ export class KbSiteImport extends LitElement {
     this._kind = 'pages';
     this._visibility = 'public';
     this._jobs = [];
+    this._sources = [];
     this._busy = false;
   }
 
@@ -93,9 +115,33 @@ export class KbSiteImport extends LitElement {
 
   private async _loadJobs(): Promise<void> {
     try {
-      this._jobs = await this.client.listImports(this.kbId);
+      [this._jobs, this._sources] = await Promise.all([this.client.listImports(this.kbId), this.client.listImportSources(this.kbId)]);
     } catch (error) {
       this._error = `The imports could not be loaded: ${(error as Error).message}`;
+    }
+  }
+
+  /** Starts a re-synced website's sync now and follows it like an import started here. */
+  private async _syncNow(source: ImportSource): Promise<void> {
+    this._busy = true;
+    this._error = undefined;
+    try {
+      this._current = await this.client.syncImportSource(this.kbId, source.id);
+      this._follow();
+    } catch (error) {
+      this._error = `The sync was not started: ${(error as Error).message}`;
+      this._busy = false;
+    }
+  }
+
+  private async _stop(source: ImportSource): Promise<void> {
+    this._error = undefined;
+    try {
+      await this.client.stopImportSource(this.kbId, source.id);
+      this._sources = this._sources.filter((listed) => listed.id !== source.id);
+      this._notice = `${source.urls[0]} is no longer re-synced; its documents stay.`;
+    } catch (error) {
+      this._error = `The re-sync was not stopped: ${(error as Error).message}`;
     }
   }
 
@@ -112,7 +158,9 @@ export class KbSiteImport extends LitElement {
     }
     const readers = [...form.querySelectorAll<HTMLInputElement>('input[name="import-reader"]:checked')].map((input) => input.value);
     const maxPages = Number((form.elements.namedItem('max-pages') as HTMLInputElement).value);
+    const resyncHours = Number((form.elements.namedItem('resync') as HTMLSelectElement).value);
     this._busy = true;
+    this._notice = undefined;
     this._error = undefined;
     try {
       this._current = await this.client.startImport(this.kbId, {
@@ -122,7 +170,9 @@ export class KbSiteImport extends LitElement {
         ...(this._visibility === 'restricted' ? { readers } : {}),
         quotable: (form.elements.namedItem('import-quotable') as HTMLInputElement).checked,
         ...(Number.isInteger(maxPages) && maxPages > 0 ? { max_pages: maxPages } : {}),
+        ...(resyncHours > 0 ? { resync_hours: resyncHours } : {}),
       });
+      if (resyncHours > 0) void this._loadJobs();
       this._follow();
     } catch (error) {
       this._error = `The import was not started: ${(error as Error).message}`;
@@ -216,6 +266,11 @@ export class KbSiteImport extends LitElement {
           </fieldset>`
         : nothing}
       <p><input id="import-quotable" name="import-quotable" type="checkbox" checked /><label for="import-quotable" class="inline">Passages may be quoted</label></p>
+      <label for="import-resync">Import again</label>
+      <select id="import-resync" name="resync" aria-describedby="import-resync-hint">
+        ${RESYNC_CHOICES.map((choice) => html`<option value=${choice.hours}>${choice.label}</option>`)}
+      </select>
+      <p class="hint" id="import-resync-hint">A re-sync asks the site only for what changed since the last one and removes pages that are gone.</p>
       <button type="submit" ?disabled=${this._busy}>Import</button>
       <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
       ${this._current ? this._renderProgress(this._current) : nothing}
@@ -234,6 +289,36 @@ export class KbSiteImport extends LitElement {
               )}
             </ul>
           </details>`}
-    </form>`;
+    </form>
+    ${this._renderSources()}`;
+  }
+
+  private _renderSources() {
+    if (this._sources.length === 0 && this._notice === undefined) return nothing;
+    const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+    const every = (hours: number) => (hours === 24 ? 'every day' : hours === 168 ? 'every week' : `every ${hours} hours`);
+    return html`<section aria-labelledby="sources-heading">
+      <h3 id="sources-heading">Re-synced websites</h3>
+      <p role="status">${this._notice ?? nothing}</p>
+      ${this._sources.length === 0
+        ? nothing
+        : html`<ul class="sources">
+            ${this._sources.map((source) => {
+              const last = source.last_sync;
+              const site = source.urls.join(', ');
+              return html`<li>
+                <strong>${site}</strong> (${source.kind === 'sitemap' ? 'sitemap' : 'pages'}), ${every(source.resync_hours)}, set up by ${source.created_by}.
+                Next sync ${when(source.next_sync_at)} UTC.
+                ${last === undefined
+                  ? 'Not synced yet.'
+                  : last.status === 'failed'
+                    ? html`<span class="error">Last sync ${when(last.finished_at)} failed: ${last.error}</span>`
+                    : `Last sync ${when(last.finished_at)}: ${last.created ?? 0} created, ${last.updated ?? 0} updated, ${last.unchanged ?? 0} unchanged, ${last.removed ?? 0} removed, ${last.failed ?? 0} failed.`}
+                <button type="button" ?disabled=${this._busy} aria-label="Sync now: ${site}" @click=${() => this._syncNow(source)}>Sync now</button>
+                <button type="button" aria-label="Stop re-syncing ${site}" @click=${() => this._stop(source)}>Stop re-syncing</button>
+              </li>`;
+            })}
+          </ul>`}
+    </section>`;
   }
 }

@@ -97,11 +97,15 @@ test('upload, import a site, a visitor asks and rates, Insights shows it, Answer
 
   await console.getByRole('radio', { name: 'A sitemap' }).check();
   await console.getByLabel('Sitemap URL').fill(`${site!.origin}/sitemap.xml`);
+  await console.getByLabel('Import again').selectOption('Every week');
   await console.getByRole('button', { name: 'Import', exact: true }).click();
   await expect
     .poll(() => text(console.getByRole('status').filter({ hasText: 'Imported from' })), { timeout: 60_000 })
     .toContain(`Imported from ${site!.origin}: 3 created, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 failed.`);
   await expect.poll(() => console.locator('tbody tr', { hasText: '/help/shipping.html' }).count()).toBe(1);
+  await expect
+    .poll(() => text(console.getByRole('region', { name: 'Re-synced websites' }).getByRole('listitem')))
+    .toMatch(new RegExp(`^${site!.origin}/sitemap\\.xml \\(sitemap\\), every week, set up by .*Last sync .*: 3 created, 0 updated`));
   expect(await axeViolations(console)).toEqual([]);
 
   // A visitor asks on the demo page: one answered by the PDF (rated 👎), one nobody can answer.
