@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportJobList, type ImportSource, type ImportSourceList } from '../../protocol/console-protocol.ts';
 import { ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
@@ -48,8 +48,7 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     const source =
       resyncHours === 0 ? undefined : await saveImportSource(store, { kbId, kind: body.kind, urls: body.urls, settings, createdBy: user.id, resyncHours, now: deps.now() });
     const job = start({ kbId, kind: body.kind, urls: body.urls, settings, starter: { userId: user.id, role }, ...(source === undefined ? {} : { source }) });
-    response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(kbId)}/imports/${job.id}`);
-    response.json(toConsoleImportJob(job, new Map([[user.id, user.email]])) satisfies ConsoleImportJob);
+    sendStarted(request, response, job, user);
   });
 
   router.get('/knowledge-bases/:kbId/imports', async (request, response) => {
@@ -80,8 +79,7 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     const source = await requireSource(kbId, String(request.params.sourceId));
     const user = signedInUser(response);
     const job = start({ kbId, kind: source.kind, urls: source.urls, settings: source.settings, starter: { userId: user.id, role }, source });
-    response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(kbId)}/imports/${job.id}`);
-    response.json(toConsoleImportJob(job, new Map([[user.id, user.email]])) satisfies ConsoleImportJob);
+    sendStarted(request, response, job, user);
   });
 
   /** Stops re-syncing a website; the documents imported from it stay. */
@@ -116,6 +114,12 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
   }
 
   return router;
+}
+
+/** 202 with the job, running, and where to follow it. */
+function sendStarted(request: Request, response: Response, job: ImportJob, starter: { id: string; email: string }): void {
+  response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(job.kbId)}/imports/${job.id}`);
+  response.json(toConsoleImportJob(job, new Map([[starter.id, starter.email]])) satisfies ConsoleImportJob);
 }
 
 function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>): ConsoleImportJob {
