@@ -109,6 +109,81 @@ export const StoredDocumentSchema = z
   .meta({ id: 'StoredDocument', description: 'The document as stored' });
 export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
 
+/** Most files one upload (`POST …/uploads`) takes. */
+export const MAX_UPLOAD_FILES = 200;
+
+/**
+ * Largest body of one upload, in bytes of JSON (25 MiB, as a document's: a
+ * PDF of 18 MB in base64). The console sends a larger selection as several
+ * uploads, one after the other.
+ */
+export const MAX_UPLOAD_BODY_BYTES = MAX_DOCUMENT_BODY_BYTES;
+
+/** One file of an upload: the document it becomes and its source, as `PUT …/documents/{docId}` takes them. */
+export const UploadFileSchema = z
+  .object({
+    doc_id: z.string().min(1).meta({ description: "The document's id, a relative path such as `guides/setup.md`; its extension picks the format" }),
+    content: DocumentRequestSchema.shape.content,
+    content_base64: DocumentRequestSchema.shape.content_base64,
+  })
+  .refine((file) => (file.content === undefined) !== (file.content_base64 === undefined), {
+    error: 'Give the source as content (text) or content_base64 (bytes), one of them',
+  })
+  .meta({ id: 'UploadFile', description: 'A file to add or replace: its document id and its source as `content` or `content_base64`' });
+export type UploadFile = z.infer<typeof UploadFileSchema>;
+
+/** `POST …/uploads`: files to index as a job, and who may read them. */
+export const UploadRequestSchema = z
+  .object({
+    files: z.array(UploadFileSchema).min(1).max(MAX_UPLOAD_FILES).meta({ description: `The files, indexed in this order (1 to ${MAX_UPLOAD_FILES}); each id at most once` }),
+    visibility: VisibilitySchema,
+    readers: z.array(z.string().min(1)).max(1000).optional().meta({ description: 'User ids of the readers of `restricted` files; each must be a member' }),
+    quotable: z.boolean().optional().meta({ description: 'Whether their passages may be quoted in citations (default true)' }),
+  })
+  .meta({ id: 'UploadRequest', description: 'Files to upload, with their access; at most 25 MiB of JSON' });
+export type UploadRequest = z.input<typeof UploadRequestSchema>;
+
+/** What became of one file of an upload. */
+export const UploadFileResultSchema = z
+  .object({
+    doc_id: z.string(),
+    outcome: z.enum(['created', 'updated', 'unchanged', 'failed']),
+    reason: z.string().optional().meta({ description: 'Why it failed; the knowledge base kept what it had for this id' }),
+    passages: z.number().int().optional().meta({ description: "The stored document's passages (not when failed)" }),
+  })
+  .meta({ id: 'UploadFileResult', description: 'The outcome of one uploaded file' });
+export type UploadFileResult = z.infer<typeof UploadFileResultSchema>;
+
+/** An upload job (`POST …/uploads`, `GET …/uploads/{uploadId}`). */
+export const UploadJobSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(['running', 'succeeded', 'failed']).meta({
+      description: '`succeeded`: every file has its outcome (some may have failed); `failed`: the job stopped (the store failed), see `error`',
+    }),
+    started_by: z.string().meta({ description: 'Email of who started it' }),
+    started_at: timestamp(),
+    finished_at: timestamp().optional(),
+    files: z.array(z.string()).meta({ description: "The files' document ids, in order" }),
+    progress: z
+      .object({
+        done: z.number().int().meta({ description: 'Files with an outcome' }),
+        total: z.number().int(),
+        doc_id: z.string().optional().meta({ description: 'The file being indexed, or the last one indexed' }),
+      })
+      .meta({ description: 'How far it is' }),
+    results: z.array(UploadFileResultSchema).meta({ description: 'Each file\'s outcome so far, as they end (files refused up front first)' }),
+    error: z.string().optional().meta({ description: 'Why the job stopped' }),
+  })
+  .meta({ id: 'UploadJob', description: 'An upload of files running on the server, or finished' });
+export type UploadJob = z.infer<typeof UploadJobSchema>;
+
+/** `GET …/uploads`. */
+export const UploadJobListSchema = z
+  .object({ uploads: z.array(UploadJobSchema).meta({ description: 'Newest first: those running and the last ones finished' }) })
+  .meta({ id: 'UploadJobList', description: "A knowledge base's uploads" });
+export type UploadJobList = z.infer<typeof UploadJobListSchema>;
+
 /** One member of a knowledge base (`GET …/members`). */
 export const ConsoleMemberSchema = z
   .object({
@@ -559,6 +634,11 @@ export const CONSOLE_SCHEMAS = [
   DocumentRequestSchema,
   DocumentAccessRequestSchema,
   StoredDocumentSchema,
+  UploadFileSchema,
+  UploadRequestSchema,
+  UploadFileResultSchema,
+  UploadJobSchema,
+  UploadJobListSchema,
   ConsoleMemberSchema,
   RoleRequestSchema,
   InvitationRequestSchema,

@@ -6,15 +6,18 @@ import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
 import { ImportJobs } from './ingest/import-jobs.ts';
+import { UploadJobs } from './ingest/upload-jobs.ts';
 import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
 
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };
 export { WIDGET_API_PATH } from './api/widget-api.ts';
 
 /** What the app needs: the widget API's and the console's dependencies, and the proxies it trusts. */
-export interface AppDeps extends WidgetApiDeps, Omit<ConsoleAppDeps, 'imports'> {
+export interface AppDeps extends WidgetApiDeps, Omit<ConsoleAppDeps, 'imports' | 'uploads'> {
   /** Where the console's website imports run; default: a set of this app's own. */
   imports?: ImportJobs;
+  /** Where the console's uploads of files run; default: a set in the imports' registry (one count in /metrics, one wait at shutdown). */
+  uploads?: UploadJobs;
   /** Number of trusted reverse proxies (Express `trust proxy`). */
   trustedProxies: number;
   /**
@@ -63,14 +66,16 @@ export function createApp(deps: AppDeps): Express {
 
   mountWidgetApi(app, { ...deps, metrics });
   const imports = deps.imports ?? new ImportJobs({ now: deps.now });
-  imports.subscribe({
-    started: () => metrics.runningImports.inc(),
+  const uploads = deps.uploads ?? new UploadJobs(imports.registry);
+  // Every kind of ingest job in the registry: website imports and uploads.
+  imports.registry.subscribe({
+    started: () => metrics.runningIngestJobs.inc(),
     ended: (job) => {
-      metrics.runningImports.dec();
-      metrics.importJobs.inc({ outcome: job.status });
+      metrics.runningIngestJobs.dec();
+      metrics.ingestJobs.inc({ outcome: job.status });
     },
   });
-  mountConsole(app, { ...deps, imports });
+  mountConsole(app, { ...deps, imports, uploads });
 
   app.use((request) => {
     throw problem(404, 'not_found', `No endpoint at ${request.method} ${request.path}`);

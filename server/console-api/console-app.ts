@@ -5,6 +5,8 @@ import { consoleSession, requireSignedIn } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import { sameOriginOnly } from '../http/same-origin-check.ts';
 import type { ImportJobs } from '../ingest/import-jobs.ts';
+import type { UploadJobs } from '../ingest/upload-jobs.ts';
+import { MAX_UPLOAD_BODY_BYTES } from '../../protocol/console-protocol.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';
 import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
@@ -29,6 +31,8 @@ export interface ConsoleAppDeps {
   tokenTtlCapMinutes?: number;
   /** Where website imports run (server/app.ts makes one when not given). */
   imports: ImportJobs;
+  /** Where uploads of files run (server/app.ts makes one on the imports' registry when not given). */
+  uploads: UploadJobs;
   /** Private addresses a website import may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`; default none). */
   importAllowPrivateAddresses?: boolean | readonly string[];
 }
@@ -54,6 +58,11 @@ export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
     announcedBodyLimit(MAX_DOCUMENT_BODY_BYTES, `${MAX_DOCUMENT_BODY_BYTES / (1024 * 1024)} MiB`),
     express.json({ limit: MAX_DOCUMENT_BODY_BYTES }),
   );
+  app.use(
+    '/console/api/knowledge-bases/:kbId/uploads',
+    announcedBodyLimit(MAX_UPLOAD_BODY_BYTES, `${MAX_UPLOAD_BODY_BYTES / (1024 * 1024)} MiB`, 'send the files in several uploads'),
+    express.json({ limit: MAX_UPLOAD_BODY_BYTES }),
+  );
   app.use('/console/api', announcedBodyLimit(MAX_JSON_BODY_BYTES, '16 KiB'), express.json({ limit: MAX_JSON_BODY_BYTES }), jsonDepthLimit);
   app.use('/console', consoleSession(deps.store, deps.now));
   app.use('/console/api', signInRoutes({ store: deps.store, now: deps.now, sharedRateLimits: deps.sharedRateLimits === true }));
@@ -68,6 +77,7 @@ export function mountConsole(app: Express, deps: ConsoleAppDeps): void {
       tokenTtlCapMinutes: deps.tokenTtlCapMinutes ?? DEFAULT_TOKEN_TTL_CAP_MINUTES,
       publicBaseUrl: (request) => `${request.protocol}://${request.get('host')}`,
       imports: deps.imports,
+      uploads: deps.uploads,
       importAllowPrivateAddresses: deps.importAllowPrivateAddresses ?? false,
     }),
   );

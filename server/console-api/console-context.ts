@@ -4,6 +4,7 @@ import { canReadDocument, hasUpdatePermission } from '../access/access-rules.ts'
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import type { ImportJobs } from '../ingest/import-jobs.ts';
+import type { UploadJobs } from '../ingest/upload-jobs.ts';
 import type { ConsoleDocument } from '../../protocol/console-protocol.ts';
 import type { DocumentRecord, Role, Store, User } from '../store/store.ts';
 
@@ -22,6 +23,8 @@ export interface ConsoleRouteDeps {
   publicBaseUrl: (request: Request) => string;
   /** The website imports running and finished (console-api/import-routes.ts). */
   imports: ImportJobs;
+  /** The uploads of files running and finished (console-api/upload-routes.ts), in the imports' registry. */
+  uploads: UploadJobs;
   /** Private addresses a website import may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`): none, all, or a list. */
   importAllowPrivateAddresses: boolean | readonly string[];
 }
@@ -84,6 +87,17 @@ export function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
     throw problem(400, 'invalid_request', `${name}: ${issue?.message ?? 'invalid'}, got ${JSON.stringify(value)}`);
   }
   return parsed.data;
+}
+
+/**
+ * Why `docId` is not a document id the console API takes, as a sentence
+ * naming it; undefined when it is one: a relative path of 1 to 300
+ * characters, without empty, `.` or `..` segments (ids may contain `/`).
+ */
+export function documentIdProblem(docId: string): string | undefined {
+  const segments = docId.split('/');
+  if (docId.length > 0 && docId.length <= 300 && !segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return undefined;
+  return `"${docId}" is not a document id: use a relative path such as guides/setup.md`;
 }
 
 /** A stored document as the console API shows it: its readers only when it is `restricted`. */

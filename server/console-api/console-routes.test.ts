@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { z } from 'zod';
-import { CONSOLE_SCHEMAS, type MemberList } from '../../protocol/console-protocol.ts';
+import { CONSOLE_SCHEMAS, type MemberList, type UploadJobList } from '../../protocol/console-protocol.ts';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { ProblemSchema, QueryResponseSchema } from '../../protocol/query-schemas.ts';
 import { makePdf } from '../testing/pdf-fixture.ts';
@@ -66,6 +66,9 @@ const ROUTES: [string, string, unknown?][] = [
   ['DELETE', '/knowledge-bases/docs/tokens/tok_x'],
   ['PUT', '/knowledge-bases/docs/documents/added/x.md', { content: '# X', visibility: 'public' }],
   ['DELETE', '/knowledge-bases/docs/documents/added/x.md'],
+  ['POST', '/knowledge-bases/docs/uploads', { files: [{ doc_id: 'added/x.md', content: '# X' }], visibility: 'public' }],
+  ['GET', '/knowledge-bases/docs/uploads'],
+  ['GET', '/knowledge-bases/docs/uploads/upl_x'],
 ];
 
 describe('every console route', () => {
@@ -485,7 +488,7 @@ test('GET /openapi.json: OpenAPI 3.1 describing the widget endpoints and every c
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/query/stream');
   expect(paths).toContain('/kb-api/api/v1/kb/{kbId}/widget/feedback');
   for (const [method, path] of ROUTES) {
-    const template = path.replace('/docs', '/{kbId}').replace(/members\/x(?=\/|$)/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}');
+    const template = path.replace('/docs', '/{kbId}').replace(/members\/x(?=\/|$)/, 'members/{userId}').replace(/tokens\/tok_x$/, 'tokens/{tokenId}').replace(/documents\/added\/x\.md$/, 'documents/{docId}').replace(/uploads\/upl_x$/, 'uploads/{uploadId}');
     const operations = (document.paths as Record<string, Record<string, unknown>>)[`/console/api${template}`];
     expect(operations?.[method.toLowerCase()], `${method} ${template}`).toBeDefined();
   }
@@ -511,6 +514,8 @@ test('every console answer with a JSON body: exactly the schema the OpenAPI docu
     ['POST', '/knowledge-bases/docs/tokens', '/knowledge-bases/{kbId}/tokens', { allowed_origins: ['https://shop.example.com'] }],
     ['POST', '/knowledge-bases/docs/tokens/preview', '/knowledge-bases/{kbId}/tokens/preview', {}],
     ['GET', '/knowledge-bases/docs/tokens', '/knowledge-bases/{kbId}/tokens'],
+    ['POST', '/knowledge-bases/docs/uploads', '/knowledge-bases/{kbId}/uploads', { files: [{ doc_id: 'shape/y.md', content: '# Y\n\nText of y.' }], visibility: 'public' }],
+    ['GET', '/knowledge-bases/docs/uploads', '/knowledge-bases/{kbId}/uploads'],
   ];
 
   for (const [method, path, template, body] of calls) {
@@ -528,6 +533,10 @@ test('every console answer with a JSON body: exactly the schema the OpenAPI docu
     expect((OPENAPI_DOCUMENT.components.schemas as Record<string, unknown>)[id!]).toBeDefined();
   }
   await call('DELETE', '/knowledge-bases/docs/documents/shape/x.md', { cookie: cookies.owner });
+  while (((await (await call('GET', '/knowledge-bases/docs/uploads', { cookie: cookies.owner })).json()) as UploadJobList).uploads.some((job) => job.status === 'running')) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await call('DELETE', '/knowledge-bases/docs/documents/shape/y.md', { cookie: cookies.owner });
 });
 
 test('the widget endpoints: a JSON answer and a refusal are exactly the schemas the OpenAPI document names for them (protocol/query-schemas.ts)', async () => {

@@ -9,6 +9,7 @@ import { insightsRoutes } from './insights-routes.ts';
 import { knowledgeBaseRoutes } from './knowledge-base-routes.ts';
 import { memberRoutes } from './member-routes.ts';
 import { tokenRoutes } from './token-routes.ts';
+import { uploadRoutes } from './upload-routes.ts';
 
 export type { ConsoleRouteDeps };
 export { MAX_DOCUMENT_BODY_BYTES };
@@ -31,13 +32,14 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  * A knowledge base the person is not a member of answers 404, so its
  * existence is not revealed. Shapes are documented in `/openapi.json`,
  * generated from protocol/console-protocol.ts. One file per resource:
- * knowledge bases (with their document list), documents, website imports,
- * curated answers, * feedback, insights, members, tokens; the checks they share are in console-context.ts.
+ * knowledge bases (with their document list), documents, uploads of files,
+ * website imports, curated answers, feedback, insights, members, tokens; the checks they share are in console-context.ts.
  */
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
   return Router().use(
     knowledgeBaseRoutes(deps),
     documentRoutes(deps),
+    uploadRoutes(deps),
     curatedAnswerRoutes(deps),
     importRoutes(deps),
     feedbackListRoutes(deps),

@@ -4,7 +4,7 @@ import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } fro
 import { problem } from '../http/problem.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
 import type { PutOutcome, Role } from '../store/store.ts';
-import { membership, parseBody, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
+import { documentIdProblem, membership, parseBody, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
 
 /** Adding, replacing and removing one document of a knowledge base (editors and owners). */
 export function documentRoutes(deps: ConsoleRouteDeps): Router {
@@ -79,11 +79,9 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
 
   /** A document id from the path's remaining segments (ids may contain `/`). */
   function documentIdOf(request: Request): string {
-    const segments = request.params.docId as unknown as string[];
-    const docId = segments.join('/');
-    if (docId.length === 0 || docId.length > 300 || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
-      throw problem(400, 'invalid_request', `"${docId}" is not a document id: use a relative path such as guides/setup.md`);
-    }
+    const docId = (request.params.docId as unknown as string[]).join('/');
+    const invalid = documentIdProblem(docId);
+    if (invalid !== undefined) throw problem(400, 'invalid_request', invalid);
     return docId;
   }
 

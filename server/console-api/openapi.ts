@@ -3,7 +3,7 @@
  * `/openapi.json`: the two widget endpoints (SPEC.md section 4), the
  * feedback endpoint (issue 15) and the console API behind the Developers tab
  * (session sign-in, set-password links, knowledge bases, documents,
- * feedback, members and invitations, tokens).
+ * uploads, feedback, members and invitations, tokens).
  * Kept beside the routes it describes; a test checks that every route the
  * app mounts appears here.
  *
@@ -239,6 +239,36 @@ export const OPENAPI_DOCUMENT = {
         security: [{ consoleSession: [] }],
         parameters: [kbId, documentId],
         responses: { '204': { description: 'Removed' }, ...consoleErrors },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/uploads': {
+      get: {
+        summary: "The knowledge base's uploads of files, newest first: those running and the last ones finished (any member)",
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        responses: { '200': json(ref('UploadJobList'), 'Uploads'), ...consoleErrors },
+      },
+      post: {
+        summary:
+          "Upload files (editors and owners): each becomes the document of its id, indexed like `PUT …/documents/{docId}` in its own transaction, as a job on the server that reports its progress and each file's outcome; a file that fails (not its format) changes nothing. Follow it at the Location",
+        security: [{ consoleSession: [] }],
+        parameters: [kbId],
+        requestBody: { ...jsonBody('UploadRequest'), description: 'At most 25 MiB of JSON and 200 files; send more as several uploads' },
+        responses: {
+          '202': json(ref('UploadJob'), 'Started: running (a file whose document exists and that the person cannot read is already reported failed)'),
+          '400': problemResponse('A malformed id, an unsupported extension or an id given twice (naming the file), an empty or malformed source, readers who are not members (`invalid_request`)'),
+          '409': problemResponse('4 uploads are already running in the knowledge base (`conflict`)'),
+          '413': problemResponse('Body over 25 MiB (`payload_too_large`)'),
+          ...consoleErrors,
+        },
+      },
+    },
+    '/console/api/knowledge-bases/{kbId}/uploads/{uploadId}': {
+      get: {
+        summary: "One upload: its progress and each file's outcome (created, updated, unchanged, failed with the reason), or why it stopped (any member)",
+        security: [{ consoleSession: [] }],
+        parameters: [kbId, { name: 'uploadId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': json(ref('UploadJob'), 'The upload'), ...consoleErrors },
       },
     },
     '/console/api/knowledge-bases/{kbId}/imports': {

@@ -25,8 +25,9 @@ export const MAX_JSON_BODY_BYTES = 16 * 1024;
  *
  * @param limitBytes largest body accepted, bytes
  * @param limitText the limit as the refusal states it, e.g. "16 KiB"
+ * @param advice what to do instead, added to the refusal's sentence ("send the files in several uploads")
  */
-export function announcedBodyLimit(limitBytes: number, limitText: string): RequestHandler {
+export function announcedBodyLimit(limitBytes: number, limitText: string, advice?: string): RequestHandler {
   return (request, _response, next) => {
     // A body already received in full (or read by an earlier, larger-limit
     // parser) costs nothing more to refuse; the body parser's limit covers it.
@@ -36,7 +37,7 @@ export function announcedBodyLimit(limitBytes: number, limitText: string): Reque
     }
     const announced = request.get('content-length');
     if (announced !== undefined && /^\d+$/.test(announced.trim()) && Number(announced) > limitBytes) {
-      throw problem(413, 'payload_too_large', `The request body of ${announced.trim()} bytes is larger than the ${limitText} limit`);
+      throw problem(413, 'payload_too_large', `The request body of ${announced.trim()} bytes is larger than the ${limitText} limit${advice === undefined ? '' : `: ${advice}`}`);
     }
     next();
   };

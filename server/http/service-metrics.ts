@@ -4,8 +4,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /**
  * The service's metrics in the Prometheus text format (prom-client), served
  * at `GET /metrics`: requests by route and status with their latency,
- * answers by provenance, open answer streams, website imports (running,
- * ended by outcome), and the process's own
+ * answers by provenance, open answer streams, ingest jobs - website imports
+ * and uploads - (running, ended by outcome), and the process's own
  * (CPU, memory, event-loop delay, handles). One registry per app, so that
  * several apps in one process (tests, replicas) never share counts.
  */
@@ -17,10 +17,10 @@ export interface ServiceMetrics {
   answers: Counter<'provenance'>;
   /** Answer streams open now. */
   openStreams: Gauge;
-  /** Website imports running now (console-api/import-routes.ts). */
-  runningImports: Gauge;
-  /** Website imports ended, by outcome: `succeeded`, `failed`. */
-  importJobs: Counter<'outcome'>;
+  /** Ingest jobs running now: website imports and uploads of files (ingest/ingest-jobs.ts). */
+  runningIngestJobs: Gauge;
+  /** Ingest jobs ended, by outcome: `succeeded`, `failed`. */
+  ingestJobs: Counter<'outcome'>;
 }
 
 /**
@@ -48,10 +48,10 @@ export function createServiceMetrics(): ServiceMetrics {
       registers: [registry],
     }),
     openStreams: new Gauge({ name: 'kb_open_streams', help: 'Answer streams open now', registers: [registry] }),
-    runningImports: new Gauge({ name: 'kb_ingest_jobs_running', help: 'Website imports running now', registers: [registry] }),
-    importJobs: new Counter({
+    runningIngestJobs: new Gauge({ name: 'kb_ingest_jobs_running', help: 'Ingest jobs (website imports, uploads of files) running now', registers: [registry] }),
+    ingestJobs: new Counter({
       name: 'kb_ingest_jobs_total',
-      help: 'Website imports ended, by outcome (succeeded, failed)',
+      help: 'Ingest jobs (website imports, uploads of files) ended, by outcome (succeeded, failed)',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { IngestJobs, type IngestJobsOptions, type JobsOfKind } from './ingest-jobs.ts';
 import type { SiteIngestReport } from './web/ingest-site.ts';
 
 /** Where a job is: fetching pages (no total known yet), then indexing them one by one. */
@@ -28,12 +28,8 @@ export interface ImportJob {
 /** Reports a job's progress (the work's `onProgress`). */
 export type ImportProgress = (progress: { done: number; total: number; url: string }) => void;
 
-/** What {@link ImportJobs} needs. */
-export interface ImportJobsOptions {
-  now: () => number;
-  /** Jobs listed per knowledge base, newest first, running ones always (default 20). */
-  keepPerKnowledgeBase?: number;
-}
+/** What {@link ImportJobs} needs (its registry's options: the clock, how many jobs stay listed). */
+export type ImportJobsOptions = IngestJobsOptions;
 
 /** Told when a job starts and when it ends (the service's metrics). */
 export interface ImportJobListener {
@@ -54,18 +50,23 @@ export class ImportRunningError extends Error {
  * An import only ever writes through `ingestSite`, a page per transaction,
  * so a failed job leaves each page as it was or as imported.
  *
+ * Imports are the `import` kind of an {@link IngestJobs} registry
+ * ({@link registry}), which uploads share (upload-jobs.ts): `running` and
+ * `idle()` count the registry's jobs of every kind, so a shutdown waiting
+ * for the imports waits for the uploads too.
+ *
  * Jobs are not persisted: a restart forgets the list, and an import
  * interrupted by it is simply started again (re-importing is idempotent:
  * unchanged pages stay unchanged).
  */
 export class ImportJobs {
-  readonly #options: ImportJobsOptions;
-  readonly #jobs = new Map<string, ImportJob[]>();
-  readonly #running = new Set<Promise<void>>();
-  readonly #listeners: ImportJobListener[] = [];
+  /** Where the imports run and are counted, shared with the other kinds of ingest job. */
+  readonly registry: IngestJobs;
+  readonly #jobs: JobsOfKind<ImportJob>;
 
   constructor(options: ImportJobsOptions) {
-    this.#options = options;
+    this.registry = new IngestJobs(options);
+    this.#jobs = this.registry.ofKind<ImportJob>('import');
   }
 
   /**
@@ -76,68 +77,39 @@ export class ImportJobs {
    * @throws ImportRunningError when an import of the same seed runs in the knowledge base
    */
   start(input: Pick<ImportJob, 'kbId' | 'seed' | 'startedBy' | 'sourceId'>, work: (onProgress: ImportProgress) => Promise<SiteIngestReport>): ImportJob {
-    const jobs = this.#jobs.get(input.kbId) ?? [];
+    const jobs = this.#jobs.list(input.kbId);
     const seedKey = JSON.stringify(input.seed);
     if (jobs.some((job) => job.status === 'running' && JSON.stringify(job.seed) === seedKey)) {
       throw new ImportRunningError(`An import of ${input.seed.urls.join(', ')} is already running in this knowledge base`);
     }
-    const job: ImportJob = {
-      id: `imp_${randomBytes(8).toString('hex')}`,
-      ...input,
-      status: 'running',
-      startedAt: this.#options.now(),
-      progress: { phase: 'crawling', done: 0 },
-    };
-    // Oldest first; the oldest finished jobs make room for the new one.
-    const listed = [...jobs, job];
-    const keep = this.#options.keepPerKnowledgeBase ?? 20;
-    while (listed.length > keep) {
-      const oldest = listed.findIndex((candidate) => candidate.status !== 'running');
-      if (oldest < 0) break;
-      listed.splice(oldest, 1);
-    }
-    this.#jobs.set(input.kbId, listed);
-    for (const listener of this.#listeners) listener.started?.(job);
-    const run = (async () => {
-      await Promise.resolve();
-      try {
-        job.report = await work(({ done, total, url }) => {
-          job.progress = { phase: 'indexing', done, total, url };
-        });
-        job.status = 'succeeded';
-      } catch (error) {
-        job.error = (error as Error).message;
-        job.status = 'failed';
-      }
-      job.finishedAt = this.#options.now();
-      for (const listener of this.#listeners) listener.ended?.(job);
-    })();
-    this.#running.add(run);
-    void run.finally(() => this.#running.delete(run));
-    return job;
+    return this.#jobs.start({ ...input, progress: { phase: 'crawling', done: 0 } }, async (job) => {
+      job.report = await work(({ done, total, url }) => {
+        job.progress = { phase: 'indexing', done, total, url };
+      });
+    });
   }
 
-  /** Tells `listener` of every job started from now on, and of its end. */
+  /** Tells `listener` of every import started from now on, and of its end. */
   subscribe(listener: ImportJobListener): void {
-    this.#listeners.push(listener);
+    this.#jobs.subscribe(listener);
   }
 
-  /** The jobs of a knowledge base, newest first. */
+  /** The imports of a knowledge base, newest first. */
   list(kbId: string): ImportJob[] {
-    return [...(this.#jobs.get(kbId) ?? [])].reverse();
+    return this.#jobs.list(kbId);
   }
 
   get(kbId: string, id: string): ImportJob | undefined {
-    return this.#jobs.get(kbId)?.find((job) => job.id === id);
+    return this.#jobs.get(kbId, id);
   }
 
-  /** Jobs running now, in every knowledge base. */
+  /** Jobs running now, in every knowledge base: imports and the registry's other kinds (uploads). */
   get running(): number {
-    return this.#running.size;
+    return this.registry.running;
   }
 
-  /** Resolves once every job started so far has ended (shutdown, tests). */
+  /** Resolves once every job of the registry started so far, of any kind, has ended (shutdown, tests). */
   async idle(): Promise<void> {
-    await Promise.all([...this.#running]);
+    await this.registry.idle();
   }
 }

@@ -1,0 +1,119 @@
+import { Router } from 'express';
+import { UploadRequestSchema, type UploadJob as ConsoleUploadJob, type UploadJobList } from '../../protocol/console-protocol.ts';
+import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { problem } from '../http/problem.ts';
+import { ingestUploadedFiles, NOT_REPLACEABLE_REASON, type UploadedFile } from '../ingest/ingest-upload.ts';
+import { parserFor, SUPPORTED_EXTENSIONS } from '../ingest/source-formats.ts';
+import { UploadsBusyError, type UploadFileResult, type UploadJob } from '../ingest/upload-jobs.ts';
+import { documentIdProblem, membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+
+/**
+ * Uploads of files from the console (README "Console", Documents): an
+ * editor or owner sends files - markdown, HTML, plain text, PDF - with the
+ * access they get, and they are indexed on the server as a job
+ * (ingest/upload-jobs.ts) that every member may follow, each file in its own
+ * transaction through `ingestSource`, as `PUT …/documents/{docId}` indexes
+ * one. What can be checked before the job is: each id (a relative path with
+ * a supported extension, once per upload) and the readers (members) refuse
+ * the whole request, naming the file or the readers; a file whose document
+ * exists and is one the uploader cannot read is reported failed at once and
+ * left as it is. The job then reports its progress and each file's outcome;
+ * a file that is not its format fails alone, named, and changes nothing.
+ */
+export function uploadRoutes(deps: ConsoleRouteDeps): Router {
+  const { store, uploads } = deps;
+  const router = Router();
+
+  router.post('/knowledge-bases/:kbId/uploads', async (request, response) => {
+    const { kbId, role } = await membership(store, request, response);
+    requireUpdatePermission(role, 'Uploading files');
+    const body = parseBody(UploadRequestSchema, request.body);
+    const seen = new Set<string>();
+    for (const [index, file] of body.files.entries()) {
+      const invalid =
+        documentIdProblem(file.doc_id) ??
+        (parserFor(file.doc_id) === undefined ? `"${file.doc_id}" has no supported extension (${SUPPORTED_EXTENSIONS})` : undefined) ??
+        (seen.has(file.doc_id) ? `"${file.doc_id}" is given twice in this upload` : undefined);
+      if (invalid !== undefined) throw problem(400, 'invalid_request', `files.${index}.doc_id: ${invalid}`);
+      seen.add(file.doc_id);
+    }
+    const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
+    try {
+      await requireReadersAreMembers(store, kbId, readers);
+    } catch (error) {
+      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
+      throw error;
+    }
+    const user = signedInUser(response);
+    const refused: UploadFileResult[] = [];
+    const files: UploadedFile[] = [];
+    for (const file of body.files) {
+      const existing = await store.getDocument(kbId, file.doc_id);
+      if (existing !== undefined && !canReadDocument(user.id, role, existing)) {
+        refused.push({ docId: file.doc_id, outcome: 'failed', reason: NOT_REPLACEABLE_REASON });
+      } else {
+        files.push({ docId: file.doc_id, bytes: file.content !== undefined ? Buffer.from(file.content, 'utf8') : Buffer.from(file.content_base64!, 'base64') });
+      }
+    }
+    let job: UploadJob;
+    try {
+      job = uploads.start({ kbId, startedBy: user.id, files: body.files.map((file) => file.doc_id), refused }, (report) =>
+        ingestUploadedFiles(store, files, {
+          kbId,
+          visibility: body.visibility,
+          readers,
+          quotable: body.quotable ?? true,
+          // Checked again at each file's turn: a document may have been added since.
+          mayReplace: (document) => canReadDocument(user.id, role, document),
+          report,
+        }),
+      );
+    } catch (error) {
+      if (error instanceof UploadsBusyError) throw problem(409, 'conflict', error.message);
+      throw error;
+    }
+    response.status(202).location(`${request.baseUrl}/knowledge-bases/${encodeURIComponent(kbId)}/uploads/${job.id}`);
+    response.json(toConsoleUploadJob(job, new Map([[user.id, user.email]])) satisfies ConsoleUploadJob);
+  });
+
+  router.get('/knowledge-bases/:kbId/uploads', async (request, response) => {
+    const { kbId } = await membership(store, request, response);
+    const jobs = uploads.list(kbId);
+    const emails = await emailsOf(jobs);
+    response.json({ uploads: jobs.map((job) => toConsoleUploadJob(job, emails)) } satisfies UploadJobList);
+  });
+
+  router.get('/knowledge-bases/:kbId/uploads/:uploadId', async (request, response) => {
+    const { kbId } = await membership(store, request, response);
+    const job = uploads.get(kbId, String(request.params.uploadId));
+    if (!job) throw problem(404, 'not_found', `No upload "${String(request.params.uploadId)}" in knowledge base "${kbId}"`);
+    response.json(toConsoleUploadJob(job, await emailsOf([job])) satisfies ConsoleUploadJob);
+  });
+
+  /** The emails of the jobs' starters, by user id (a job is polled every second: not the whole user list). */
+  async function emailsOf(jobs: readonly UploadJob[]): Promise<Map<string, string>> {
+    const users = await Promise.all([...new Set(jobs.map((job) => job.startedBy))].map((userId) => store.getUser(userId)));
+    return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
+  }
+
+  return router;
+}
+
+function toConsoleUploadJob(job: UploadJob, emails: ReadonlyMap<string, string>): ConsoleUploadJob {
+  return {
+    id: job.id,
+    status: job.status,
+    started_by: emails.get(job.startedBy) ?? '(removed user)',
+    started_at: new Date(job.startedAt).toISOString(),
+    ...(job.finishedAt === undefined ? {} : { finished_at: new Date(job.finishedAt).toISOString() }),
+    files: [...job.files],
+    progress: { done: job.progress.done, total: job.progress.total, ...(job.progress.docId === undefined ? {} : { doc_id: job.progress.docId }) },
+    results: job.results.map((result) => ({
+      doc_id: result.docId,
+      outcome: result.outcome,
+      ...(result.reason === undefined ? {} : { reason: result.reason }),
+      ...(result.passages === undefined ? {} : { passages: result.passages }),
+    })),
+    ...(job.error === undefined ? {} : { error: job.error }),
+  };
+}
