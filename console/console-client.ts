@@ -26,6 +26,8 @@ import type {
   PreviewToken,
   TokenList,
   TokenListQuery,
+  UploadJob,
+  UploadRequest,
 } from '../protocol/console-protocol.ts';
 import type { Role, Visibility } from '../protocol/workspace-terms.ts';
 
@@ -148,6 +150,21 @@ export class ConsoleClient {
    */
   async putDocument(kbId: string, docId: string, request: DocumentRequest): Promise<StoredDocument> {
     return this.#request<StoredDocument>('PUT', documentPath(kbId, docId), request);
+  }
+
+  /**
+   * Starts an upload of files (editors and owners): the server indexes them
+   * one by one as a job, each in its own transaction; follow it with
+   * {@link getUpload}. A refusal before it starts (an id, readers who are not
+   * members, more than the upload's limit) is a ConsoleApiError naming why.
+   */
+  async startUpload(kbId: string, request: UploadRequest): Promise<UploadJob> {
+    return this.#request<UploadJob>('POST', `${kbPath(kbId)}/uploads`, request);
+  }
+
+  /** An upload's progress and each file's outcome so far. */
+  async getUpload(kbId: string, jobId: string): Promise<UploadJob> {
+    return this.#request<UploadJob>('GET', `${kbPath(kbId)}/uploads/${encodeURIComponent(jobId)}`);
   }
 
   /** Changes who may read a document and whether it may be quoted (editors and owners). */

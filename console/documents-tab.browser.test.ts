@@ -1,13 +1,14 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ConsoleClient, type FetchFunction } from './console-client.ts';
-import type { ConsoleDocument, ConsoleMember } from '../protocol/console-protocol.ts';
+import type { ConsoleDocument, ConsoleMember, UploadJob } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbDocumentsTab } from './documents-tab.ts';
 
 /**
  * The Documents tab in Chromium against a scripted console API: editors
- * upload files (each sent as base64 and stored or refused on its own, with
- * progress and a result per file), change a document's access, and remove
+ * upload files (sent as base64 in one upload, indexed by a job on the
+ * server whose progress the tab follows, each file stored or refused on its
+ * own, with a result per file), change a document's access, and remove
  * one in two steps; readers see the list only; the table reflows in a
  * 360 px column; axe finds no violation.
  */
@@ -15,7 +16,11 @@ defineConsoleElements();
 
 const NOT_A_PDF = 'The file is not a PDF that can be read (Invalid PDF structure.)';
 
-/** A console API holding documents; refuses a "PDF" whose bytes are not one, as the server does. */
+/**
+ * A console API holding documents. An upload starts a job that indexes one
+ * more file each time it is asked for (refusing a "PDF" whose bytes are not
+ * one, as the server does); readers who are not members refuse the upload.
+ */
 class ScriptedApi {
   documents: ConsoleDocument[] = [
     { doc_id: 'guides/setup.md', title: 'Setup', visibility: 'public', quotable: true, passages: 3, updated_at: '2026-11-01T10:00:00.000Z' },
@@ -26,6 +31,8 @@ class ScriptedApi {
     { user_id: 'usr_alice', email: 'alice@example.com', role: 'editor' },
   ];
   requests: { method: string; path: string; body?: Record<string, unknown> }[] = [];
+  /** The upload job and the files it has still to index. */
+  upload: { job: UploadJob; pending: { doc_id: string; content_base64: string }[]; visibility: ConsoleDocument['visibility'] } | undefined;
 
   readonly fetch: FetchFunction = async (url, init) => {
     const method = init?.method ?? 'GET';
@@ -34,18 +41,46 @@ class ScriptedApi {
     this.requests.push({ method, path, ...(body === undefined ? {} : { body }) });
     if (method === 'GET' && path === '/documents') return Response.json({ documents: this.documents });
     if (method === 'GET' && path === '/members') return Response.json({ members: this.members });
+    if (method === 'POST' && path === '/uploads') {
+      const strangers = (body!['readers'] as string[]).filter((reader) => !this.members.some((member) => member.user_id === reader));
+      if (strangers.length > 0) return Response.json({ status: 400, code: 'invalid_request', detail: `readers: not members of "docs": ${strangers.join(', ')}` }, { status: 400 });
+      const files = body!['files'] as { doc_id: string; content_base64: string }[];
+      const job: UploadJob = {
+        id: 'upl_1',
+        status: 'running',
+        started_by: 'owner@example.com',
+        started_at: '2026-11-27T10:00:00.000Z',
+        files: files.map((file) => file.doc_id),
+        progress: { done: 0, total: files.length },
+        results: [],
+      };
+      this.upload = { job, pending: [...files], visibility: body!['visibility'] as ConsoleDocument['visibility'] };
+      return Response.json(job, { status: 202, headers: { Location: '/console/api/knowledge-bases/docs/uploads/upl_1' } });
+    }
+    if (method === 'GET' && path === '/uploads/upl_1' && this.upload) {
+      const { job, pending, visibility } = this.upload;
+      const file = pending.shift();
+      if (file) {
+        const docId = file.doc_id;
+        if (docId.endsWith('.pdf') && !atob(file.content_base64).startsWith('%PDF')) {
+          job.results.push({ doc_id: docId, outcome: 'failed', reason: NOT_A_PDF });
+        } else {
+          const existing = this.documents.some((candidate) => candidate.doc_id === docId);
+          this.documents = [
+            ...this.documents.filter((candidate) => candidate.doc_id !== docId),
+            { doc_id: docId, title: docId, visibility, quotable: true, passages: 2, updated_at: '2026-11-27T10:00:00.000Z' },
+          ];
+          job.results.push({ doc_id: docId, outcome: existing ? 'updated' : 'created', passages: 2 });
+        }
+      }
+      job.progress = { done: job.results.length, total: job.files.length, ...(pending[0] ? { doc_id: pending[0].doc_id } : file ? { doc_id: file.doc_id } : {}) };
+      if (pending.length === 0) Object.assign(job, { status: 'succeeded', finished_at: '2026-11-27T10:00:03.000Z' });
+      return Response.json(job);
+    }
     const document = /^\/documents\/(.+)$/.exec(path);
     if (document) {
       const docId = document[1]!.split('/').map(decodeURIComponent).join('/');
       const existing = this.documents.find((candidate) => candidate.doc_id === docId);
-      if (method === 'PUT') {
-        if (docId.endsWith('.pdf') && !atob(String(body!['content_base64'])).startsWith('%PDF')) {
-          return Response.json({ status: 400, code: 'invalid_request', detail: `${docId}: ${NOT_A_PDF}` }, { status: 400 });
-        }
-        const stored = { doc_id: docId, title: docId, visibility: body!['visibility'] as ConsoleDocument['visibility'], quotable: true, passages: 2 };
-        this.documents = [...this.documents.filter((candidate) => candidate.doc_id !== docId), { ...stored, updated_at: '2026-11-27T10:00:00.000Z' }];
-        return Response.json({ ...stored, outcome: existing ? 'updated' : 'created', updated_at: '2026-11-27T10:00:00.000Z' }, { status: existing ? 200 : 201 });
-      }
       if (method === 'PATCH' && existing) {
         Object.assign(existing, body);
         return Response.json(existing);
@@ -84,7 +119,7 @@ function choose(element: KbDocumentsTab, files: File[]): void {
 }
 
 describe('kb-documents-tab', () => {
-  it('an editor uploads three files into a folder: each sent as base64, the refused one named with its reason, the others listed', async () => {
+  it('an editor uploads three files into a folder: one upload of base64 files, indexed by a job whose progress is shown, the refused file named with its reason, the others listed', async () => {
     const api = new ScriptedApi();
     const element = await documentsTab(api, true);
     choose(element, [
@@ -93,15 +128,22 @@ describe('kb-documents-tab', () => {
       new File(['%PDF-1.7 ...'], 'manual.pdf', { type: 'application/pdf' }),
     ]);
     element.shadowRoot!.querySelector<HTMLInputElement>('#upload-folder')!.value = 'help/';
+    const progressLabel = () => element.shadowRoot!.querySelector('label[for="upload-progress"]')?.textContent?.replace(/\s+/g, ' ').trim();
 
     buttonNamed(element, 'Upload')!.click();
-    await waitUntil(() => element.shadowRoot!.querySelector('ul.results') !== null, 'the upload ends');
+    await waitUntil(() => progressLabel() === 'Indexing scan.pdf (2 of 3)', 'the progress names the file being indexed', { timeout: 4000 });
+    const midway = element.shadowRoot!.querySelector<HTMLProgressElement>('#upload-progress')!.value;
+    await waitUntil(() => element.shadowRoot!.querySelector('ul.results') !== null, 'the upload ends', { timeout: 4000 });
     await waitUntil(() => docIds(element).includes('help/manual.pdf'), 'the list is reloaded');
 
-    const puts = api.requests.filter((request) => request.method === 'PUT');
-    expect(puts.map((request) => request.path)).to.deep.equal(['/documents/help/reset.md', '/documents/help/scan.pdf', '/documents/help/manual.pdf']);
-    expect(atob(String(puts[0]!.body!['content_base64']))).to.equal('# Reset\n\nHold the button.\n');
-    expect(puts[0]!.body).to.include({ visibility: 'public', quotable: true });
+    const posts = api.requests.filter((request) => request.method === 'POST');
+    expect(posts.map((request) => request.path)).to.deep.equal(['/uploads']);
+    const sent = posts[0]!.body!['files'] as { doc_id: string; content_base64: string }[];
+    expect(sent.map((file) => file.doc_id)).to.deep.equal(['help/reset.md', 'help/scan.pdf', 'help/manual.pdf']);
+    expect(atob(sent[0]!.content_base64)).to.equal('# Reset\n\nHold the button.\n');
+    expect(posts[0]!.body).to.include({ visibility: 'public', quotable: true });
+    expect(api.requests.filter((request) => request.method === 'PUT')).to.deep.equal([]);
+    expect(midway).to.equal(1);
     const results = [...element.shadowRoot!.querySelectorAll('ul.results li')].map((item) => item.textContent!.replace(/\s+/g, ' ').trim());
     expect(results).to.deep.equal([
       'reset.md: created as help/reset.md, 2 passages',
@@ -111,9 +153,10 @@ describe('kb-documents-tab', () => {
     expect(element.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('Uploaded 2 of 3 files.');
     expect(element.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.contain(`This file was not stored; the knowledge base keeps what it had: scan.pdf: ${NOT_A_PDF}`);
     expect(docIds(element)).to.deep.equal(['guides/setup.md', 'plans/q3.md', 'help/reset.md', 'help/manual.pdf']);
+    expect(element.shadowRoot!.querySelector('#upload-progress')).to.equal(null);
   });
 
-  it('a restricted upload sends the readers checked among the members', async () => {
+  it('a file of another format is named as not stored and never sent; an upload the server refuses names its sentence for each file', async () => {
     const api = new ScriptedApi();
     const element = await documentsTab(api, true);
     await waitUntil(() => api.requests.some((request) => request.path === '/members'), 'the members load');
@@ -122,13 +165,21 @@ describe('kb-documents-tab', () => {
     visibility.dispatchEvent(new Event('change'));
     await element.updateComplete;
     element.shadowRoot!.querySelector<HTMLInputElement>('#upload-reader-usr_alice')!.checked = true;
-    choose(element, [new File(['# Plan'], 'plan.md')]);
+    api.members = api.members.filter((member) => member.user_id !== 'usr_alice');
+    choose(element, [new File(['x'], 'notes.docx'), new File(['# Plan'], 'plan.md')]);
 
     buttonNamed(element, 'Upload')!.click();
     await waitUntil(() => element.shadowRoot!.querySelector('ul.results') !== null, 'the upload ends');
 
-    expect(api.requests.find((request) => request.method === 'PUT')!.body).to.include({ visibility: 'restricted' });
-    expect(api.requests.find((request) => request.method === 'PUT')!.body!['readers']).to.deep.equal(['usr_alice']);
+    const sent = api.requests.find((request) => request.method === 'POST')!.body!['files'] as { doc_id: string }[];
+    expect(sent.map((file) => file.doc_id)).to.deep.equal(['plan.md']);
+    const results = [...element.shadowRoot!.querySelectorAll('ul.results li')].map((item) => item.textContent!.replace(/\s+/g, ' ').trim());
+    expect(results).to.deep.equal([
+      'notes.docx: not stored (Not a supported format; use .md, .markdown, .html, .htm, .txt, .text, .pdf)',
+      'plan.md: not stored (readers: not members of "docs": usr_alice)',
+    ]);
+    expect(element.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('Uploaded 0 of 2 files.');
+    expect(docIds(element)).to.deep.equal(['guides/setup.md', 'plans/q3.md']);
   });
 
   it('Change access: the form starts from the document\'s access; Save sends the new one and says so', async () => {

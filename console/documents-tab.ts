@@ -1,14 +1,30 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
-import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument } from '../protocol/console-protocol.ts';
+import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument, type UploadJob } from '../protocol/console-protocol.ts';
 import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { consoleStyles } from './console-styles.ts';
+import { planUploadBatches } from './upload-batches.ts';
 
 /** File types the upload offers (the ingester's formats, ingest/source-formats.ts). */
 const UPLOAD_ACCEPT = '.md,.markdown,.html,.htm,.txt,.text,.pdf';
 
+/** How long after an upload starts its job is first asked for its progress, then how often, milliseconds. */
+const FIRST_POLL_MS = 250;
+const POLL_MS = 1000;
+
+/** Progress reads that may fail in a row before the tab stops following an upload (the job goes on on the server). */
+const MAX_POLL_FAILURES = 5;
+
 /** What became of one uploaded file. */
 type UploadResult = { name: string; docId: string; outcome: StoredDocument['outcome']; passages: number } | { name: string; docId: string; error: string };
+
+/** A file chosen for upload, with the document id it becomes. */
+interface ChosenFile {
+  file: File;
+  name: string;
+  docId: string;
+  size: number;
+}
 
 /**
  * The Documents tab: the documents of a knowledge base the person can read,
@@ -18,10 +34,13 @@ type UploadResult = { name: string; docId: string; outcome: StoredDocument['outc
  * Editors and owners also upload files (markdown, HTML, plain text, PDF):
  * each becomes the document named by its file name (under an optional
  * folder), replacing one of the same id, with the visibility and readers
- * chosen for the upload. Files are sent one at a time, each indexed in its
- * own transaction, with a progress bar; a file the server refuses is listed
- * by name with its reason and leaves the knowledge base as it was, the
- * others are stored. They import a website too (`<kb-site-import>`, a job
+ * chosen for the upload. The files are sent in one request (several for a
+ * selection over an upload's 25 MiB, one after the other) and indexed on the
+ * server as a job, each file in its own transaction: the tab follows the
+ * job with a progress bar naming the file being indexed, and the upload
+ * goes on if the page is closed once its files are sent. A file the server
+ * refuses is listed by name with its reason and leaves the knowledge base
+ * as it was, the others are stored. They import a website too (`<kb-site-import>`, a job
  * on the server). Per document they change visibility, readers and
  * quotability, and remove it ("Remove", then "Confirm remove").
  *
@@ -81,8 +100,8 @@ export class KbDocumentsTab extends LitElement {
   declare private _status: string | undefined;
   /** Visibility chosen for the next upload. */
   declare private _visibility: Visibility;
-  /** Files sent and to send, while an upload runs. */
-  declare private _progress: { done: number; total: number; current: string } | undefined;
+  /** While an upload runs: files with an outcome of all, and the file being sent or indexed (`current`: its name; `sending`: its bytes are on their way). */
+  declare private _progress: { done: number; total: number; current: string; sending: boolean } | undefined;
   /** Outcome of each file of the last upload. */
   declare private _results: UploadResult[];
   /** Id of the document whose access form is open. */
@@ -142,43 +161,96 @@ export class KbDocumentsTab extends LitElement {
       return;
     }
     const folder = normalizeFolder(form.querySelector<HTMLInputElement>('input[name="folder"]')!.value);
-    const readers = this._visibility === 'restricted' ? this._checkedReaders(form) : [];
-    const quotable = form.querySelector<HTMLInputElement>('input[name="quotable"]')!.checked;
+    const access = {
+      visibility: this._visibility,
+      readers: this._visibility === 'restricted' ? this._checkedReaders(form) : [],
+      quotable: form.querySelector<HTMLInputElement>('input[name="quotable"]')!.checked,
+    };
     this._error = undefined;
     this._status = undefined;
     this._results = [];
     this._busy = true;
-    const results: UploadResult[] = [];
-    for (const [index, file] of files.entries()) {
-      const docId = `${folder}${file.name}`;
-      this._progress = { done: index, total: files.length, current: file.name };
-      if (file.size > MAX_UPLOAD_FILE_BYTES) {
-        results.push({ name: file.name, docId, error: `The file is larger than ${formatMegabytes(MAX_UPLOAD_FILE_BYTES)}` });
+    const chosen: ChosenFile[] = files.map((file) => ({ file, name: file.name, docId: `${folder}${file.name}`, size: file.size }));
+    const results = new Map<string, UploadResult>();
+    const sendable: ChosenFile[] = [];
+    for (const file of chosen) {
+      const refusal =
+        file.size > MAX_UPLOAD_FILE_BYTES
+          ? `The file is larger than ${formatMegabytes(MAX_UPLOAD_FILE_BYTES)}`
+          : UPLOAD_ACCEPT.split(',').includes(extensionOf(file.name))
+            ? undefined
+            : `Not a supported format; use ${UPLOAD_ACCEPT.replaceAll(',', ', ')}`;
+      if (refusal === undefined) sendable.push(file);
+      else results.set(file.docId, { name: file.name, docId: file.docId, error: refusal });
+    }
+    const batches = planUploadBatches(sendable);
+    for (const [index, batch] of batches.entries()) {
+      const done = results.size;
+      this._progress = { done, total: chosen.length, current: batch.length === 1 ? batch[0]!.name : `${batch.length} files`, sending: true };
+      let job: UploadJob;
+      try {
+        job = await this.client.startUpload(this.kbId, {
+          files: await Promise.all(batch.map(async (file) => ({ doc_id: file.docId, content_base64: await base64Of(file.file) }))),
+          ...access,
+        });
+      } catch (error) {
+        // Refused before it started (or not sent): none of these files was stored.
+        for (const file of batch) results.set(file.docId, { name: file.name, docId: file.docId, error: (error as Error).message });
         continue;
       }
-      try {
-        const stored = await this.client.putDocument(this.kbId, docId, {
-          content_base64: await base64Of(file),
-          visibility: this._visibility,
-          readers,
-          quotable,
-        });
-        results.push({ name: file.name, docId, outcome: stored.outcome, passages: stored.passages });
-      } catch (error) {
-        // The server names the document in its sentence; the list names the file already.
-        results.push({ name: file.name, docId, error: (error as Error).message.replace(`${docId}: `, '') });
+      if (index === batches.length - 1) this._status = 'The files are on the server; their indexing goes on even if you leave this page.';
+      const ended = await this._follow(job, batch, done, chosen.length);
+      for (const file of batch) {
+        const result = ended.results.find((candidate) => candidate.doc_id === file.docId);
+        results.set(
+          file.docId,
+          result === undefined
+            ? { name: file.name, docId: file.docId, error: ended.status === 'failed' ? `The upload stopped: ${ended.error ?? 'no reason given'}` : 'Its outcome could not be read; reload the page to see the documents' }
+            : result.outcome === 'failed'
+              ? { name: file.name, docId: file.docId, error: result.reason ?? 'not stored' }
+              : { name: file.name, docId: file.docId, outcome: result.outcome, passages: result.passages ?? 0 },
+        );
       }
     }
     input.value = '';
     await this._loadDocuments();
     this._progress = undefined;
     this._busy = false;
-    this._results = results;
-    const failed = results.filter((result) => 'error' in result);
-    this._status = `Uploaded ${results.length - failed.length} of ${results.length} ${results.length === 1 ? 'file' : 'files'}.`;
+    this._results = chosen.map((file) => results.get(file.docId)!);
+    const failed = this._results.filter((result) => 'error' in result);
+    this._status = `Uploaded ${this._results.length - failed.length} of ${this._results.length} ${this._results.length === 1 ? 'file' : 'files'}.`;
     if (failed.length > 0) {
       this._error = `${failed.length === 1 ? 'This file was' : 'These files were'} not stored; the knowledge base keeps what it had: ${failed.map((result) => `${result.name}: ${(result as { error: string }).error}`).join('; ')}`;
     }
+  }
+
+  /**
+   * Asks the server for an upload's progress until it ends, showing it.
+   *
+   * @param doneBefore files of the selection with an outcome before this upload
+   * @returns the job as last read: ended, or running when its progress could no longer be read (or the tab left the page)
+   */
+  private async _follow(job: UploadJob, batch: readonly ChosenFile[], doneBefore: number, total: number): Promise<UploadJob> {
+    const nameOf = (docId: string | undefined) => batch.find((file) => file.docId === docId)?.name ?? docId ?? '';
+    let current = job;
+    let failures = 0;
+    let wait = FIRST_POLL_MS;
+    while (current.status === 'running' && this.isConnected) {
+      this._progress = { done: doneBefore + current.progress.done, total, current: nameOf(current.progress.doc_id ?? current.files[current.progress.done]), sending: false };
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = POLL_MS;
+      try {
+        current = await this.client.getUpload(this.kbId, job.id);
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        if (failures >= MAX_POLL_FAILURES) {
+          this._error = `The upload's progress could not be read: ${(error as Error).message}. It goes on on the server; reload the page later to see the documents.`;
+          break;
+        }
+      }
+    }
+    return current;
   }
 
   private async _saveAccess(document: ConsoleDocument, event: SubmitEvent): Promise<void> {
@@ -254,7 +326,11 @@ export class KbDocumentsTab extends LitElement {
       ${this._progress === undefined
         ? nothing
         : html`<p>
-            <label for="upload-progress">Uploading ${this._progress.current} (${this._progress.done + 1} of ${this._progress.total})</label>
+            <label for="upload-progress"
+              >${this._progress.sending
+                ? `Sending ${this._progress.current} to the server`
+                : `Indexing ${this._progress.current} (${Math.min(this._progress.done + 1, this._progress.total)} of ${this._progress.total})`}</label
+            >
             <progress id="upload-progress" max=${this._progress.total} value=${this._progress.done}></progress>
           </p>`}
       ${this._results.length === 0
@@ -357,6 +433,12 @@ export function normalizeFolder(text: string): string {
     .map((segment) => segment.trim())
     .filter((segment) => segment !== '' && segment !== '.');
   return segments.length === 0 ? '' : `${segments.join('/')}/`;
+}
+
+/** A file name's extension, lower case, with its dot (`.pdf`); empty without one. */
+function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
 }
 
 function formatMegabytes(bytes: number): string {
