@@ -220,7 +220,7 @@ async function shutdown(signal: string): Promise<void> {
   await closed;
   stopResync();
   // A website import or upload still running (they share the imports' registry) stops with the process; its documents so far are stored, and running it again goes on from there (unchanged ones stay unchanged).
-  await Promise.race([imports.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+  await Promise.race([imports.registry.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();
   await questionLog?.close();
   await engine.close();

@@ -51,9 +51,9 @@ export class ImportRunningError extends Error {
  * so a failed job leaves each page as it was or as imported.
  *
  * Imports are the `import` kind of an {@link IngestJobs} registry
- * ({@link registry}), which uploads share (upload-jobs.ts): `running` and
- * `idle()` count the registry's jobs of every kind, so a shutdown waiting
- * for the imports waits for the uploads too.
+ * ({@link registry}), which uploads share (upload-jobs.ts): the registry
+ * counts and awaits the jobs of every kind (`/metrics`, shutdown), while
+ * `running` and `idle()` here are the imports'.
  *
  * Jobs are not persisted: a restart forgets the list, and an import
  * interrupted by it is simply started again (re-importing is idempotent:
@@ -103,13 +103,13 @@ export class ImportJobs {
     return this.#jobs.get(kbId, id);
   }
 
-  /** Jobs running now, in every knowledge base: imports and the registry's other kinds (uploads). */
+  /** Imports running now, in every knowledge base. */
   get running(): number {
-    return this.registry.running;
+    return this.#jobs.running;
   }
 
-  /** Resolves once every job of the registry started so far, of any kind, has ended (shutdown, tests). */
+  /** Resolves once every import started so far has ended (`registry.idle()` waits for every kind). */
   async idle(): Promise<void> {
-    await this.registry.idle();
+    await this.#jobs.idle();
   }
 }

@@ -93,7 +93,7 @@ export class IngestJobs {
     await Promise.all([...this.#running]);
   }
 
-  #run<Job extends IngestJob>(kind: IngestJobKind, job: Job, work: () => Promise<void>, listeners: readonly JobListener<Job>[]): void {
+  #run<Job extends IngestJob>(kind: IngestJobKind, job: Job, work: () => Promise<void>, listeners: readonly JobListener<Job>[]): Promise<void> {
     for (const listener of listeners) listener.started?.(job);
     for (const listener of this.#listeners) listener.started?.(job, kind);
     const run = (async () => {
@@ -112,6 +112,7 @@ export class IngestJobs {
     })();
     this.#running.add(run);
     void run.finally(() => this.#running.delete(run));
+    return run;
   }
 }
 
@@ -122,7 +123,8 @@ export type JobFields<Job extends IngestJob> = Omit<Job, keyof IngestJob> & Pick
 interface KindContext<Job extends IngestJob> {
   now: () => number;
   keep: number;
-  run: (job: Job, work: () => Promise<void>, listeners: readonly JobListener<Job>[]) => void;
+  /** Runs the job's work; resolves when the job has ended. */
+  run: (job: Job, work: () => Promise<void>, listeners: readonly JobListener<Job>[]) => Promise<void>;
 }
 
 /** The jobs of one kind in an {@link IngestJobs} registry (made by `ofKind`), per knowledge base. */
@@ -132,6 +134,7 @@ export class JobsOfKind<Job extends IngestJob> {
   /** Per knowledge base, oldest first. */
   readonly #jobs = new Map<string, Job[]>();
   readonly #listeners: JobListener<Job>[] = [];
+  readonly #running = new Set<Promise<void>>();
 
   constructor(kind: IngestJobKind, context: KindContext<Job>) {
     this.kind = kind;
@@ -155,7 +158,9 @@ export class JobsOfKind<Job extends IngestJob> {
       listed.splice(oldest, 1);
     }
     this.#jobs.set(job.kbId, listed);
-    this.#context.run(job, () => work(job), this.#listeners);
+    const run = this.#context.run(job, () => work(job), this.#listeners);
+    this.#running.add(run);
+    void run.finally(() => this.#running.delete(run));
     return job;
   }
 
@@ -171,5 +176,15 @@ export class JobsOfKind<Job extends IngestJob> {
 
   get(kbId: string, id: string): Job | undefined {
     return this.#jobs.get(kbId)?.find((job) => job.id === id);
+  }
+
+  /** Jobs of this kind running now, in every knowledge base. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  /** Resolves once every job of this kind started so far has ended. */
+  async idle(): Promise<void> {
+    await Promise.all([...this.#running]);
   }
 }

@@ -33,7 +33,7 @@ describe('UploadJobs', () => {
     const midway = { status: job.status, progress: { ...job.progress }, results: job.results.map((result) => result.docId) };
     clock = 2000;
     between.open();
-    await imports.idle();
+    await imports.registry.idle();
 
     expect(job.id).toMatch(/^upl_[0-9a-f]{16}$/);
     expect(atStart).toEqual({ done: 1, total: 3 });
@@ -54,7 +54,7 @@ describe('UploadJobs', () => {
       report.ended({ docId: 'a.md', outcome: 'created', passages: 1 });
       throw new Error('b.md: the knowledge base is unavailable; the files after it were not indexed');
     });
-    await imports.idle();
+    await imports.registry.idle();
 
     expect(job).toMatchObject({ status: 'failed', error: 'b.md: the knowledge base is unavailable; the files after it were not indexed', progress: { done: 1, total: 2 } });
   });
@@ -69,12 +69,12 @@ describe('UploadJobs', () => {
     expect(() => start('kb')).toThrow(UploadsBusyError);
     expect(start('other').status).toBe('running');
     hold.open();
-    await imports.idle();
+    await imports.registry.idle();
     expect(start('kb').status).toBe('running');
-    await imports.idle();
+    await imports.registry.idle();
   });
 
-  test('uploads share the imports’ registry: its listeners hear both kinds, `running` counts both, `idle()` waits for both; each kind lists its own', async () => {
+  test('uploads share the imports’ registry: its listeners hear both kinds, its `running` counts both and its `idle()` waits for both; each kind lists and counts its own', async () => {
     const imports = new ImportJobs({ now: () => 0 });
     const uploads = new UploadJobs(imports.registry);
     const heard: string[] = [];
@@ -90,17 +90,18 @@ describe('UploadJobs', () => {
       skipped: [],
       failed: [],
       truncated: false,
+      learned: [],
     }));
-    await tick();
-    const runningMidway = imports.running;
+    await imports.idle();
+    const runningMidway = [imports.registry.running, imports.running];
     let idle = false;
-    const waited = imports.idle().then(() => (idle = true));
+    const waited = imports.registry.idle().then(() => (idle = true));
     await tick();
     const idleBeforeUploadEnded = idle;
     hold.open();
     await waited;
 
-    expect(runningMidway).toBe(1);
+    expect(runningMidway).toEqual([1, 0]);
     expect(idleBeforeUploadEnded).toBe(false);
     expect(heard).toEqual(['import succeeded', 'upload succeeded']);
     expect(imports.list('kb').map((job) => job.id)).toEqual([site.id]);

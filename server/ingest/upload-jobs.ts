@@ -41,7 +41,8 @@ export class UploadsBusyError extends Error {
  * so closing the page does not stop them; the console polls a job for its
  * progress and each file's outcome. They are the `upload` kind of an
  * {@link IngestJobs} registry, shared with website imports (import-jobs.ts):
- * `/metrics` counts them and a shutdown waits for them like imports. The
+ * `/metrics` counts them and a shutdown waits for them (`registry.idle()`)
+ * like imports. The
  * work writes through `ingestSource`, a file per transaction, so a file
  * that fails leaves the knowledge base as it was for that file.
  */

@@ -226,7 +226,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      await imports.idle();
+      await imports.registry.idle();
       await questionLog?.close();
       await engine.close();
       await store.close();
