@@ -282,7 +282,9 @@ export class KbSiteImport extends LitElement {
               ${this._jobs.map(
                 (job) =>
                   html`<li>${job.started_at.slice(0, 16).replace('T', ' ')}: ${job.urls.join(', ')} by ${job.started_by} - ${job.status === 'succeeded'
-                      ? `${job.result!.created.length + job.result!.updated.length} pages new or updated, ${job.result!.removed.length} removed`
+                      ? `${job.result!.created.length + job.result!.updated.length} pages new or updated, ${job.result!.removed.length} removed${job.result!.hidden
+                          ? `, and ${job.result!.hidden} documents you cannot read`
+                          : ''}`
                       : job.status === 'failed'
                         ? `failed (${job.error})`
                         : 'running'}</li>`,

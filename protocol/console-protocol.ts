@@ -164,7 +164,8 @@ export const UploadJobSchema = z
     started_by: z.string().meta({ description: 'Email of who started it' }),
     started_at: timestamp(),
     finished_at: timestamp().optional(),
-    files: z.array(z.string()).meta({ description: "The files' document ids, in order" }),
+    files: z.array(z.string()).meta({ description: "The files' document ids, in order (those of documents you cannot read left out, unless you started it)" }),
+    hidden: z.number().int().optional().meta({ description: 'Files left out because they are documents you cannot read (someone else started it)' }),
     progress: z
       .object({
         done: z.number().int().meta({ description: 'Files with an outcome' }),
@@ -571,6 +572,7 @@ export const ImportJobSchema = z
         skipped: z.array(z.object({ url: z.string(), reason: z.string() })),
         failed: z.array(z.object({ url: z.string(), doc_id: z.string(), reason: z.string() })),
         truncated: z.boolean().meta({ description: 'A limit (pages, bytes) stopped the crawl' }),
+        hidden: z.number().int().optional().meta({ description: 'Document ids left out because they are documents you cannot read (someone else started it)' }),
       })
       .optional()
       .meta({ description: 'Document ids by outcome, once it succeeded' }),

@@ -49,10 +49,10 @@ function call(method: string, path: string, cookie: string, body?: unknown) {
   });
 }
 
-/** Polls the job, as the console does, until it ends. */
-async function finished(id: string): Promise<ImportJob> {
+/** Polls the job, as the console does, until it ends (as a reader unless `viewer` is given). */
+async function finished(id: string, viewer = reader): Promise<ImportJob> {
   for (;;) {
-    const job = (await (await call('GET', `imports/${id}`, reader)).json()) as ImportJob;
+    const job = (await (await call('GET', `imports/${id}`, viewer)).json()) as ImportJob;
     if (job.status !== 'running') return job;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -113,13 +113,17 @@ describe('website imports', () => {
     const alice = await fixture.signIn('alice@example.com', PASSWORD);
     const bob = await fixture.signIn('bob@example.com', PASSWORD);
     const request = { kind: 'sitemap', urls: [`${site.origin}/sitemap.xml`] };
-    const restricted = await finished(((await (await call('POST', 'imports', alice, { ...request, visibility: 'restricted', readers: [fixture.users.alice.id] })).json()) as ImportJob).id);
+    const restrictedId = ((await (await call('POST', 'imports', alice, { ...request, visibility: 'restricted', readers: [fixture.users.alice.id] })).json()) as ImportJob).id;
+    const restricted = await finished(restrictedId, alice);
+    const seenByReader = await finished(restrictedId);
     site.resources.set('/help/wombat', { type: 'text/html', body: docsPage('Wombat care', '<p>Feed the wombat carrots on Sundays.</p>') });
 
-    const byBob = await finished(((await (await call('POST', 'imports', bob, { ...request, visibility: 'public' })).json()) as ImportJob).id);
+    const byBob = await finished(((await (await call('POST', 'imports', bob, { ...request, visibility: 'public' })).json()) as ImportJob).id, bob);
 
     const wombat = `${new URL(site.origin).host}/help/wombat.html`;
     expect(restricted.result!.created).toContain(wombat);
+    // Someone else's import shows only the documents one can read: none of these three is the reader's.
+    expect([seenByReader.result!.created, seenByReader.result!.hidden]).toEqual([[], 3]);
     expect(byBob.result!.failed.map((failure) => [failure.doc_id, failure.reason])).toContainEqual([wombat, 'a document of this id exists that you cannot read; it is left as it is']);
     expect(byBob.result!.updated).toEqual([]);
     const stored = await fixture.store.getDocument('docs', wombat);

@@ -7,6 +7,7 @@ import { saveImportSource, startSiteImport, type SiteImportRequest } from '../in
 import { DEFAULT_CRAWL_LIMITS } from '../ingest/web/crawl-site.ts';
 import type { ImportSourceRecord, ImportSourceSync } from '../store/store.ts';
 import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { jobDocumentFilter } from './job-visibility.ts';
 
 /**
  * Website imports from the console (README "Importing a website"): an
@@ -52,17 +53,19 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
   });
 
   router.get('/knowledge-bases/:kbId/imports', async (request, response) => {
-    const { kbId } = await membership(store, request, response);
+    const { kbId, role } = await membership(store, request, response);
     const jobs = imports.list(kbId);
     const emails = await emailsOf(jobs.map((job) => job.startedBy));
-    response.json({ imports: jobs.map((job) => toConsoleImportJob(job, emails)) } satisfies ImportJobList);
+    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, jobs);
+    response.json({ imports: jobs.map((job) => toConsoleImportJob(job, emails, shownOf(job))) } satisfies ImportJobList);
   });
 
   router.get('/knowledge-bases/:kbId/imports/:importId', async (request, response) => {
-    const { kbId } = await membership(store, request, response);
+    const { kbId, role } = await membership(store, request, response);
     const job = imports.get(kbId, String(request.params.importId));
     if (!job) throw problem(404, 'not_found', `No import "${String(request.params.importId)}" in knowledge base "${kbId}"`);
-    response.json(toConsoleImportJob(job, await emailsOf([job.startedBy])) satisfies ConsoleImportJob);
+    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, [job]);
+    response.json(toConsoleImportJob(job, await emailsOf([job.startedBy]), shownOf(job)) satisfies ConsoleImportJob);
   });
 
   router.get('/knowledge-bases/:kbId/import-sources', async (request, response) => {
@@ -122,8 +125,19 @@ function sendStarted(request: Request, response: Response, job: ImportJob, start
   response.json(toConsoleImportJob(job, new Map([[starter.id, starter.email]])) satisfies ConsoleImportJob);
 }
 
-function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>): ConsoleImportJob {
+/**
+ * @param shown whether one of its document ids may be shown to the person viewing it (job-visibility.ts); default all (its starter)
+ */
+function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>, shown: (docId: string) => boolean = () => true): ConsoleImportJob {
   const { report } = job;
+  let hidden = 0;
+  const visible = <T>(items: readonly T[], docIdOf: (item: T) => string): T[] =>
+    items.filter((item) => {
+      if (shown(docIdOf(item))) return true;
+      hidden += 1;
+      return false;
+    });
+  const same = (docId: string) => docId;
   return {
     id: job.id,
     kind: job.seed.kind,
@@ -139,13 +153,14 @@ function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>)
       : {
           result: {
             site: report.site,
-            created: report.created,
-            updated: report.updated,
-            unchanged: report.unchanged,
-            removed: report.removed,
+            created: visible(report.created, same),
+            updated: visible(report.updated, same),
+            unchanged: visible(report.unchanged, same),
+            removed: visible(report.removed, same),
             skipped: report.skipped,
-            failed: report.failed.map((failure) => ({ url: failure.url, doc_id: failure.docId, reason: failure.reason })),
+            failed: visible(report.failed, (failure) => failure.docId).map((failure) => ({ url: failure.url, doc_id: failure.docId, reason: failure.reason })),
             truncated: report.truncated,
+            ...(hidden === 0 ? {} : { hidden }),
           },
         }),
     ...(job.error === undefined ? {} : { error: job.error }),

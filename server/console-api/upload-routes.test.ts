@@ -36,10 +36,10 @@ function call(method: string, path: string, cookie: string, body?: unknown) {
   });
 }
 
-/** Polls the job, as the console does, until it ends. */
-async function finished(id: string): Promise<UploadJob> {
+/** Polls the job, as the console does, until it ends (as a reader unless `viewer` is given). */
+async function finished(id: string, viewer = reader): Promise<UploadJob> {
   for (;;) {
-    const job = (await (await call('GET', `uploads/${id}`, reader)).json()) as UploadJob;
+    const job = (await (await call('GET', `uploads/${id}`, viewer)).json()) as UploadJob;
     if (job.status !== 'running') return job;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -130,9 +130,12 @@ describe('uploads', () => {
       readers: [fixture.users.bob.id],
     });
     const job = (await started.json()) as UploadJob;
-    const done = await finished(job.id);
+    const done = await finished(job.id, bob);
+    const seenByReader = (await (await call('GET', `uploads/${job.id}`, reader)).json()) as UploadJob;
 
     expect(job.results).toEqual([{ doc_id: 'secret.md', outcome: 'failed', reason: 'a document of this id exists that you cannot read; it is left as it is' }]);
+    // Someone else's upload shows only the documents one can read: neither is the reader's.
+    expect([seenByReader.files, seenByReader.results, seenByReader.hidden, seenByReader.progress]).toEqual([[], [], 2, { done: 2, total: 2 }]);
     expect(job.progress).toMatchObject({ done: 1, total: 2 });
     expect(done.results.map((result) => [result.doc_id, result.outcome])).toEqual([
       ['secret.md', 'failed'],

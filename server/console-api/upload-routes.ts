@@ -6,6 +6,7 @@ import { ingestUploadedFiles, NOT_REPLACEABLE_REASON, type UploadedFile } from '
 import { parserFor, SUPPORTED_EXTENSIONS } from '../ingest/source-formats.ts';
 import { UploadsBusyError, type UploadFileResult, type UploadJob } from '../ingest/upload-jobs.ts';
 import { documentIdProblem, membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { jobDocumentFilter } from './job-visibility.ts';
 
 /**
  * Uploads of files from the console (README "Console", Documents): an
@@ -77,17 +78,19 @@ export function uploadRoutes(deps: ConsoleRouteDeps): Router {
   });
 
   router.get('/knowledge-bases/:kbId/uploads', async (request, response) => {
-    const { kbId } = await membership(store, request, response);
+    const { kbId, role } = await membership(store, request, response);
     const jobs = uploads.list(kbId);
     const emails = await emailsOf(jobs);
-    response.json({ uploads: jobs.map((job) => toConsoleUploadJob(job, emails)) } satisfies UploadJobList);
+    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, jobs);
+    response.json({ uploads: jobs.map((job) => toConsoleUploadJob(job, emails, shownOf(job))) } satisfies UploadJobList);
   });
 
   router.get('/knowledge-bases/:kbId/uploads/:uploadId', async (request, response) => {
-    const { kbId } = await membership(store, request, response);
+    const { kbId, role } = await membership(store, request, response);
     const job = uploads.get(kbId, String(request.params.uploadId));
     if (!job) throw problem(404, 'not_found', `No upload "${String(request.params.uploadId)}" in knowledge base "${kbId}"`);
-    response.json(toConsoleUploadJob(job, await emailsOf([job])) satisfies ConsoleUploadJob);
+    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, [job]);
+    response.json(toConsoleUploadJob(job, await emailsOf([job]), shownOf(job)) satisfies ConsoleUploadJob);
   });
 
   /** The emails of the jobs' starters, by user id (a job is polled every second: not the whole user list). */
@@ -99,16 +102,26 @@ export function uploadRoutes(deps: ConsoleRouteDeps): Router {
   return router;
 }
 
-function toConsoleUploadJob(job: UploadJob, emails: ReadonlyMap<string, string>): ConsoleUploadJob {
+/**
+ * @param shown whether one of its document ids may be shown to the person viewing it (job-visibility.ts); default all (its starter)
+ */
+function toConsoleUploadJob(job: UploadJob, emails: ReadonlyMap<string, string>, shown: (docId: string) => boolean = () => true): ConsoleUploadJob {
+  const files = job.files.filter(shown);
+  const hidden = job.files.length - files.length;
   return {
     id: job.id,
     status: job.status,
     started_by: emails.get(job.startedBy) ?? '(removed user)',
     started_at: new Date(job.startedAt).toISOString(),
     ...(job.finishedAt === undefined ? {} : { finished_at: new Date(job.finishedAt).toISOString() }),
-    files: [...job.files],
-    progress: { done: job.progress.done, total: job.progress.total, ...(job.progress.docId === undefined ? {} : { doc_id: job.progress.docId }) },
-    results: job.results.map((result) => ({
+    files,
+    ...(hidden === 0 ? {} : { hidden }),
+    progress: {
+      done: job.progress.done,
+      total: job.progress.total,
+      ...(job.progress.docId === undefined || !shown(job.progress.docId) ? {} : { doc_id: job.progress.docId }),
+    },
+    results: job.results.filter((result) => shown(result.docId)).map((result) => ({
       doc_id: result.docId,
       outcome: result.outcome,
       ...(result.reason === undefined ? {} : { reason: result.reason }),
