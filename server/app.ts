@@ -69,10 +69,10 @@ export function createApp(deps: AppDeps): Express {
   const uploads = deps.uploads ?? new UploadJobs(imports.registry);
   // Every kind of ingest job in the registry: website imports and uploads.
   imports.registry.subscribe({
-    started: () => metrics.runningIngestJobs.inc(),
-    ended: (job) => {
-      metrics.runningIngestJobs.dec();
-      metrics.ingestJobs.inc({ outcome: job.status });
+    started: (_job, kind) => metrics.runningIngestJobs.inc({ kind }),
+    ended: (job, kind) => {
+      metrics.runningIngestJobs.dec({ kind });
+      metrics.ingestJobs.inc({ kind, outcome: job.status });
     },
   });
   mountConsole(app, { ...deps, imports, uploads });

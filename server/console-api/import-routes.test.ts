@@ -61,7 +61,7 @@ async function finished(id: string, viewer = reader): Promise<ImportJob> {
 describe('website imports', () => {
   test('a sitemap: 202 with a running job; it ends with the three pages created, listed newest first, and the widget answers from them', async () => {
     const site = await openSite();
-    const succeededImports = async () => Number(/^kb_ingest_jobs_total\{outcome="succeeded"\} (\d+)$/m.exec(await (await fetch(`${fixture.baseUrl}/metrics`)).text())?.[1] ?? 0);
+    const succeededImports = async () => Number(/^kb_ingest_jobs_total\{kind="import",outcome="succeeded"\} (\d+)$/m.exec(await (await fetch(`${fixture.baseUrl}/metrics`)).text())?.[1] ?? 0);
     const succeededBefore = await succeededImports();
 
     const started = await call('POST', 'imports', owner, { kind: 'sitemap', urls: [`${site.origin}/sitemap.xml`], visibility: 'public' });

@@ -47,7 +47,7 @@ async function finished(id: string, viewer = reader): Promise<UploadJob> {
 
 async function endedJobs(outcome: string): Promise<number> {
   const metrics = await (await fetch(`${fixture.baseUrl}/metrics`)).text();
-  return Number(new RegExp(`^kb_ingest_jobs_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
+  return Number(new RegExp(`^kb_ingest_jobs_total\\{kind="upload",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics)?.[1] ?? 0);
 }
 
 async function detail(response: Response): Promise<[number, string]> {

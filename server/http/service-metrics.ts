@@ -17,22 +17,25 @@ export interface ServiceMetrics {
   answers: Counter<'provenance'>;
   /** Answer streams open now. */
   openStreams: Gauge;
-  /** Ingest jobs running now: website imports and uploads of files (ingest/ingest-jobs.ts). */
-  runningIngestJobs: Gauge;
-  /** Ingest jobs ended, by outcome: `succeeded`, `failed`. */
-  ingestJobs: Counter<'outcome'>;
+  /** Ingest jobs running now, by kind: `import` (a website import), `upload` (files) (ingest/ingest-jobs.ts). */
+  runningIngestJobs: Gauge<'kind'>;
+  /** Ingest jobs ended, by kind and outcome: `succeeded`, `failed`. */
+  ingestJobs: Counter<'kind' | 'outcome'>;
 }
 
 /**
  * Latency buckets, seconds: from 5 ms (a curated answer) to 30 s (a long
  * stream from a chat model).
  */
+/** The kinds of ingest job (ingest/ingest-jobs.ts IngestJobKind). */
+const INGEST_JOB_KINDS = ['import', 'upload'] as const;
+
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 export function createServiceMetrics(): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  return {
+  const metrics: ServiceMetrics = {
     registry,
     requestDuration: new Histogram({
       name: 'kb_http_request_duration_seconds',
@@ -48,14 +51,25 @@ export function createServiceMetrics(): ServiceMetrics {
       registers: [registry],
     }),
     openStreams: new Gauge({ name: 'kb_open_streams', help: 'Answer streams open now', registers: [registry] }),
-    runningIngestJobs: new Gauge({ name: 'kb_ingest_jobs_running', help: 'Ingest jobs (website imports, uploads of files) running now', registers: [registry] }),
+    runningIngestJobs: new Gauge({
+      name: 'kb_ingest_jobs_running',
+      help: 'Ingest jobs running now, by kind (import: a website import, upload: an upload of files)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
     ingestJobs: new Counter({
       name: 'kb_ingest_jobs_total',
-      help: 'Ingest jobs (website imports, uploads of files) ended, by outcome (succeeded, failed)',
-      labelNames: ['outcome'] as const,
+      help: 'Ingest jobs ended, by kind (import, upload) and outcome (succeeded, failed)',
+      labelNames: ['kind', 'outcome'] as const,
       registers: [registry],
     }),
   };
+  // Every series from the start, at 0, so that a rate or an alert sees it before the first job.
+  for (const kind of INGEST_JOB_KINDS) {
+    metrics.runningIngestJobs.set({ kind }, 0);
+    for (const outcome of ['succeeded', 'failed']) metrics.ingestJobs.inc({ kind, outcome }, 0);
+  }
+  return metrics;
 }
 
 /**
