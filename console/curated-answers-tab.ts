@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
 import type { ConsoleDocument, CuratedAnswer, CuratedSource } from '../protocol/console-protocol.ts';
+import { confirmActions } from './confirm-actions.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /** The add or edit form's content: `id` when it edits a stored curated answer. */
@@ -276,12 +277,14 @@ export class KbCuratedAnswersTab extends LitElement {
 
   private _renderActions(answer: CuratedAnswer) {
     if (this._confirming === answer.id) {
-      return html`<span class="actions">
-        <button type="button" ?disabled=${this._busy} aria-label="Confirm remove the curated answer to ${answer.question}" @click=${() => this._remove(answer)}>
-          Confirm remove
-        </button>
-        <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
-      </span>`;
+      return confirmActions({
+        verb: 'remove',
+        doing: 'removing',
+        target: `the curated answer to ${answer.question}`,
+        busy: this._busy,
+        confirm: () => void this._remove(answer),
+        cancel: () => (this._confirming = undefined),
+      });
     }
     return html`<span class="actions">
       <button type="button" class="secondary" aria-label="Edit the curated answer to ${answer.question}" @click=${() => this._open(answer)}>Edit</button>

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient, parseOriginLines } from './console-client.ts';
 import type { ConsoleToken, IssuedToken, KnowledgeBaseDetail, TokenList } from '../protocol/console-protocol.ts';
 import { TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES, type TokenPurpose, type TokenStatus, type Visibility } from '../protocol/workspace-terms.ts';
+import { confirmActions } from './confirm-actions.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**
@@ -430,12 +431,14 @@ export class KbDevelopersTab extends LitElement {
         Revoke
       </button>`;
     }
-    return html`<span class="actions">
-      <button type="button" ?disabled=${this._busy} aria-label="Confirm revoke ${what}" @click=${() => this._revokeToken(token.id)}>
-        Confirm revoke
-      </button>
-      <button type="button" class="secondary" aria-label="Cancel revoking ${what}" @click=${() => (this._confirming = undefined)}>Cancel</button>
-    </span>`;
+    return confirmActions({
+      verb: 'revoke',
+      doing: 'revoking',
+      target: what,
+      busy: this._busy,
+      confirm: () => void this._revokeToken(token.id),
+      cancel: () => (this._confirming = undefined),
+    });
   }
 
   override render() {

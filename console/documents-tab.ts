@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
 import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument, type UploadJob } from '../protocol/console-protocol.ts';
 import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
+import { confirmActions } from './confirm-actions.ts';
 import { consoleStyles } from './console-styles.ts';
 import { planUploadBatches } from './upload-batches.ts';
 
@@ -367,10 +368,14 @@ export class KbDocumentsTab extends LitElement {
       </form>`;
     }
     if (this._confirming === document.doc_id) {
-      return html`<span class="actions">
-        <button type="button" ?disabled=${this._busy} aria-label="Confirm remove ${document.doc_id}" @click=${() => this._remove(document)}>Confirm remove</button>
-        <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
-      </span>`;
+      return confirmActions({
+        verb: 'remove',
+        doing: 'removing',
+        target: document.doc_id,
+        busy: this._busy,
+        confirm: () => void this._remove(document),
+        cancel: () => (this._confirming = undefined),
+      });
     }
     return html`<span class="actions">
       <button type="button" class="secondary" aria-label="Change access of ${document.doc_id}" @click=${() => ((this._editing = document.doc_id), (this._status = undefined))}>

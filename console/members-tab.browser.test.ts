@@ -101,7 +101,7 @@ describe('kb-members-tab remove', () => {
 
     remove.click();
     await element.updateComplete;
-    buttonNamed(element, 'Cancel')!.click();
+    buttonNamed(element, 'Cancel removing alice@example.com')!.click();
     await element.updateComplete;
     expect(buttonNamed(element, 'Confirm remove alice@example.com')).to.equal(undefined);
     expect(api.requests.some((request) => request.method === 'DELETE')).to.equal(false);

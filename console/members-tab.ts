@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
 import type { ConsoleMember, Invitation } from '../protocol/console-protocol.ts';
 import { ROLES, type Role } from '../protocol/workspace-terms.ts';
+import { confirmActions } from './confirm-actions.ts';
 import { consoleStyles } from './console-styles.ts';
 
 /**
@@ -258,12 +259,14 @@ export class KbMembersTab extends LitElement {
         Remove
       </button>`;
     }
-    return html`<span class="actions">
-      <button type="button" ?disabled=${this._busy} aria-label="Confirm remove ${member.email}" @click=${() => this._removeMember(member)}>
-        Confirm remove
-      </button>
-      <button type="button" class="secondary" @click=${() => (this._confirming = undefined)}>Cancel</button>
-    </span>`;
+    return confirmActions({
+      verb: 'remove',
+      doing: 'removing',
+      target: member.email,
+      busy: this._busy,
+      confirm: () => void this._removeMember(member),
+      cancel: () => (this._confirming = undefined),
+    });
   }
 
   override render() {
