@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { canReadDocument, hasUpdatePermission } from '../access/access-rules.ts';
+import { canReadDocument, hasUpdatePermission, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import type { ImportJobs } from '../ingest/import-jobs.ts';
@@ -117,4 +117,28 @@ export function toConsoleDocument(document: DocumentRecord): ConsoleDocument {
 export async function readableDocuments(store: Pick<Store, 'listDocuments'>, kbId: string, userId: string, role: Role): Promise<Map<string, DocumentRecord>> {
   const documents = await store.listDocuments(kbId);
   return new Map(documents.filter((document) => canReadDocument(userId, role, document)).map((document) => [document.docId, document]));
+}
+
+/**
+ * The emails of some users, by id, each looked up once (a job is polled
+ * every second: not the whole user list); a removed user is absent.
+ */
+export async function emailsByUserId(store: Pick<Store, 'getUser'>, userIds: readonly string[]): Promise<Map<string, string>> {
+  const users = await Promise.all([...new Set(userIds)].map((userId) => store.getUser(userId)));
+  return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
+}
+
+/**
+ * Checks that the readers chosen for restricted documents are members of
+ * the knowledge base.
+ *
+ * @throws a 400 `invalid_request` problem naming the readers who are not members
+ */
+export async function requireMemberReaders(store: Parameters<typeof requireReadersAreMembers>[0], kbId: string, readers: readonly string[]): Promise<void> {
+  try {
+    await requireReadersAreMembers(store, kbId, readers);
+  } catch (error) {
+    if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
+    throw error;
+  }
 }

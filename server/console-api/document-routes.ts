@@ -1,10 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import { DocumentAccessRequestSchema, DocumentRequestSchema, type StoredDocument } from '../../protocol/console-protocol.ts';
-import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { canReadDocument } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
 import type { PutOutcome, Role } from '../store/store.ts';
-import { documentIdProblem, membership, parseBody, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
+import { documentIdProblem, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
 
 /** Adding, replacing and removing one document of a knowledge base (editors and owners). */
 export function documentRoutes(deps: ConsoleRouteDeps): Router {
@@ -25,7 +25,7 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     const docId = documentIdOf(request);
     const body = parseBody(DocumentRequestSchema, request.body);
     const readers = body.readers ?? [];
-    await requireMemberReaders(kbId, readers);
+    await requireMemberReaders(store, kbId, readers);
     await requireReadableIfExists(response, kbId, role, docId, 'replace');
     let outcome: PutOutcome;
     try {
@@ -60,7 +60,7 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     const docId = documentIdOf(request);
     const body = parseBody(DocumentAccessRequestSchema, request.body);
     const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
-    await requireMemberReaders(kbId, readers);
+    await requireMemberReaders(store, kbId, readers);
     if (!(await requireReadableIfExists(response, kbId, role, docId, 'change access to'))) {
       throw problem(404, 'not_found', `No document "${docId}" in knowledge base "${kbId}"`);
     }
@@ -83,16 +83,6 @@ export function documentRoutes(deps: ConsoleRouteDeps): Router {
     const invalid = documentIdProblem(docId);
     if (invalid !== undefined) throw problem(400, 'invalid_request', invalid);
     return docId;
-  }
-
-  /** @throws a 400 problem naming the readers who are not members */
-  async function requireMemberReaders(kbId: string, readers: readonly string[]): Promise<void> {
-    try {
-      await requireReadersAreMembers(store, kbId, readers);
-    } catch (error) {
-      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
-      throw error;
-    }
   }
 
   /**

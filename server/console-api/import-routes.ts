@@ -1,13 +1,12 @@
 import { Router, type Request, type Response } from 'express';
-import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportJobList, type ImportSource, type ImportSourceList } from '../../protocol/console-protocol.ts';
-import { ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportSource, type ImportSourceList } from '../../protocol/console-protocol.ts';
 import { problem } from '../http/problem.ts';
 import { ImportRunningError, type ImportJob } from '../ingest/import-jobs.ts';
 import { saveImportSource, startSiteImport, type SiteImportRequest } from '../ingest/import-sources.ts';
 import { DEFAULT_CRAWL_LIMITS } from '../ingest/web/crawl-site.ts';
 import type { ImportSourceRecord, ImportSourceSync } from '../store/store.ts';
-import { membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
-import { jobDocumentFilter } from './job-visibility.ts';
+import { emailsByUserId, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { jobReadRoutes } from './job-views.ts';
 
 /**
  * Website imports from the console (README "Importing a website"): an
@@ -31,12 +30,7 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     const origins = new Set(body.urls.map((url) => new URL(url).origin));
     if (origins.size > 1) throw problem(400, 'invalid_request', `urls: one import reads one site; these are on ${[...origins].join(', ')}`);
     const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
-    try {
-      await requireReadersAreMembers(store, kbId, readers);
-    } catch (error) {
-      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
-      throw error;
-    }
+    await requireMemberReaders(store, kbId, readers);
     const user = signedInUser(response);
     const settings = {
       visibility: body.visibility,
@@ -52,26 +46,18 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     sendStarted(request, response, job, user);
   });
 
-  router.get('/knowledge-bases/:kbId/imports', async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    const jobs = imports.list(kbId);
-    const emails = await emailsOf(jobs.map((job) => job.startedBy));
-    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, jobs);
-    response.json({ imports: jobs.map((job) => toConsoleImportJob(job, emails, shownOf(job))) } satisfies ImportJobList);
-  });
-
-  router.get('/knowledge-bases/:kbId/imports/:importId', async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    const job = imports.get(kbId, String(request.params.importId));
-    if (!job) throw problem(404, 'not_found', `No import "${String(request.params.importId)}" in knowledge base "${kbId}"`);
-    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, [job]);
-    response.json(toConsoleImportJob(job, await emailsOf([job.startedBy]), shownOf(job)) satisfies ConsoleImportJob);
+  jobReadRoutes<ImportJob, ConsoleImportJob>(router, store, {
+    plural: 'imports',
+    singular: 'import',
+    list: (kbId) => imports.list(kbId),
+    get: (kbId, id) => imports.get(kbId, id),
+    toView: toConsoleImportJob,
   });
 
   router.get('/knowledge-bases/:kbId/import-sources', async (request, response) => {
     const { kbId } = await membership(store, request, response);
     const sources = await store.listImportSources(kbId);
-    const emails = await emailsOf(sources.map((source) => source.createdBy));
+    const emails = await emailsByUserId(store, sources.map((source) => source.createdBy));
     response.json({ sources: sources.map((source) => toConsoleImportSource(source, emails)) } satisfies ImportSourceList);
   });
 
@@ -110,12 +96,6 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     }
   }
 
-  /** The emails of users, by id (a job is polled every second: not the whole user list). */
-  async function emailsOf(userIds: readonly string[]): Promise<Map<string, string>> {
-    const users = await Promise.all([...new Set(userIds)].map((userId) => store.getUser(userId)));
-    return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
-  }
-
   return router;
 }
 
@@ -126,7 +106,7 @@ function sendStarted(request: Request, response: Response, job: ImportJob, start
 }
 
 /**
- * @param shown whether one of its document ids may be shown to the person viewing it (job-visibility.ts); default all (its starter)
+ * @param shown whether one of its document ids may be shown to the person viewing it (job-views.ts); default all (its starter)
  */
 function toConsoleImportJob(job: ImportJob, emails: ReadonlyMap<string, string>, shown: (docId: string) => boolean = () => true): ConsoleImportJob {
   const { report } = job;

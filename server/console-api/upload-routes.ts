@@ -1,12 +1,12 @@
 import { Router } from 'express';
-import { UploadRequestSchema, type UploadJob as ConsoleUploadJob, type UploadJobList } from '../../protocol/console-protocol.ts';
-import { canReadDocument, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
+import { UploadRequestSchema, type UploadJob as ConsoleUploadJob } from '../../protocol/console-protocol.ts';
+import { canReadDocument } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
 import { ingestUploadedFiles, NOT_REPLACEABLE_REASON, type UploadedFile } from '../ingest/ingest-upload.ts';
 import { parserFor, SUPPORTED_EXTENSIONS } from '../ingest/source-formats.ts';
 import { UploadsBusyError, type UploadFileResult, type UploadJob } from '../ingest/upload-jobs.ts';
-import { documentIdProblem, membership, parseBody, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
-import { jobDocumentFilter } from './job-visibility.ts';
+import { documentIdProblem, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { jobReadRoutes } from './job-views.ts';
 
 /**
  * Uploads of files from the console (README "Console", Documents): an
@@ -39,12 +39,7 @@ export function uploadRoutes(deps: ConsoleRouteDeps): Router {
       seen.add(file.doc_id);
     }
     const readers = body.visibility === 'restricted' ? (body.readers ?? []) : [];
-    try {
-      await requireReadersAreMembers(store, kbId, readers);
-    } catch (error) {
-      if (error instanceof ReadersNotMembersError) throw problem(400, 'invalid_request', error.message);
-      throw error;
-    }
+    await requireMemberReaders(store, kbId, readers);
     const user = signedInUser(response);
     const refused: UploadFileResult[] = [];
     const files: UploadedFile[] = [];
@@ -77,33 +72,19 @@ export function uploadRoutes(deps: ConsoleRouteDeps): Router {
     response.json(toConsoleUploadJob(job, new Map([[user.id, user.email]])) satisfies ConsoleUploadJob);
   });
 
-  router.get('/knowledge-bases/:kbId/uploads', async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    const jobs = uploads.list(kbId);
-    const emails = await emailsOf(jobs);
-    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, jobs);
-    response.json({ uploads: jobs.map((job) => toConsoleUploadJob(job, emails, shownOf(job))) } satisfies UploadJobList);
+  jobReadRoutes<UploadJob, ConsoleUploadJob>(router, store, {
+    plural: 'uploads',
+    singular: 'upload',
+    list: (kbId) => uploads.list(kbId),
+    get: (kbId, id) => uploads.get(kbId, id),
+    toView: toConsoleUploadJob,
   });
-
-  router.get('/knowledge-bases/:kbId/uploads/:uploadId', async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    const job = uploads.get(kbId, String(request.params.uploadId));
-    if (!job) throw problem(404, 'not_found', `No upload "${String(request.params.uploadId)}" in knowledge base "${kbId}"`);
-    const shownOf = await jobDocumentFilter(store, { kbId, userId: signedInUser(response).id, role }, [job]);
-    response.json(toConsoleUploadJob(job, await emailsOf([job]), shownOf(job)) satisfies ConsoleUploadJob);
-  });
-
-  /** The emails of the jobs' starters, by user id (a job is polled every second: not the whole user list). */
-  async function emailsOf(jobs: readonly UploadJob[]): Promise<Map<string, string>> {
-    const users = await Promise.all([...new Set(jobs.map((job) => job.startedBy))].map((userId) => store.getUser(userId)));
-    return new Map(users.flatMap((user) => (user ? [[user.id, user.email] as const] : [])));
-  }
 
   return router;
 }
 
 /**
- * @param shown whether one of its document ids may be shown to the person viewing it (job-visibility.ts); default all (its starter)
+ * @param shown whether one of its document ids may be shown to the person viewing it (job-views.ts); default all (its starter)
  */
 function toConsoleUploadJob(job: UploadJob, emails: ReadonlyMap<string, string>, shown: (docId: string) => boolean = () => true): ConsoleUploadJob {
   const files = job.files.filter(shown);
