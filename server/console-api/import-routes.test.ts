@@ -187,6 +187,21 @@ describe('re-synced websites', () => {
     expect((await fixture.store.listDocuments('docs')).map((document) => document.docId)).toEqual(expect.arrayContaining([`${host}/help/wombat.html`, `${host}/help/billing.html`]));
   });
 
+  test('set up to re-sync while the same pages are importing: 409, and no source is saved', async () => {
+    const site = await openSite();
+    const body = { kind: 'pages', urls: [`${site.origin}/help/billing`], visibility: 'public', max_depth: 0 };
+    const release = site.hold();
+
+    const running = await call('POST', 'imports', owner, body);
+    const refused = await call('POST', 'imports', owner, { ...body, resync_hours: 24 });
+    release();
+    await finished(((await running.json()) as ImportJob).id);
+
+    expect([running.status, refused.status]).toEqual([202, 409]);
+    const sources = ((await (await call('GET', 'import-sources', owner)).json()) as ImportSourceList).sources;
+    expect(sources.map((source) => source.urls[0])).not.toContain(`${site.origin}/help/billing`);
+  });
+
   test('resync_hours out of range is refused naming it; the same import set up again is one source with the new interval', async () => {
     const site = await openSite();
     const body = { kind: 'pages', urls: [`${site.origin}/help/`], visibility: 'public', max_depth: 0 };

@@ -40,6 +40,8 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
       maxDepth: body.max_depth ?? DEFAULT_CRAWL_LIMITS.maxDepth,
     };
     const resyncHours = body.resync_hours ?? 0;
+    // Refused before the source is saved, so that a refusal changes nothing.
+    if (imports.isRunning(kbId, { kind: body.kind, urls: body.urls })) throw runningProblem(body.urls);
     const source =
       resyncHours === 0 ? undefined : await saveImportSource(store, { kbId, kind: body.kind, urls: body.urls, settings, createdBy: user.id, resyncHours, now: deps.now() });
     const job = start({ kbId, kind: body.kind, urls: body.urls, settings, starter: { userId: user.id, role }, ...(source === undefined ? {} : { source }) });
@@ -91,12 +93,17 @@ export function importRoutes(deps: ConsoleRouteDeps): Router {
     try {
       return startSiteImport({ store, imports, allowPrivateAddresses: deps.importAllowPrivateAddresses, now: deps.now }, importRequest);
     } catch (error) {
-      if (error instanceof ImportRunningError) throw problem(409, 'conflict', error.message);
+      if (error instanceof ImportRunningError) throw runningProblem(importRequest.urls);
       throw error;
     }
   }
 
   return router;
+}
+
+/** 409: the same pages are importing already. */
+function runningProblem(urls: readonly string[]) {
+  return problem(409, 'conflict', `An import of ${urls.join(', ')} is already running in this knowledge base`);
 }
 
 /** 202 with the job, running, and where to follow it. */

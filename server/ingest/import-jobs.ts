@@ -77,9 +77,7 @@ export class ImportJobs {
    * @throws ImportRunningError when an import of the same seed runs in the knowledge base
    */
   start(input: Pick<ImportJob, 'kbId' | 'seed' | 'startedBy' | 'sourceId'>, work: (onProgress: ImportProgress) => Promise<SiteIngestReport>): ImportJob {
-    const jobs = this.#jobs.list(input.kbId);
-    const seedKey = JSON.stringify(input.seed);
-    if (jobs.some((job) => job.status === 'running' && JSON.stringify(job.seed) === seedKey)) {
+    if (this.isRunning(input.kbId, input.seed)) {
       throw new ImportRunningError(`An import of ${input.seed.urls.join(', ')} is already running in this knowledge base`);
     }
     return this.#jobs.start({ ...input, progress: { phase: 'crawling', done: 0 } }, async (job) => {
@@ -87,6 +85,12 @@ export class ImportJobs {
         job.progress = { phase: 'indexing', done, total, url };
       });
     });
+  }
+
+  /** Whether an import of the same seed (kind and URLs) runs in the knowledge base now. */
+  isRunning(kbId: string, seed: ImportJob['seed']): boolean {
+    const seedKey = JSON.stringify(seed);
+    return this.#jobs.list(kbId).some((job) => job.status === 'running' && JSON.stringify(job.seed) === seedKey);
   }
 
   /** Tells `listener` of every import started from now on, and of its end. */

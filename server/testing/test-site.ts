@@ -17,6 +17,8 @@ export interface TestSite {
   requested: string[];
   /** Paths answered 304 Not Modified (a conditional request whose validator matched), in order. */
   notModified: string[];
+  /** Holds every answer from now until the returned function is called (a crawl that is still running). */
+  hold(): () => void;
   close(): Promise<void>;
 }
 
@@ -28,8 +30,22 @@ export interface TestSite {
  * `If-None-Match`, when `If-Modified-Since` is not before its date.
  */
 export async function serveTestSite(resources: Record<string, TestResource>): Promise<TestSite> {
-  const site: Omit<TestSite, 'origin' | 'close'> = { resources: new Map(Object.entries(resources)), requested: [], notModified: [] };
-  const server: Server = createServer((request, response) => {
+  let held: Promise<void> | undefined;
+  const site: Omit<TestSite, 'origin' | 'close'> = {
+    resources: new Map(Object.entries(resources)),
+    requested: [],
+    notModified: [],
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
+  };
+  const server: Server = createServer(async (request, response) => {
+    await held;
     const path = (request.url ?? '/').split('?')[0]!;
     site.requested.push(path);
     const resource = site.resources.get(path);
