@@ -113,6 +113,23 @@ describe('kb-site-import', () => {
     expect(root.querySelector<HTMLButtonElement>('button[type="submit"]')!.disabled).to.equal(false);
   });
 
+  it('pages and their links: the hops to follow are sent with the pages (a sitemap has none)', async () => {
+    const api = new ScriptedApi();
+    const element = await importForm(api);
+    const root = element.shadowRoot!;
+    root.querySelector<HTMLInputElement>('#import-kind-sitemap')!.click();
+    await element.updateComplete;
+    expect(root.querySelector('#import-max-depth')).to.equal(null, 'a sitemap import follows no links');
+
+    root.querySelector<HTMLInputElement>('#import-kind-pages')!.click();
+    await element.updateComplete;
+    root.querySelector<HTMLInputElement>('#import-max-depth')!.value = '1';
+    await submit(element, 'pages', 'https://help.example.com/guide/');
+    await waitUntil(() => api.bodies.length === 1, 'the import is sent');
+
+    expect(api.bodies[0]).to.deep.equal({ kind: 'pages', urls: ['https://help.example.com/guide/'], visibility: 'public', quotable: true, max_pages: 500, max_depth: 1 });
+  });
+
   it("a refused import: the server's sentence, nothing followed", async () => {
     const api = new ScriptedApi();
     api.refuse = 'urls: one import reads one site; these are on https://a.example, https://b.example';

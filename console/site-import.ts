@@ -158,6 +158,8 @@ export class KbSiteImport extends LitElement {
     }
     const readers = [...form.querySelectorAll<HTMLInputElement>('input[name="import-reader"]:checked')].map((input) => input.value);
     const maxPages = Number((form.elements.namedItem('max-pages') as HTMLInputElement).value);
+    const maxDepthInput = form.elements.namedItem('max-depth') as HTMLInputElement | null;
+    const maxDepth = maxDepthInput === null ? Number.NaN : Number(maxDepthInput.value);
     const resyncHours = Number((form.elements.namedItem('resync') as HTMLSelectElement).value);
     this._busy = true;
     this._notice = undefined;
@@ -170,6 +172,7 @@ export class KbSiteImport extends LitElement {
         ...(this._visibility === 'restricted' ? { readers } : {}),
         quotable: (form.elements.namedItem('import-quotable') as HTMLInputElement).checked,
         ...(Number.isInteger(maxPages) && maxPages > 0 ? { max_pages: maxPages } : {}),
+        ...(this._kind === 'pages' && Number.isInteger(maxDepth) && maxDepth >= 0 ? { max_depth: maxDepth } : {}),
         ...(resyncHours > 0 ? { resync_hours: resyncHours } : {}),
       });
       if (resyncHours > 0) void this._loadJobs();
@@ -249,6 +252,10 @@ export class KbSiteImport extends LitElement {
       <p class="hint">Pages are read as a crawler reads them, obeying the site's robots.txt; each becomes a document keeping its URL, and importing again updates what changed and removes pages that are gone.</p>
       <label for="import-max-pages">Most pages</label>
       <input id="import-max-pages" name="max-pages" type="number" min="1" max="500" value="500" />
+      ${this._kind === 'pages'
+        ? html`<label for="import-max-depth">Links followed (hops from the pages given; 0: only them)</label>
+            <input id="import-max-depth" name="max-depth" type="number" min="0" max="10" value="3" />`
+        : nothing}
       <label for="import-visibility">Visibility</label>
       <select id="import-visibility" @change=${(event: Event) => (this._visibility = (event.currentTarget as HTMLSelectElement).value as Visibility)}>
         ${VISIBILITIES.map((visibility) => html`<option value=${visibility} ?selected=${visibility === this._visibility}>${visibility}</option>`)}
@@ -281,7 +288,7 @@ export class KbSiteImport extends LitElement {
             <ul>
               ${this._jobs.map(
                 (job) =>
-                  html`<li>${job.started_at.slice(0, 16).replace('T', ' ')}: ${job.urls.join(', ')} by ${job.started_by} - ${job.status === 'succeeded'
+                  html`<li>${job.started_at.slice(0, 16).replace('T', ' ')}: ${job.urls.join(', ')}${job.source_id === undefined ? '' : ' (re-sync)'} by ${job.started_by} - ${job.status === 'succeeded'
                       ? `${job.result!.created.length + job.result!.updated.length} pages new or updated, ${job.result!.removed.length} removed${job.result!.hidden
                           ? `, and ${job.result!.hidden} documents you cannot read`
                           : ''}`
