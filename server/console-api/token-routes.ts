@@ -12,7 +12,7 @@ import { issueToken, PURGED_TOKEN_PURPOSES, TokenIssueError, type IssueTokenInpu
 import { problem } from '../http/problem.ts';
 import { ownOrigin } from '../http/same-origin-check.ts';
 import type { TokenCursor, TokenRecord } from '../store/store.ts';
-import { membership, parseBody, parseQuery, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
+import { emailsByUserId, membership, parseBody, parseQuery, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 import { embedSnippet } from './embed-snippet.ts';
 
 /**
@@ -50,7 +50,7 @@ export function tokenRoutes(deps: ConsoleRouteDeps): Router {
       { limit: query.limit + 1, now, ...(after ? { after } : {}) },
     );
     const page = tokens.slice(0, query.limit);
-    const emails = new Map((await store.listUsers()).map((user) => [user.id, user.email]));
+    const emails = await emailsByUserId(store, page.flatMap((token) => (token.issuerId ? [token.issuerId] : [])));
     response.json({
       tokens: page.map((token) => toConsoleToken(token, emails, now)),
       total,
@@ -153,7 +153,7 @@ function readTokenCursor(cursor: string): TokenCursor {
   return { createdAt: Number(match[1]), id: match[2]! };
 }
 
-function toConsoleToken(token: TokenRecord, emails: Map<string, string>, now: number): ConsoleToken {
+function toConsoleToken(token: TokenRecord, emails: ReadonlyMap<string, string>, now: number): ConsoleToken {
   const result: ConsoleToken = {
     id: token.id,
     status: token.revokedAt !== undefined ? 'revoked' : now >= token.expiresAt ? 'expired' : 'active',
