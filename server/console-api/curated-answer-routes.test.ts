@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CuratedAnswerListSchema, type CuratedAnswer, type CuratedAnswerList, type HeadingList } from '../../protocol/console-protocol.ts';
 import type { QueryResponse } from '../../protocol/query-protocol.ts';
+import { consoleCall } from '../testing/console-call.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 /**
@@ -28,11 +29,7 @@ afterAll(async () => {
 });
 
 function call(method: string, path: string, cookie: string, body?: unknown) {
-  return fetch(`${fixture.baseUrl}/console/api/knowledge-bases/docs/${path}`, {
-    method,
-    headers: { Cookie: cookie, Origin: fixture.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  return consoleCall(fixture, method, path, cookie, body);
 }
 
 async function detail(response: Response): Promise<[number, string]> {

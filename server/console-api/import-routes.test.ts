@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { ImportJobSchema, ImportSourceListSchema, type ImportJob, type ImportJobList, type ImportSourceList } from '../../protocol/console-protocol.ts';
 import type { QueryResponse } from '../../protocol/query-protocol.ts';
+import { consoleCall } from '../testing/console-call.ts';
 import { docsPage, serveTestSite, type TestSite } from '../testing/test-site.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
@@ -42,11 +43,7 @@ async function openSite(): Promise<TestSite> {
 }
 
 function call(method: string, path: string, cookie: string, body?: unknown) {
-  return fetch(`${fixture.baseUrl}/console/api/knowledge-bases/docs/${path}`, {
-    method,
-    headers: { Cookie: cookie, Origin: fixture.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  return consoleCall(fixture, method, path, cookie, body);
 }
 
 /** Polls the job, as the console does, until it ends (as a reader unless `viewer` is given). */

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UploadJobSchema, type UploadJob, type UploadJobList } from '../../protocol/console-protocol.ts';
 import type { QueryResponse } from '../../protocol/query-protocol.ts';
+import { consoleCall } from '../testing/console-call.ts';
 import { makePdf } from '../testing/pdf-fixture.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
@@ -29,11 +30,7 @@ afterAll(async () => {
 });
 
 function call(method: string, path: string, cookie: string, body?: unknown) {
-  return fetch(`${fixture.baseUrl}/console/api/knowledge-bases/docs/${path}`, {
-    method,
-    headers: { Cookie: cookie, Origin: fixture.baseUrl, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  return consoleCall(fixture, method, path, cookie, body);
 }
 
 /** Polls the job, as the console does, until it ends (as a reader unless `viewer` is given). */
