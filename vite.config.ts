@@ -50,6 +50,8 @@ const STORE_FREE_SERVER_TESTS = [
   'server/ingest/page-url.test.ts',
   'server/store/postgres-config.test.ts',
   'server/store/postgres-errors.test.ts',
+  'server/embedding/model-fetch.test.ts',
+  'server/embedding/embedder.test.ts',
 ];
 
 /**

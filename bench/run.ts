@@ -14,6 +14,11 @@ import { formatFigure, quantile } from './figures.ts';
 import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleCorpus, type ScaleRow } from './scale-table.ts';
 import { loadK8sQuestions } from '../eval/docs-questions.ts';
 import { openIdleStreams } from './idle-streams.ts';
+import { measureEmbedding } from './embedding-figures.ts';
+import { installedModelFolder } from '../server/embedding/model-files.ts';
+import { modelFetchSettings } from '../server/embedding/model-fetch.ts';
+import { defaultModel, modelKey } from '../server/embedding/model-manifest.ts';
+import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
 import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
@@ -43,6 +48,9 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  *   normal client's p50 while one client, then 32 clients, abandon questions,
  *   beside its p50 without; the server's CPU per abandoned question, beside its CPU per
  *   answered one; its open files and threads after 10,000, beside before;
+ * - the embedding model (bench/embedding-figures.ts): passage embedding
+ *   throughput and question embedding p50, beside raw ONNX Runtime on the
+ *   same batches;
  * - the scale table (bench/scale-table.ts): the docs copied 1x, 4x, 16x and 64x
  *   (`BENCH_SCALES`), and the Kubernetes docs of the evaluation data
  *   (`../shared/eval/k8s-docs`, when present), each backend's ingest MB/s,
@@ -65,8 +73,10 @@ const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const ACTIVE_STREAMS = 1_000;
 const FIRST_FRAME_SAMPLES = 200;
 const RESULTS_FILE = new URL('./results.md', import.meta.url);
-const ALL_PARTS = ['json', 'streams', 'abandoned', 'scale'];
-/** `BENCH_PARTS=streams` (or `json`, `abandoned`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
+const ALL_PARTS = ['json', 'streams', 'abandoned', 'embedding', 'scale'];
+/** Passages of the demo corpus embedded for the throughput figure. */
+const EMBEDDING_PASSAGES = 256;
+/** `BENCH_PARTS=streams` (or `json`, `abandoned`, `embedding`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
 /** Questions abandoned by one client for the cost and resource figures (issue 13: 10,000). */
 const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
@@ -197,6 +207,25 @@ try {
   if (PARTS.has('streams')) await streamFigures(embedded, embeddedToken);
   // Abandoned questions: their cost, and what they do to a normal client (embedded backend).
   if (PARTS.has('abandoned')) await abandonedFigures(embedded, embeddedToken);
+
+  // The embedding model: passage throughput and question latency, beside raw ONNX Runtime on the same batches.
+  if (PARTS.has('embedding')) {
+    const model = defaultModel();
+    const folder = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
+    if (!folder) {
+      notes.push('Embedding rows skipped: the embedding model is not in the model cache (npm install fetches it).');
+    } else {
+      const store = openStore(embedded);
+      const passages = (await store.passagesWithoutVector(modelKey(model), EMBEDDING_PASSAGES, DEMO_KB_ID)).map((passage) => passageEmbeddingText(passage));
+      await store.close();
+      const questions = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS);
+      const figures = await measureEmbedding(model, folder, passages, questions, cpus().length);
+      rows.push(
+        { figure: `passage embedding, ${passages.length} node-docs passages (passages/s)`, value: figures.passagesPerSecond, baseline: figures.rawPassagesPerSecond, unit: '/s' },
+        { figure: `question embedding p50, ${questions.length} questions, cache missed (ms)`, value: figures.queryP50Ms, baseline: figures.rawQueryP50Ms, unit: 'ms' },
+      );
+    }
+  }
 
   if (PARTS.has('scale')) {
     const nodeQuestions = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS);

@@ -28,7 +28,9 @@ export interface StartedServer {
 export function startServer(env: Record<string, string>, ready: (output: string) => boolean = () => true): Promise<StartedServer> {
   const child = spawn('npm', ['start'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    // Dense retrieval off unless a test asks for it: embedding the demo corpus takes minutes on 2 cores,
+    // and the journeys test the widget and console, not retrieval (server/retrieval and eval/ do).
+    env: { ...process.env, LOG_LEVEL: 'warn', KB_EMBEDDING: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

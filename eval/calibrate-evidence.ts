@@ -6,7 +6,15 @@ import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logis
 import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
 import { createThrowawayKnowledgeBase, ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { DEFAULT_TOP_K, prepareAnswer, questionTerms } from '../server/engine/answer-engine.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD, EVIDENCE_FEATURES, evidenceScore, type EvidenceFeatures } from '../server/engine/evidence.ts';
+import {
+  DEFAULT_ABSTENTION_THRESHOLD,
+  EVIDENCE_FEATURES,
+  evidenceScore,
+  HYBRID_EVIDENCE_FEATURES,
+  type EvidenceFeatures,
+  type EvidenceModel,
+} from '../server/engine/evidence.ts';
+import { openEvalEmbedder, type EvalEmbedder } from './eval-embedder.ts';
 import { planExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
 import { retrievePassages } from '../server/engine/passage-rerank.ts';
 
@@ -44,27 +52,41 @@ interface Example {
 }
 
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
-const NO_EVIDENCE = Object.fromEntries(EVIDENCE_FEATURES.map((name) => [name, name === 'unknownShare' ? 1 : 0])) as unknown as EvidenceFeatures;
+const NO_EVIDENCE = Object.fromEntries(HYBRID_EVIDENCE_FEATURES.map((name) => [name, name === 'unknownShare' ? 1 : 0])) as unknown as EvidenceFeatures;
 
-const { values } = parseArgs({ options: { data: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { data: { type: 'string' }, 'lexical-only': { type: 'boolean', default: false }, sources: { type: 'string', default: 'node,k8s,squad' } },
+});
+/** The sources fitted on (`--sources node,k8s,squad`, all by default; fewer while exploring). */
+const sources = new Set(values.sources.split(','));
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
 const examples: Example[] = [];
 const log = (message: string) => process.stderr.write(`${message}\n`);
+// With the embedding model (the default), retrieval is hybrid and the hybrid model is fitted, over its features; else the lexical one.
+const embedder: EvalEmbedder | undefined = values['lexical-only'] ? undefined : await openEvalEmbedder();
+const evidenceModel: EvidenceModel = embedder ? 'hybrid' : 'lexical';
+const FEATURES = embedder ? HYBRID_EVIDENCE_FEATURES : EVIDENCE_FEATURES;
 
-log('calibrate: Node.js docs');
-examples.push(
-  ...(await docsExamples(
-    'node',
-    fileURLToPath(new URL('../demo/node-docs/api', import.meta.url)),
-    await loadNodeDocsQuestions(fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url))),
-  )),
-);
-log('calibrate: Kubernetes docs');
-examples.push(
-  ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
-);
-log('calibrate: SQuAD 2.0');
-examples.push(...(await squadExamples(join(dataDir, 'squad2', 'dev-v2.0.json'))));
+if (sources.has('node')) {
+  log('calibrate: Node.js docs');
+  examples.push(
+    ...(await docsExamples(
+      'node',
+      fileURLToPath(new URL('../demo/node-docs/api', import.meta.url)),
+      await loadNodeDocsQuestions(fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url))),
+    )),
+  );
+}
+if (sources.has('k8s')) {
+  log('calibrate: Kubernetes docs');
+  examples.push(
+    ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
+  );
+}
+if (sources.has('squad')) {
+  log('calibrate: SQuAD 2.0');
+  examples.push(...(await squadExamples(join(dataDir, 'squad2', 'dev-v2.0.json'))));
+}
 
 const fitting = examples.filter((example) => example.split === 'fit');
 const model = fitLogisticRegression(
@@ -72,7 +94,8 @@ const model = fitLogisticRegression(
   fitting.map((example) => example.label),
   { exampleWeights: sourceBalancedWeights(fitting) },
 );
-const current = (features: EvidenceFeatures) => evidenceScore(features);
+await embedder?.close();
+const current = (features: EvidenceFeatures) => evidenceScore(features, evidenceModel);
 const fitted = (features: EvidenceFeatures) => predictProbability(model, vector(features));
 const threshold = DEFAULT_ABSTENTION_THRESHOLD;
 const lines = [
@@ -92,9 +115,18 @@ const lines = [
     ),
   ),
   '',
-  'fitted coefficients (server/engine/evidence.ts):',
+  `answered at any evidence, citing a gold page (the most an abstention threshold can keep): ${(['node', 'k8s'] as const)
+    .flatMap((source) =>
+      (['fit', 'report'] as const).map((split) => {
+        const set = examples.filter((example) => example.source === source && example.split === split && !example.offTopic);
+        return `${source} ${split} ${set.length === 0 ? '-' : (set.filter((example) => example.label === 1).length / set.length).toFixed(3)}`;
+      }),
+    )
+    .join(', ')}`,
+  '',
+  `fitted coefficients of the ${evidenceModel} model (server/engine/evidence.ts ${embedder ? 'HYBRID_EVIDENCE_COEFFICIENTS' : 'EVIDENCE_COEFFICIENTS'}):`,
   JSON.stringify(
-    Object.fromEntries([['intercept', round(model.intercept)], ...EVIDENCE_FEATURES.map((name, index) => [name, round(model.weights[index]!)])]),
+    Object.fromEntries([['intercept', round(model.intercept)], ...FEATURES.map((name, index) => [name, round(model.weights[index]!)])]),
     null,
     2,
   ),
@@ -103,7 +135,7 @@ process.stdout.write(`${lines.join('\n')}\n`);
 
 /** The engine's answer to each question of a documentation set (threshold 0), labelled by whether it cites a gold page. */
 async function docsExamples(source: 'node' | 'k8s', corpus: string, questions: readonly DocsQuestion[]): Promise<Example[]> {
-  const knowledgeBase = await ingestThrowawayKnowledgeBase(`calibrate-${source}`, [corpus]);
+  const knowledgeBase = await ingestThrowawayKnowledgeBase(`calibrate-${source}`, [corpus], { embedder, onProgress: log });
   try {
     const found: Example[] = [];
     for (const question of questions) {
@@ -133,6 +165,7 @@ async function squadExamples(path: string): Promise<Example[]> {
   const knowledgeBase = await createThrowawayKnowledgeBase(
     'squad',
     ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
+    { embedder, onProgress: log },
   );
   try {
     const present = calibrationSplit(ingested);
@@ -159,7 +192,7 @@ async function squadExamples(path: string): Promise<Example[]> {
 
 /** The features the engine computes for a question (its default retrieval, then the extractive plan); undefined when nothing is quotable. */
 async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures | undefined> {
-  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, questionTerms(question), DEFAULT_TOP_K);
+  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, questionTerms(question), DEFAULT_TOP_K, question);
   return planExtractiveAnswer(search.terms, search)?.features;
 }
 
@@ -172,7 +205,7 @@ function sourceBalancedWeights(fitting: readonly Example[]): number[] {
 }
 
 function vector(features: EvidenceFeatures): number[] {
-  return EVIDENCE_FEATURES.map((name) => features[name]);
+  return FEATURES.map((name) => features[name]);
 }
 
 /** One source's figures at the engine's threshold. */

@@ -1,3 +1,4 @@
+import type { EvalEmbedder } from './eval-embedder.ts';
 import { withoutCitationMarkers } from './answer-text.ts';
 import { loadClapnq, type ClapnqQuestion } from './clapnq.ts';
 import { markdownDocument } from './markdown-source.ts';
@@ -40,7 +41,7 @@ export interface ClapnqRun {
  * @param onProgress told of each phase (for a log on stderr)
  * @throws Error when the data cannot be read or a passage fails to ingest
  */
-export async function evaluateClapnq(folder: string, onProgress: (message: string) => void = () => {}): Promise<ClapnqRun> {
+export async function evaluateClapnq(folder: string, onProgress: (message: string) => void = () => {}, embedder?: EvalEmbedder): Promise<ClapnqRun> {
   const started = performance.now();
   const questions = await loadClapnq(folder);
   onProgress(`clapnq: ingesting ${questions.length} passages`);
@@ -50,6 +51,7 @@ export async function evaluateClapnq(folder: string, onProgress: (message: strin
       fileName: passageFileName(question),
       text: markdownDocument(question.passage.title, [{ text: question.passage.text }]),
     })),
+    { embedder, onProgress },
   );
   try {
     onProgress(`clapnq: ingested in ${(knowledgeBase.ingestMilliseconds / 1000).toFixed(1)} s; asking ${questions.length} questions`);

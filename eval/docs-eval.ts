@@ -3,8 +3,11 @@ import { docsFigures, judgeOutcome, type AnswerOutcome, type DocsFigures, type J
 import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion, type K8sWording } from './docs-questions.ts';
 import type { Split } from './docs-split.ts';
 import { ask } from './squad-open-eval.ts';
-import { ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
-import { createAnswerEngine, prepareAnswer } from '../server/engine/answer-engine.ts';
+import { ingestThrowawayKnowledgeBase, type RetrievalMode, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
+export type { RetrievalMode };
+import type { EvalEmbedder } from './eval-embedder.ts';
+import { createAnswerEngine, prepareAnswer, type AnswerSources } from '../server/engine/answer-engine.ts';
+import type { Retriever } from '../server/retrieval/retriever.ts';
 
 /**
  * The documentation evaluation (issue 14, README "Evaluation"): a docs
@@ -21,10 +24,17 @@ import { createAnswerEngine, prepareAnswer } from '../server/engine/answer-engin
  * (`shared/eval/k8s-docs`).
  */
 
+
 /** One documentation set's run. */
 export interface DocsSetRun {
+  /** The product's retrieval (`hybrid` with the embedding model, else `bm25f`), whose figures `fit` and `report` are. */
+  mode: RetrievalMode;
   fit: DocsFigures;
   report: DocsFigures;
+  /** Each retrieval mode's figures (the ablation), the product's included. */
+  retrievers: Partial<Record<RetrievalMode, { fit: DocsFigures; report: DocsFigures }>>;
+  /** Passages embedded for the run (0 without the model), and of those how many came from the disk cache. */
+  embedded?: { passages: number; seconds: number };
   /** Documents in the knowledge base after ingestion. */
   documents: number;
   /** Files that failed to ingest (document id and reason). */
@@ -76,9 +86,10 @@ export async function evaluateNodeDocs(
   corpus: string,
   questionsPath: string,
   onProgress: (message: string) => void = () => {},
+  embedder?: EvalEmbedder,
 ): Promise<DocsSetRun> {
   const questions = await loadNodeDocsQuestions(questionsPath);
-  const run = await evaluateDocsSet('node', corpus, questions, onProgress);
+  const run = await evaluateDocsSet('node', corpus, questions, onProgress, embedder);
   const [failure] = run.failed;
   if (failure) throw new Error(`Ingesting "${failure.docId}" of the Node.js docs failed: ${failure.reason}`);
   return run;
@@ -96,13 +107,19 @@ export async function evaluateK8sDocs(
   folder: string,
   wording: K8sWording,
   onProgress: (message: string) => void = () => {},
+  embedder?: EvalEmbedder,
 ): Promise<DocsSetRun> {
   const questions = await loadK8sQuestions(join(folder, 'questions.jsonl'), wording);
-  return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress);
+  return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress, embedder);
 }
 
 /**
  * Ingests one corpus, asks every question, and judges the answers.
+ *
+ * With the embedding model, the passages are embedded (as the server does
+ * after an ingest) and every question is asked three times: with BM25F
+ * alone, dense retrieval alone and the two fused (the product's retrieval,
+ * whose answers the dump holds).
  *
  * @param set the set's name (knowledge-base id and dump field)
  * @param corpus folder ingested in place
@@ -112,10 +129,11 @@ export async function evaluateDocsSet(
   corpus: string,
   questions: readonly DocsQuestion[],
   onProgress: (message: string) => void = () => {},
+  embedder?: EvalEmbedder,
 ): Promise<DocsSetRun> {
   const started = performance.now();
   onProgress(`docs ${set}: ingesting ${corpus}`);
-  const knowledgeBase = await ingestThrowawayKnowledgeBase(`docs-${set}`, [corpus]);
+  const knowledgeBase = await ingestThrowawayKnowledgeBase(`docs-${set}`, [corpus], { embedder, onProgress });
   try {
     const documents = await knowledgeBase.store.listDocuments(knowledgeBase.reach.kbId);
     const present = new Set(documents.map((document) => document.docId));
@@ -125,19 +143,29 @@ export async function evaluateDocsSet(
       `docs ${set}: ${documents.length} documents ingested in ${(knowledgeBase.ingestMilliseconds / 1000).toFixed(1)} s` +
         `${failed.length > 0 ? `, ${failed.length} failed` : ''}; asking ${questions.length} questions`,
     );
-    const engine = createAnswerEngine(knowledgeBase);
-    const judged: { split: Split; outcome: JudgedOutcome }[] = [];
-    const records: DumpRecord[] = [];
-    for (const question of questions) {
-      const { outcome, record } = await askQuestion(set, engine, knowledgeBase, question);
-      judged.push({ split: question.split, outcome });
-      records.push(record);
+    const mode: RetrievalMode = embedder ? 'hybrid' : 'bm25f';
+    const retrievers: DocsSetRun['retrievers'] = {};
+    let records: DumpRecord[] = [];
+    for (const [name, retriever] of Object.entries(knowledgeBase.retrievers) as [RetrievalMode, Retriever][]) {
+      const sources = { store: knowledgeBase.store, retriever };
+      const engine = createAnswerEngine(sources);
+      const judged: { split: Split; outcome: JudgedOutcome }[] = [];
+      const modeRecords: DumpRecord[] = [];
+      for (const question of questions) {
+        const { outcome, record } = await askQuestion(set, engine, sources, knowledgeBase, question);
+        judged.push({ split: question.split, outcome });
+        modeRecords.push(record);
+      }
+      const half = (split: Split): DocsFigures => docsFigures(judged.filter((entry) => entry.split === split).map((entry) => entry.outcome));
+      retrievers[name] = { fit: half('fit'), report: half('report') };
+      if (name === mode) records = modeRecords;
+      onProgress(`docs ${set} ${name}: report right ${retrievers[name].report.right?.toFixed(3) ?? '-'}, cited gold ${retrievers[name].report.cited_gold?.toFixed(3) ?? '-'}, abstained ${retrievers[name].report.abstained?.toFixed(3) ?? '-'}`);
     }
-    const half = (split: Split): DocsFigures =>
-      docsFigures(judged.filter((entry) => entry.split === split).map((entry) => entry.outcome));
     return {
-      fit: half('fit'),
-      report: half('report'),
+      mode,
+      ...retrievers[mode]!,
+      retrievers,
+      ...(knowledgeBase.embedded && { embedded: knowledgeBase.embedded }),
       documents: documents.length,
       failed,
       missingGold,
@@ -158,13 +186,14 @@ export async function evaluateDocsSet(
 async function askQuestion(
   set: string,
   engine: ReturnType<typeof createAnswerEngine>,
+  sources: AnswerSources,
   knowledgeBase: ThrowawayKnowledgeBase,
   question: DocsQuestion,
 ): Promise<{ outcome: JudgedOutcome; record: DumpRecord }> {
   const started = performance.now();
   const answer = await ask(engine, knowledgeBase, question.question);
   const milliseconds = performance.now() - started;
-  const diagnostic = await prepareAnswer(knowledgeBase, { question: question.question, reach: knowledgeBase.reach }, 0);
+  const diagnostic = await prepareAnswer(sources, { question: question.question, reach: knowledgeBase.reach }, 0);
   const retrieved = diagnostic?.kind === 'retrieved' ? diagnostic.passages : [];
   const answerOutcome: AnswerOutcome = {
     answer: answer.answer,

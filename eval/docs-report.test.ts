@@ -20,8 +20,10 @@ function figures(overrides: Partial<DocsFigures>): DocsFigures {
 
 function run(overrides: Partial<DocsSetRun>): DocsSetRun {
   return {
+    mode: 'bm25f',
     fit: figures({}),
     report: figures({}),
+    retrievers: { bm25f: { fit: figures({}), report: figures({}) } },
     documents: 64,
     failed: [],
     missingGold: [],
@@ -63,14 +65,16 @@ describe('formatDocsReport', () => {
 });
 
 describe('docsJson', () => {
-  it('gives each set its halves, counts and times, and the k8s set the wording asked', () => {
+  it('gives each set its halves, the retrieval ablation, counts and times, and the k8s set the wording asked', () => {
     const json = docsJson({ node: undefined, k8s: run({ ingestSeconds: 9.876 }), k8sWording: 'q' });
 
     expect(json).toEqual({
       k8s: {
         ask: 'q',
+        mode: 'bm25f',
         report: figures({}),
         fit: figures({}),
+        retrievers: { bm25f: { fit: figures({}), report: figures({}) } },
         documents: 64,
         failed_to_ingest: 0,
         ingest_seconds: 9.88,

@@ -94,7 +94,7 @@ export function formatDocsReport(report: DocsReport): string {
       );
     }
   }
-  lines.push('');
+  lines.push('', ...ablation(sets), '');
   if (report.node) lines.push(`Node.js docs: ${describeRun(report.node)}`);
   if (report.k8s) {
     const ingest = report.k8s.ingestSeconds;
@@ -107,6 +107,31 @@ export function formatDocsReport(report: DocsReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The columns of the retrieval ablation, report half. */
+const ABLATION_FIGURES: readonly FigureName[] = ['right', 'cited_gold', 'confidently_wrong', 'abstained', 'off_topic_abstained', 'hit_at_5'];
+
+/**
+ * The retrieval ablation: each set's report half under BM25F alone, dense
+ * retrieval alone and the two fused (the product's marked), side by side.
+ */
+function ablation(sets: readonly [SetRows, DocsSetRun][]): string[] {
+  const lines = [
+    `| set | retrieval | ${ABLATION_FIGURES.join(' | ')} |`,
+    `| --- | --- | ${ABLATION_FIGURES.map(() => '---:').join(' | ')} |`,
+  ];
+  for (const [rows, run] of sets) {
+    for (const mode of ['bm25f', 'dense', 'hybrid'] as const) {
+      const figures = run.retrievers[mode]?.report;
+      if (!figures) continue;
+      const label = { bm25f: 'BM25F', dense: 'dense', hybrid: 'hybrid (RRF)' }[mode];
+      lines.push(
+        `| ${rows.label} | ${label}${mode === run.mode ? ' (served)' : ''} | ${ABLATION_FIGURES.map((figure) => formatValue(figure, figures[figure])).join(' | ')} |`,
+      );
+    }
+  }
+  return lines;
+}
+
 /** @returns the `docs` object of `npm run eval -- --json` */
 export function docsJson(report: DocsReport): Record<string, unknown> {
   return {
@@ -117,8 +142,10 @@ export function docsJson(report: DocsReport): Record<string, unknown> {
 
 function setJson(run: DocsSetRun): Record<string, unknown> {
   return {
+    mode: run.mode,
     report: run.report,
     fit: run.fit,
+    retrievers: run.retrievers,
     documents: run.documents,
     failed_to_ingest: run.failed.length,
     ingest_seconds: round(run.ingestSeconds, 2),

@@ -5,7 +5,12 @@ describe('formatReport', () => {
   it('shows each figure beside its anchor and says whether its target is met', () => {
     const text = formatReport({
       scifact: {
-        figures: { ndcg_at_10: 0.69123, recall_at_100: 0.9 },
+        figures: { ndcg_at_10: 0.75, recall_at_100: 0.95 },
+        retrievers: {
+          bm25f: { ndcg_at_10: 0.69123, recall_at_100: 0.9 },
+          dense: { ndcg_at_10: 0.6468, recall_at_100: 0.92 },
+          hybrid: { ndcg_at_10: 0.73, recall_at_100: 0.95 },
+        },
         documents: 5183,
         passages: 8000,
         queries: 300,
@@ -17,8 +22,10 @@ describe('formatReport', () => {
       seconds: 21.04,
     });
 
-    expect(text).toContain('| SciFact | nDCG@10 | 0.6912 | BM25 flat 0.6789, multifield 0.6647 | >= 0.68 (met) |');
-    expect(text).toContain('| SciFact | Recall@100 | 0.9000 | BM25 flat 0.9253, multifield 0.9076 | - |');
+    expect(text).toContain('| SciFact BM25F | nDCG@10 | 0.6912 | BM25 flat 0.6789, multifield 0.6647 | >= 0.68 (met) |');
+    expect(text).toContain('| SciFact BM25F | Recall@100 | 0.9000 | BM25 flat 0.9253, multifield 0.9076 | - |');
+    expect(text).toContain('| SciFact dense | nDCG@10 | 0.6468 | all-MiniLM-L6-v2, MTEB 0.6451 | 0.6451 ± 0.01 (met) |');
+    expect(text).toContain('| SciFact hybrid (RRF) | nDCG@10 | 0.7300 | - | >= 0.74 (not met) |');
     expect(text).not.toContain('SQuAD');
     expect(text).toContain('Total: 21.0 s');
   });

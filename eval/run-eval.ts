@@ -7,6 +7,7 @@ import { evaluateK8sDocs, evaluateNodeDocs, type DocsSetRun } from './docs-eval.
 import type { K8sWording } from './docs-questions.ts';
 import { docsJson, type DocsReport } from './docs-report.ts';
 import { formatReport, type EvalReport } from './eval-report.ts';
+import { openEvalEmbedder, type EvalEmbedder } from './eval-embedder.ts';
 import { evaluateScifact, type ScifactRun } from './scifact-eval.ts';
 import { evaluateSquadOpen, type SquadHalf, type SquadOpenRun } from './squad-open-eval.ts';
 import { DEMO_CORPUS_PATH } from '../server/seed.ts';
@@ -27,6 +28,10 @@ import { DEMO_CORPUS_PATH } from '../server/seed.ts';
  *   diagnostic); without the option, the environment's `K8S_ASK` decides;
  * - `--dump <file>`: write one JSON line per documentation question (the
  *   answer, its citations, evidence score, retrieved pages) for error analysis;
+ * - `--lexical-only`: run without the embedding model (BM25F alone, as a
+ *   server without the model answers);
+ * - `--model-file <onnx>`: run this ONNX export instead of the manifest's
+ *   model file (same tokenizer), to compare exports (fp32 against int8);
  * - `--json`: print exactly one JSON object on stdout instead of the table
  *   (`{"scifact":{...},"squad_open":{...},"clapnq":{...},"docs":{"node":{...},"k8s":{...}}}`,
  *   fractions in 0..1).
@@ -49,6 +54,8 @@ const { values } = parseArgs({
     'docs-sets': { type: 'string' },
     'k8s-ask': { type: 'string' },
     dump: { type: 'string' },
+    'lexical-only': { type: 'boolean', default: false },
+    'model-file': { type: 'string' },
   },
   strict: true,
 });
@@ -67,12 +74,14 @@ let squad: SquadOpenRun | undefined;
 let clapnq: ClapnqRun | undefined;
 let nodeDocs: DocsSetRun | undefined;
 let k8sDocs: DocsSetRun | undefined;
+let embedder: EvalEmbedder | undefined;
 try {
-  if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log);
-  if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log, squadHalf);
-  if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log);
-  if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log);
-  if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log);
+  if (!values['lexical-only']) embedder = await openEvalEmbedder(values['model-file'] === undefined ? {} : { modelFile: resolve(values['model-file']) });
+  if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log, embedder);
+  if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log, squadHalf, embedder);
+  if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log, embedder);
+  if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log, embedder);
+  if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log, embedder);
   if (values.dump !== undefined) {
     const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? [])];
     await writeFile(values.dump, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
@@ -81,6 +90,8 @@ try {
 } catch (error) {
   process.stderr.write(`Evaluation failed (data folder "${dataDir}"): ${(error as Error).message}\n`);
   process.exit(1);
+} finally {
+  await embedder?.close();
 }
 const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, k8sWording } : undefined;
 const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance.now() - started) / 1000 };
@@ -88,7 +99,7 @@ const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance
 if (values.json) {
   process.stdout.write(
     `${JSON.stringify({
-      ...(scifact && { scifact: scifact.figures }),
+      ...(scifact && { scifact: { ...scifact.figures, retrievers: scifact.retrievers } }),
       ...(squad && { squad_open: squad.figures }),
       ...(clapnq && { clapnq: clapnq.figures }),
       ...(docs && { docs: docsJson(docs) }),

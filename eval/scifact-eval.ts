@@ -1,8 +1,14 @@
+import type { EvalEmbedder } from './eval-embedder.ts';
 import { markdownDocument } from './markdown-source.ts';
 import { ndcgAtK, recallAtK } from './retrieval-metrics.ts';
-import { loadScifact, type ScifactDocument } from './scifact.ts';
+import { loadScifact, type Scifact, type ScifactDocument } from './scifact.ts';
 import { createThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { questionTerms } from '../server/engine/answer-engine.ts';
+import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
+import { similarities } from '../server/retrieval/dense-retriever.ts';
+import { RRF_K } from '../server/retrieval/hybrid-retriever.ts';
+import { topSlots } from '../server/retrieval/top-k.ts';
+import type { DenseIndex } from '../server/store/store.ts';
 
 /**
  * SciFact retrieval through the engine's search: every corpus entry ingested
@@ -26,8 +32,17 @@ export interface ScifactFigures {
   recall_at_100: number;
 }
 
+/** The figures of each retriever: BM25F over passages, dense over whole documents (MTEB's protocol), and their fusion. */
+export interface ScifactRetrievers {
+  bm25f: ScifactFigures;
+  dense?: ScifactFigures;
+  hybrid?: ScifactFigures;
+}
+
 export interface ScifactRun {
+  /** The product's retrieval: hybrid when the model is there, else BM25F. */
   figures: ScifactFigures;
+  retrievers: ScifactRetrievers;
   documents: number;
   passages: number;
   queries: number;
@@ -40,7 +55,11 @@ export interface ScifactRun {
  * @param onProgress told of each phase (for a log on stderr)
  * @throws Error when the data cannot be read or a document fails to ingest
  */
-export async function evaluateScifact(folder: string, onProgress: (message: string) => void = () => {}): Promise<ScifactRun> {
+export async function evaluateScifact(
+  folder: string,
+  onProgress: (message: string) => void = () => {},
+  embedder?: EvalEmbedder,
+): Promise<ScifactRun> {
   const started = performance.now();
   const data = await loadScifact(folder);
   onProgress(`scifact: ingesting ${data.documents.length} documents`);
@@ -50,9 +69,8 @@ export async function evaluateScifact(folder: string, onProgress: (message: stri
   );
   try {
     onProgress(`scifact: ingested in ${seconds(knowledgeBase.ingestMilliseconds).toFixed(1)} s; searching ${data.queries.length} claims`);
-    let ndcg = 0;
-    let recall = 0;
     let passageCount = 0;
+    const lexical = new Map<string, string[]>();
     for (const query of data.queries) {
       const search = await knowledgeBase.retriever.search({
         reach: knowledgeBase.reach,
@@ -60,13 +78,18 @@ export async function evaluateScifact(folder: string, onProgress: (message: stri
         topK: RETRIEVED_PASSAGES,
       });
       passageCount = search.passageCount;
-      const ranked = rankDocuments(search.passages.map((passage) => documentIdOf(passage.docId)));
-      const relevance = data.qrels.get(query.id)!;
-      ndcg += ndcgAtK(ranked, relevance, 10);
-      recall += recallAtK(ranked, relevance, 100);
+      lexical.set(query.id, rankDocuments(search.passages.map((passage) => documentIdOf(passage.docId))));
+    }
+    const retrievers: ScifactRetrievers = { bm25f: figuresOf(data, lexical) };
+    if (embedder) {
+      onProgress(`scifact: embedding ${data.documents.length} documents with ${embedder.model.id} (cached in eval/.cache after the first run)`);
+      const dense = await denseRankings(data, embedder);
+      retrievers.dense = figuresOf(data, dense);
+      retrievers.hybrid = figuresOf(data, new Map(data.queries.map((query) => [query.id, fuseDocumentRanks(lexical.get(query.id)!, dense.get(query.id)!)])));
     }
     return {
-      figures: { ndcg_at_10: ndcg / data.queries.length, recall_at_100: recall / data.queries.length },
+      figures: retrievers.hybrid ?? retrievers.bm25f,
+      retrievers,
       documents: data.documents.length,
       passages: passageCount,
       queries: data.queries.length,
@@ -76,6 +99,53 @@ export async function evaluateScifact(folder: string, onProgress: (message: stri
   } finally {
     await knowledgeBase.close();
   }
+}
+
+/** nDCG@10 and Recall@100 of a ranking per claim, averaged over the claims. */
+function figuresOf(data: Scifact, rankings: ReadonlyMap<string, string[]>): ScifactFigures {
+  let ndcg = 0;
+  let recall = 0;
+  for (const query of data.queries) {
+    const relevance = data.qrels.get(query.id)!;
+    ndcg += ndcgAtK(rankings.get(query.id)!, relevance, 10);
+    recall += recallAtK(rankings.get(query.id)!, relevance, 100);
+  }
+  return { ndcg_at_10: ndcg / data.queries.length, recall_at_100: recall / data.queries.length };
+}
+
+/**
+ * Dense retrieval as MTEB runs it on SciFact: each document embedded whole
+ * as title and abstract (truncated at the model's token limit), each claim
+ * embedded as a query, documents ranked by cosine similarity.
+ */
+async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<Map<string, string[]>> {
+  const vectors = await embedder.embedPassages(data.documents.map((document) => passageEmbeddingText({ title: document.title, headingPath: [], text: document.text })));
+  const index: DenseIndex = {
+    chunkIds: data.documents.map((_, position) => position),
+    documentIds: data.documents.map((_, position) => position),
+    vectors: concatenate(vectors, embedder.model.dimensions),
+    dimensions: embedder.model.dimensions,
+  };
+  const all = Uint32Array.from(data.documents.keys());
+  const rankings = new Map<string, string[]>();
+  for (const query of data.queries) {
+    const scores = similarities(index, await embedder.embedQuery(query.text));
+    rankings.set(query.id, topSlots(scores, all, all.length, RANKED_DOCUMENTS).map((slot) => data.documents[slot]!.id));
+  }
+  return rankings;
+}
+
+/** Reciprocal rank fusion of two document rankings (retrieval/hybrid-retriever.ts), the first {@link RANKED_DOCUMENTS} kept. */
+function fuseDocumentRanks(lexical: readonly string[], dense: readonly string[]): string[] {
+  const scores = new Map<string, number>();
+  for (const ranking of [lexical, dense]) ranking.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return [...scores].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).slice(0, RANKED_DOCUMENTS).map(([id]) => id);
+}
+
+function concatenate(vectors: readonly Float32Array[], dimensions: number): Float32Array {
+  const all = new Float32Array(vectors.length * dimensions);
+  vectors.forEach((vector, position) => all.set(vector, position * dimensions));
+  return all;
 }
 
 /** The corpus entry as markdown: title heading, abstract paragraph. */

@@ -1,3 +1,4 @@
+import type { EvalEmbedder } from './eval-embedder.ts';
 import { withoutCitationMarkers } from './answer-text.ts';
 import { areaUnderRoc } from './logistic-regression.ts';
 import { containsGoldAnswer } from './squad-answer.ts';
@@ -73,6 +74,7 @@ export async function evaluateSquadOpen(
   path: string,
   onProgress: (message: string) => void = () => {},
   half: SquadHalf = 'report',
+  embedder?: EvalEmbedder,
 ): Promise<SquadOpenRun> {
   const started = performance.now();
   const { ingested, heldOut } = splitOpenProtocol(await loadSquad(path));
@@ -80,6 +82,7 @@ export async function evaluateSquadOpen(
   const knowledgeBase = await createThrowawayKnowledgeBase(
     'squad',
     ingested.map((article) => ({ fileName: articleFileName(article), text: articleMarkdown(article) })),
+    { embedder, onProgress },
   );
   try {
     const engine = createAnswerEngine(knowledgeBase);
@@ -157,6 +160,6 @@ export function citesParagraph(answer: CollectedAnswer, article: SquadArticle, q
  */
 async function evidenceOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<number> {
   const terms = questionTerms(question);
-  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, terms, DEFAULT_TOP_K);
+  const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, terms, DEFAULT_TOP_K, question);
   return composeExtractiveAnswer(search.terms, search)?.evidence ?? 0;
 }

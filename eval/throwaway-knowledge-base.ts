@@ -6,6 +6,13 @@ import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts'
 import type { Reach, Store } from '../server/store/store.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
+import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
+import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
+import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
+import type { EvalEmbedder } from './eval-embedder.ts';
+
+/** How a knowledge base retrieves: BM25F alone, dense retrieval alone, or both fused (the product's, with the model). */
+export type RetrievalMode = 'bm25f' | 'dense' | 'hybrid';
 
 /**
  * A knowledge base that lives for one evaluation: an embedded store in a
@@ -16,8 +23,16 @@ import type { Retriever } from '../server/retrieval/retriever.ts';
  */
 export interface ThrowawayKnowledgeBase {
   store: Store;
-  /** The lexical retriever over `store`, as an answer worker has one. */
+  /**
+   * The retriever an answer worker has over `store`: hybrid (BM25F and dense
+   * retrieval fused) when the knowledge base was given an embedding model,
+   * else lexical.
+   */
   retriever: Retriever;
+  /** Each retrieval mode on its own (the ablation): `bm25f` always, `dense` and `hybrid` with a model. */
+  retrievers: Partial<Record<RetrievalMode, Retriever>>;
+  /** Passages embedded after ingestion and the seconds it took (with a model). */
+  embedded?: { passages: number; seconds: number };
   /** What an anonymous asker reaches: every document (all are public). */
   reach: Reach;
   /** Ingestion's report (documents created, failed). */
@@ -43,8 +58,9 @@ export interface SourceDocument {
 export async function createThrowawayKnowledgeBase(
   kbId: string,
   documents: readonly SourceDocument[],
+  embedding?: EmbeddingOptions,
 ): Promise<ThrowawayKnowledgeBase> {
-  const knowledgeBase = await openThrowawayKnowledgeBase(kbId, async (folder) => {
+  const knowledgeBase = await openThrowawayKnowledgeBase(kbId, embedding, async (folder) => {
     const sources = join(folder, 'sources');
     await mkdir(sources);
     for (const document of documents) await writeFile(join(sources, document.fileName), document.text);
@@ -69,8 +85,14 @@ export async function createThrowawayKnowledgeBase(
  * @param paths files and folders, read and never written
  * @throws Error when a path does not exist (from `ingestPaths`)
  */
-export async function ingestThrowawayKnowledgeBase(kbId: string, paths: readonly string[]): Promise<ThrowawayKnowledgeBase> {
-  return openThrowawayKnowledgeBase(kbId, async () => [...paths]);
+export async function ingestThrowawayKnowledgeBase(kbId: string, paths: readonly string[], embedding?: EmbeddingOptions): Promise<ThrowawayKnowledgeBase> {
+  return openThrowawayKnowledgeBase(kbId, embedding, async () => [...paths]);
+}
+
+/** The embedding model to embed the passages with (retrieval becomes hybrid), and where to report progress. */
+export interface EmbeddingOptions {
+  embedder: EvalEmbedder | undefined;
+  onProgress?: (message: string) => void;
 }
 
 /**
@@ -80,6 +102,7 @@ export async function ingestThrowawayKnowledgeBase(kbId: string, paths: readonly
  */
 async function openThrowawayKnowledgeBase(
   kbId: string,
+  embedding: EmbeddingOptions | undefined,
   prepare: (folder: string) => Promise<string[]>,
 ): Promise<ThrowawayKnowledgeBase> {
   const started = performance.now();
@@ -95,9 +118,34 @@ async function openThrowawayKnowledgeBase(
     await store.createKnowledgeBase({ id: kbId, name: kbId });
     await store.setRole(kbId, owner.id, 'owner');
     const report = await ingestPaths(store, { kbId, paths, visibility: 'public', readers: [], quotable: true });
+    const lexical = createLexicalRetriever(store);
+    const retrievers: ThrowawayKnowledgeBase['retrievers'] = { bm25f: lexical };
+    let embedded: ThrowawayKnowledgeBase['embedded'];
+    const embedder = embedding?.embedder;
+    if (embedder) {
+      const embeddingStarted = performance.now();
+      const done = await embedPendingPassages(store, {
+        modelKey: embedder.modelKey,
+        kbId,
+        embed: (texts) => embedder.embedPassages(texts),
+        tokenCount: embedder.tokenCount,
+        onProgress: ({ done, total }) => {
+          if (done === total || done % 4096 < 256) embedding.onProgress?.(`${kbId}: embedded ${done} of ${total} passages`);
+        },
+      });
+      embedded = { passages: done.embedded, seconds: (performance.now() - embeddingStarted) / 1000 };
+      retrievers.dense = createDenseRetriever(store, {
+        modelKey: embedder.modelKey,
+        dimensions: embedder.model.dimensions,
+        embedQuery: (question) => embedder.embedQuery(question),
+      });
+      retrievers.hybrid = createHybridRetriever(lexical, retrievers.dense);
+    }
     return {
       store,
-      retriever: createLexicalRetriever(store),
+      retriever: retrievers.hybrid ?? lexical,
+      retrievers,
+      ...(embedded && { embedded }),
       reach: { kbId, userId: '', visibilities: ['public'] },
       report,
       ingestMilliseconds: performance.now() - started,

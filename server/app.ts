@@ -5,6 +5,7 @@ import { DEFAULT_TOKEN_TTL_CAP_MINUTES, mountConsole, type ConsoleAppDeps } from
 import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
+import type { RetrievalStatus } from './embedding/embedding-model.ts';
 import { ImportJobs } from './ingest/import-jobs.ts';
 import { UploadJobs } from './ingest/upload-jobs.ts';
 import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
@@ -27,6 +28,8 @@ export interface AppDeps extends WidgetApiDeps, Omit<ConsoleAppDeps, 'imports' |
   widgetDistDir?: string;
   /** Where the service's metrics are counted (`GET /metrics`); default: a registry of this app's own. */
   metrics?: ServiceMetrics;
+  /** How answers retrieve passages (hybrid, or lexical only and why), told by `/readyz` and `/metrics`; omitted = not reported. */
+  retrieval?: RetrievalStatus;
 }
 
 /** Paths that are their own route template in the metrics (the others are the OpenAPI document's). */
@@ -48,15 +51,16 @@ export function createApp(deps: AppDeps): Express {
   app.set('json replacer', omitNull);
 
   const metrics = deps.metrics ?? createServiceMetrics();
+  if (deps.retrieval) metrics.retrieval.set({ mode: deps.retrieval.mode, model: deps.retrieval.model }, 1);
   app.use(requestLog(deps.logger, metrics, routeTemplateOf(Object.keys(OPENAPI_DOCUMENT.paths), FIXED_ROUTES)));
 
-  // Liveness: the process answers. Readiness: it can serve, its store reachable.
+  // Liveness: the process answers. Readiness: it can serve, its store reachable; it says how it retrieves (lexical only without the embedding model).
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
   app.get('/readyz', async (_request, response) => {
     await deps.store.ping();
-    response.json({ status: 'ready' });
+    response.json({ status: 'ready', ...(deps.retrieval && { retrieval: deps.retrieval }) });
   });
   app.get('/metrics', metricsRoute(metrics));
   app.get('/openapi.json', (_request, response) => {

@@ -44,6 +44,13 @@ export interface Config {
    */
   indexCachePostings: number;
   /**
+   * Dense retrieval with the embedding model (`KB_EMBEDDING`, `on` by
+   * default); `off` answers with BM25F alone, as a server without the model does.
+   */
+  embedding: boolean;
+  /** Worker threads that embed passages after an ingest (`KB_EMBEDDING_THREADS`), >= 1; default one per CPU. */
+  embeddingThreads: number;
+  /**
    * Longest time to find the passages for one question, waiting for a free
    * answer thread included, milliseconds; then the request gets 503
    * `unavailable` (engine/answer-pool.ts).
@@ -109,6 +116,8 @@ const schema = z.object({
   KB_ANSWER_THREADS: integer(availableParallelism(), 1, 64),
   KB_ANSWER_CACHE_SIZE: integer(DEFAULT_ANSWER_CACHE_SIZE, 0, 1_000_000),
   KB_INDEX_MEMORY_POSTINGS: integer(MAX_CACHED_POSTINGS, 0, 1_000_000_000),
+  KB_EMBEDDING: z.enum(['on', 'off']).default('on'),
+  KB_EMBEDDING_THREADS: integer(availableParallelism(), 1, 64),
   KB_RETRIEVAL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(5),
   KB_RATE_LIMIT_PER_IP: integer(120, 1, 1_000_000),
   KB_RATE_LIMIT_PER_TOKEN: integer(600, 1, 1_000_000),
@@ -176,6 +185,8 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     answerThreads: values.KB_ANSWER_THREADS,
     answerCacheSize: values.KB_ANSWER_CACHE_SIZE,
     indexCachePostings: values.KB_INDEX_MEMORY_POSTINGS,
+    embedding: values.KB_EMBEDDING === 'on',
+    embeddingThreads: values.KB_EMBEDDING_THREADS,
     retrievalTimeoutMs: Math.round(values.KB_RETRIEVAL_TIMEOUT_SECONDS * 1000),
     rateLimitPerIp: values.KB_RATE_LIMIT_PER_IP,
     rateLimitPerToken: values.KB_RATE_LIMIT_PER_TOKEN,

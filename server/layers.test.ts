@@ -16,6 +16,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'server/logger.ts', 'server/progress-bar.ts', 'server/worker-module.ts'],
   ['server/store/'],
+  ['server/embedding/'],
   ['server/access/'],
   ['server/retrieval/'],
   ['server/ingest/'],

@@ -8,7 +8,11 @@ import { loadConfig } from './config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
 import { createSourceSpanCodec } from './engine/source-span.ts';
 import { createLogger } from './logger.ts';
-import { createProgressBar } from './progress-bar.ts';
+import { createDownloadProgress, createProgressBar } from './progress-bar.ts';
+import { prepareEmbeddingModel, retrievalStatus, type RetrievalStatus } from './embedding/embedding-model.ts';
+import { createEmbeddingPool } from './embedding/embedding-pool.ts';
+import { startEmbeddingSweeper, type EmbeddingSweeper } from './embedding/embedding-sweeper.ts';
+import { modelFetchSettings } from './embedding/model-fetch.ts';
 import { reindexStaleDocuments } from './retrieval/reindex.ts';
 import { ImportJobs } from './ingest/import-jobs.ts';
 import { startImportResync } from './ingest/import-sources.ts';
@@ -56,6 +60,16 @@ const store = openStore(location);
 // Applies the schema migrations (PostgreSQL runs them on first use) and fails early when the database is unreachable.
 await store.ping().catch((error: Error) => fail(`Cannot open the store at ${describeStoreLocation(location)}: ${error.message}`));
 
+// The embedding model: `npm install` fetched it; a start that lacks it fetches it now, and without it answers lexically (BM25F alone).
+const modelDownload = createDownloadProgress('Embedding model');
+const embedding = await prepareEmbeddingModel({
+  ...modelFetchSettings(process.env),
+  enabled: config.embedding,
+  onProgress: modelDownload.update,
+});
+modelDownload.stop();
+if (embedding.state === 'unavailable') logger.warn({ reason: embedding.reason }, 'the embedding model is unavailable: answers use lexical retrieval (BM25F) alone');
+
 // An index made by an older analysis is re-made from the stored passages before anything is searched.
 const reindexing = createProgressBar('Re-indexing');
 const reindexed = await reindexStaleDocuments(store, (step) => reindexing.update(step)).finally(() => reindexing.stop());
@@ -66,6 +80,31 @@ const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: 
 progress.stop();
 for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page failed');
 for (const skipped of seed.report.skipped) logger.info({ docId: skipped.docId, reason: skipped.reason }, 'page skipped');
+
+// Every passage gets a vector of the current model, in the background: questions are answered from the
+// start, each passage found by BM25F alone until its vector is stored. After a model change the other
+// model's vectors are removed first, so two models' vectors never mix.
+const embeddingPool = embedding.state === 'ready' ? createEmbeddingPool(embedding.model, embedding.folder, config.embeddingThreads) : undefined;
+let sweeper: EmbeddingSweeper | undefined;
+const pendingVectors = embedding.state === 'ready' ? await store.countPassagesWithoutVector(embedding.key) : 0;
+if (embedding.state === 'ready' && embeddingPool) {
+  const removed = await store.removeOtherModelVectors(embedding.key);
+  if (removed > 0) logger.info({ vectors: removed, model: embedding.key }, 'removed the vectors of another embedding model');
+  let reported = 0;
+  sweeper = startEmbeddingSweeper(store, {
+    modelKey: embedding.key,
+    embed: (texts) => embeddingPool.embed(texts, 'passage'),
+    onProgress: ({ done, total }) => {
+      // A line at most every 10 s (and at the end) while a large sweep runs.
+      if (done < total && Date.now() - reported < 10_000) return;
+      reported = Date.now();
+      logger.info({ done, total }, `embedding passages: ${done} of ${total}`);
+    },
+    onSweep: (report) => logger.info({ passages: report.embedded, cached: report.cached }, 'embedded passages'),
+    onError: (error) => logger.error({ err: error }, 'passages could not be embedded; the next sweep tries again'),
+  });
+  sweeper.trigger();
+}
 
 const secret = await store.getOrCreateSetting('source_span_secret', () => randomBytes(32).toString('hex'));
 const chat = config.llm
@@ -88,6 +127,7 @@ const engine = createPooledAnswerEngine({
   chat,
   onRejectedAnswer: (rejection) => logger.info(rejection, 'generated answer withheld: it failed the grounding check'),
   onWorkerError: (error) => logger.error({ err: error }, 'answer worker failed; it is replaced'),
+  ...(embedding.state === 'ready' ? { embedding: { model: embedding.model, folder: embedding.folder } } : {}),
 });
 // The question log: written off the request path, kept for its retention period (0: off).
 const questionLog =
@@ -100,6 +140,8 @@ const stopRetention = startQuestionLogRetention(store, {
   onError: (error) => logger.error({ err: error }, 'old question log entries could not be removed'),
 });
 const imports = new ImportJobs({ now: Date.now });
+// An upload or import that ends is embedded at once, not at the next sweep.
+imports.registry.subscribe({ started: () => undefined, ended: () => sweeper?.trigger() });
 // Websites set up to be imported again: due syncs are claimed through the store, so replicas run each once.
 const stopResync = startImportResync({ store, imports, allowPrivateAddresses: config.importAllowPrivateAddresses, now: Date.now }, (error) =>
   logger.error({ err: error }, 'due website re-syncs could not be started; the next check tries again'),
@@ -122,6 +164,7 @@ const app = createApp({
   maxStreamSeconds: config.maxStreamSeconds,
   widgetDistDir,
   tokenTtlCapMinutes: config.tokenTtlCapMinutes,
+  retrieval: retrievalStatus(embedding),
 });
 const server = config.host === undefined ? app.listen(config.port) : app.listen(config.port, config.host);
 await once(server, 'listening').catch((error: NodeJS.ErrnoException) => {
@@ -166,6 +209,7 @@ process.stdout.write(
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
     ...consoleLines(ownerPassword),
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
+    `  retrieval: ${retrievalLine(retrievalStatus(embedding))}${pendingVectors > 0 ? ` (embedding ${pendingVectors} passages in the background; until each has its vector, BM25F alone finds it)` : ''}`,
     `  widget: ${baseUrl}/widget/kb-widget.js${existsSync(join(widgetDistDir, 'kb-widget.js')) ? '' : ' (not built: run npm run build)'}`,
     demoUrl
       ? `  demo page: ${demoUrl}/ (its token allows only this origin; ${demoUrl.replace('localhost', '127.0.0.1')}/ shows a site that is not allowed)`
@@ -180,6 +224,13 @@ process.stdout.write(
     '',
   ].join('\n'),
 );
+
+/** The banner's retrieval line: hybrid with the model, else lexical only and why. */
+function retrievalLine(status: RetrievalStatus): string {
+  return status.mode === 'hybrid'
+    ? `hybrid: BM25F and dense retrieval (${status.model}) fused`
+    : `lexical only (BM25F): ${status.reason}`;
+}
 
 /**
  * How to sign in to the console. A generated password is written here, to
@@ -219,6 +270,8 @@ async function shutdown(signal: string): Promise<void> {
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
   stopResync();
+  await sweeper?.stop();
+  await embeddingPool?.close();
   // A website import or upload still running (they share the imports' registry) stops with the process; its documents so far are stored, and running it again goes on from there (unchanged ones stay unchanged).
   await Promise.race([imports.registry.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();

@@ -29,3 +29,55 @@ export function createProgressBar(label: string, stream: NodeJS.WriteStream = pr
     },
   };
 }
+
+/** A download's progress: the file, where it comes from, and bytes so far (of the total when known). */
+export interface DownloadStep {
+  file: string;
+  source: string;
+  receivedBytes: number;
+  totalBytes: number | undefined;
+}
+
+/**
+ * A progress reporter for downloads (the embedding model): a bar per file on
+ * an interactive terminal, one line per file otherwise (CI logs).
+ *
+ * @param label what is being fetched, e.g. "Embedding model"
+ */
+export function createDownloadProgress(label: string, stream: NodeJS.WriteStream = process.stderr) {
+  let current = '';
+  if (!stream.isTTY) {
+    return {
+      update(step: DownloadStep) {
+        const key = `${step.file} ${step.source}`;
+        if (key === current) return;
+        current = key;
+        stream.write(`${label}: fetching ${step.file} from ${step.source}\n`);
+      },
+      stop: () => undefined,
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    { format: `${label} {bar} {percentage}% {file} from {source} ({mb} MB)`, stream, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(step: DownloadStep) {
+      const key = `${step.file} ${step.source}`;
+      const total = step.totalBytes ?? step.receivedBytes;
+      const payload = { file: step.file, source: step.source, mb: (step.receivedBytes / 1e6).toFixed(1) };
+      if (!started || key !== current) {
+        if (started) bar.stop();
+        bar.start(total, 0, payload);
+        started = true;
+        current = key;
+      }
+      bar.setTotal(total);
+      bar.update(step.receivedBytes, payload);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}

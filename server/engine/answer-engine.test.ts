@@ -197,7 +197,8 @@ describe('AnswerEngine.answer', () => {
 
     await eventsOf(createAnswerEngine({ store, retriever: store }).answer({ question: 'How do I create a directory?', reach: REACH }));
 
-    expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: Math.max(DEFAULT_TOP_K, RERANK_DEPTH) }]);
+    // The question as asked goes along too, for a dense retriever to embed.
+    expect(store.searches).toEqual([{ reach: REACH, terms: ['creat', 'directori'], topK: Math.max(DEFAULT_TOP_K, RERANK_DEPTH), question: 'How do I create a directory?' }]);
   });
 
   test('top-k given: BM25 retrieves RERANK_DEPTH, and only the first top-k after re-ranking are quoted', async () => {

@@ -168,7 +168,7 @@ export async function prepareAnswer(
     return { kind: 'qa_shortcut', events };
   }
 
-  const search = await retrievePassages(sources, request.reach, terms, request.topK ?? DEFAULT_TOP_K);
+  const search = await retrievePassages(sources, request.reach, terms, request.topK ?? DEFAULT_TOP_K, request.question);
   if (request.signal?.aborted) return undefined;
   const plan = planExtractiveAnswer(search.terms, search);
   if (!plan || plan.evidence < abstentionThreshold) return { kind: 'abstained', events: abstention() };

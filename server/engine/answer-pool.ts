@@ -70,6 +70,12 @@ export interface AnswerPoolOptions {
   answerCacheSize?: number;
   /** Most postings each worker's in-memory index holds (retrieval/index-cache.ts; default `MAX_CACHED_POSTINGS`). */
   indexCachePostings?: number;
+  /**
+   * The embedding model (its verified folder): with it each worker searches
+   * hybrid - BM25F and dense retrieval fused (retrieval/hybrid-retriever.ts);
+   * without it, BM25F alone.
+   */
+  embedding?: AnswerTask['embedding'];
 }
 
 /** Default {@link AnswerPoolOptions.timeoutMs}: 5 s, the store's own query timeout. */
@@ -123,6 +129,7 @@ export function createPooledAnswerEngine(options: AnswerPoolOptions): PooledAnsw
       ...(request.topK === undefined ? {} : { topK: request.topK }),
       withPassages: options.chat !== undefined,
       ...(options.indexCachePostings === undefined ? {} : { indexCachePostings: options.indexCachePostings }),
+      ...(options.embedding === undefined ? {} : { embedding: options.embedding }),
       cancelled,
     };
     const outcome = await prepareWithin(pool.run(task) as Promise<PreparedAnswer | undefined>, request.signal, timeoutMs);

@@ -1,4 +1,10 @@
 import { prepareAnswer, type AnswerSources, type CancellationFlag, type PreparedAnswer } from './answer-engine.ts';
+import { loadEmbedder } from '../embedding/embedder.ts';
+import type { ModelSpec } from '../embedding/model-manifest.ts';
+import { modelKey } from '../embedding/model-manifest.ts';
+import { cachedQueryEmbedder } from '../embedding/query-embedder.ts';
+import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
+import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
@@ -27,6 +33,8 @@ export interface AnswerTask {
   withPassages: boolean;
   /** Most postings this worker's in-memory index holds (retrieval/index-cache.ts); default `MAX_CACHED_POSTINGS`. */
   indexCachePostings?: number;
+  /** The embedding model and its verified folder: retrieval is hybrid with it, BM25F alone without. */
+  embedding?: { model: ModelSpec; folder: string };
   /**
    * One 32-bit cell in memory shared with the main thread (a
    * SharedArrayBuffer survives structured cloning as the same memory): the
@@ -68,7 +76,7 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
   if (signal.aborted) return undefined;
   const request = { question: task.question, reach: task.reach, signal, ...(task.topK === undefined ? {} : { topK: task.topK }) };
   try {
-    const prepared = await prepareAnswer(await sourcesAt(task.location, task.indexCachePostings), request, task.abstentionThreshold);
+    const prepared = await prepareAnswer(await sourcesAt(task.location, task.indexCachePostings, task.embedding), request, task.abstentionThreshold);
     return prepared?.kind === 'retrieved' && !task.withPassages ? { ...prepared, passages: [] } : prepared;
   } catch (error) {
     throw serializableError(error);
@@ -77,11 +85,13 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
 
 /**
  * This thread's connection to the store at `location`, opened on first use,
- * and its lexical retriever (whose in-memory index is this thread's, of at
- * most `indexCachePostings` postings).
+ * and its retriever: lexical (whose in-memory index is this thread's, of at
+ * most `indexCachePostings` postings), fused with dense retrieval when the
+ * embedding model is given (the model loaded on this thread, one ONNX
+ * Runtime thread, question vectors cached).
  */
-async function sourcesAt(location: StoreLocation, indexCachePostings?: number): Promise<AnswerSources> {
-  const key = JSON.stringify([location, indexCachePostings ?? null]);
+async function sourcesAt(location: StoreLocation, indexCachePostings?: number, embedding?: AnswerTask['embedding']): Promise<AnswerSources> {
+  const key = JSON.stringify([location, indexCachePostings ?? null, embedding?.folder ?? null]);
   if (!sources || storeKey !== key) {
     const previous = sources?.store;
     sources = undefined;
@@ -91,7 +101,18 @@ async function sourcesAt(location: StoreLocation, indexCachePostings?: number): 
         ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
         : location,
     );
-    sources = { store, retriever: createLexicalRetriever(store, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } }) };
+    const lexical = createLexicalRetriever(store, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } });
+    if (embedding) {
+      const embedder = await loadEmbedder(embedding.model, embedding.folder);
+      const dense = createDenseRetriever(store, {
+        modelKey: modelKey(embedding.model),
+        dimensions: embedding.model.dimensions,
+        embedQuery: cachedQueryEmbedder(embedder),
+      });
+      sources = { store, retriever: createHybridRetriever(lexical, dense) };
+    } else {
+      sources = { store, retriever: lexical };
+    }
     storeKey = key;
   }
   return sources;

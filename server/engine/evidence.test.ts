@@ -20,6 +20,9 @@ const features = fc.record({
   documentShare: share,
   documentMargin: fc.double({ min: -1, max: 1, noNaN: true }),
   headingShare: share,
+  similarity: fc.double({ min: -1, max: 1, noNaN: true }),
+  similarityMargin: fc.double({ min: -2, max: 2, noNaN: true }),
+  retrieverAgreement: fc.constantFrom(0, 0.5, 1),
 });
 
 /** Features with every value given, the others 0. */
@@ -34,6 +37,9 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     documentShare: 0,
     documentMargin: 0,
     headingShare: 0,
+    similarity: 0,
+    similarityMargin: 0,
+    retrieverAgreement: 0,
     ...values,
   };
 }

@@ -38,7 +38,7 @@
  * method and the report-half figures.
  */
 
-/** Features of one candidate answer, each in 0..1 (`documentMargin` may be negative). */
+/** Features of one candidate answer, each in 0..1 (`documentMargin` and the dense ones may be negative). */
 export interface EvidenceFeatures {
   passageCoverage: number;
   unknownShare: number;
@@ -49,9 +49,18 @@ export interface EvidenceFeatures {
   documentShare: number;
   documentMargin: number;
   headingShare: number;
+  /** Cosine similarity of the answering passage's embedding to the question's (0 without dense retrieval). */
+  similarity: number;
+  /** How far that similarity stands above the best passage of any other page (0 without dense retrieval). */
+  similarityMargin: number;
+  /** 1 when the answering page is both retrievers' first, 0.5 when one's, 0 when neither's (0 without dense retrieval). */
+  retrieverAgreement: number;
 }
 
-/** Order in which the features enter the model. */
+/** The dense features, which only the hybrid model weighs. */
+export const DENSE_EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = ['similarity', 'similarityMargin', 'retrieverAgreement'];
+
+/** Order in which the features enter the lexical model. */
 export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'passageCoverage',
   'unknownShare',
@@ -64,8 +73,14 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'headingShare',
 ];
 
-/** Logistic coefficients: intercept and one weight per feature. */
-export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
+/** Order in which the features enter the hybrid model: the lexical model's, then the dense ones. */
+export const HYBRID_EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [...EVIDENCE_FEATURES, ...DENSE_EVIDENCE_FEATURES];
+
+/** Logistic coefficients: intercept and one weight per feature of a model. */
+export type EvidenceCoefficients = { intercept: number } & Partial<EvidenceFeatures>;
+
+/** Logistic coefficients of the lexical model (retrieval by BM25F alone: a server without the embedding model). */
+export const EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
   intercept: -4.702,
   passageCoverage: 0.029,
   unknownShare: -3.656,
@@ -92,10 +107,21 @@ export const EVIDENCE_COEFFICIENTS: { intercept: number } & EvidenceFeatures = {
 export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 
 /**
+ * Logistic coefficients of the hybrid model (retrieval by BM25F and dense
+ * retrieval fused), fitted by `npm run calibrate` as the lexical model is,
+ * over the hybrid retrieval's features.
+ */
+export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = { ...EVIDENCE_COEFFICIENTS, similarity: 0, similarityMargin: 0, retrieverAgreement: 0 };
+
+/** Which model scores a retrieval: `hybrid` when dense retrieval took part (some passage has a similarity). */
+export type EvidenceModel = 'lexical' | 'hybrid';
+
+/**
  * @returns the probability (0..1) that the answer is supported
  */
-export function evidenceScore(features: EvidenceFeatures): number {
-  let z = EVIDENCE_COEFFICIENTS.intercept;
-  for (const name of EVIDENCE_FEATURES) z += EVIDENCE_COEFFICIENTS[name] * features[name];
+export function evidenceScore(features: EvidenceFeatures, model: EvidenceModel = 'lexical'): number {
+  const coefficients = model === 'hybrid' ? HYBRID_EVIDENCE_COEFFICIENTS : EVIDENCE_COEFFICIENTS;
+  let z = coefficients.intercept;
+  for (const name of model === 'hybrid' ? HYBRID_EVIDENCE_FEATURES : EVIDENCE_FEATURES) z += (coefficients[name] ?? 0) * features[name];
   return 1 / (1 + Math.exp(-z));
 }

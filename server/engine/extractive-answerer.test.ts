@@ -112,6 +112,10 @@ describe('composeExtractiveAnswer', () => {
       documentMargin: 1,
       // "Guide › Overview" names neither term.
       headingShare: 0,
+      // Lexical retrieval alone: no dense evidence.
+      similarity: 0,
+      similarityMargin: 0,
+      retrieverAgreement: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });

@@ -1,5 +1,5 @@
 import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
-import { evidenceScore, type EvidenceFeatures } from './evidence.ts';
+import { evidenceScore, type EvidenceFeatures, type EvidenceModel } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
@@ -207,13 +207,15 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     documentShare: search.documentShare,
     documentMargin: documentMargin(best, search.passages),
     headingShare: termsWeight(bestAnalysis.headingTerms, weights) / totalWeight,
+    ...denseFeatures(best, search.passages),
   };
+  const model: EvidenceModel = search.passages.some((passage) => passage.similarity !== undefined) ? 'hybrid' : 'lexical';
   return {
     selected: selected.map(({ sentence, passage, rank }) => ({ sentence, passage, rank })),
     anchor,
     leads: leadsWithHeading(anchor, analyzePassage(anchor), weights),
     weights,
-    evidence: evidenceScore(features),
+    evidence: evidenceScore(features, model),
     features,
   };
 }
@@ -369,7 +371,27 @@ function sum(values: number[]): number {
  * retrieved; negative when re-ranking put a lower-scored passage first).
  */
 function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[]): number {
+  // A first passage that only dense retrieval found has no lexical margin.
+  if (best.score <= 0) return passages.some((passage) => passage.score > 0) ? -1 : 0;
   const other = passages.find((passage) => passage.docId !== best.docId);
-  if (!other || best.score <= 0) return 1;
+  if (!other) return 1;
   return (best.score - other.score) / best.score;
+}
+
+/**
+ * The dense evidence (engine/evidence.ts): the first passage's cosine
+ * similarity to the question, its margin over the most similar passage of
+ * another page, and whether its page is first for each retriever (most
+ * similar passage's page; highest BM25F passage's page). All 0 when dense
+ * retrieval did not take part.
+ */
+function denseFeatures(best: ScoredPassage, passages: readonly ScoredPassage[]): Pick<EvidenceFeatures, 'similarity' | 'similarityMargin' | 'retrieverAgreement'> {
+  const scored = passages.filter((passage) => passage.similarity !== undefined);
+  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0 };
+  const similarity = best.similarity ?? 0;
+  const other = Math.max(0, ...scored.filter((passage) => passage.docId !== best.docId).map((passage) => passage.similarity!));
+  const denseFirst = scored.reduce((top, passage) => (passage.similarity! > top.similarity! ? passage : top));
+  const lexicalFirst = passages.reduce((top, passage) => (passage.score > top.score ? passage : top));
+  const agreement = (denseFirst.docId === best.docId ? 0.5 : 0) + (lexicalFirst.score > 0 && lexicalFirst.docId === best.docId ? 0.5 : 0);
+  return { similarity, similarityMargin: similarity - other, retrieverAgreement: agreement };
 }

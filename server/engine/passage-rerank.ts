@@ -15,6 +15,7 @@ import type { Reach, Store } from '../store/store.ts';
  * A passage's relevance is
  *
  *     BM25 / best BM25
+ *       + DENSE_WEIGHT × similarity / best similarity (with dense retrieval)
  *       + SENTENCE_WEIGHT × sentence coverage
  *       + PAIR_WEIGHT × pair coverage
  *       + WINDOW_WEIGHT × window coverage
@@ -64,6 +65,14 @@ export const WINDOW_WEIGHT = 0.5;
  * headings are "Paragraph n", is level.
  */
 export const HEADING_WEIGHT = 0.5;
+/**
+ * Weight of a passage's cosine similarity to the question, as a share of the
+ * most similar retrieved passage's, when dense retrieval took part
+ * (retrieval/hybrid-retriever.ts): the evidence of meaning that shares no
+ * word with the question. Chosen on the fit halves of the documentation
+ * sets (README "Evaluation").
+ */
+export const DENSE_WEIGHT = 1;
 /** Terms (after stop words) in the proximity window. */
 export const PROXIMITY_WINDOW = 10;
 /** Share of a term's weight earned when it appears only in the passage's headings (here and in the extractive answerer). */
@@ -135,8 +144,10 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
   for (let index = 1; index < questionTerms.length; index += 1) pairWeight += pairWeightAt(questionTerms, weights, index);
   const pairs = new QuestionPairs(questionTerms);
 
+  const bestSimilarity = Math.max(0, ...search.passages.map((passage) => passage.similarity ?? 0));
   const scored = search.passages.map((passage, rank) => {
     let relevance = bestScore > 0 ? passage.score / bestScore : 0;
+    if (bestSimilarity > 0) relevance += DENSE_WEIGHT * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
     if (totalWeight > 0) {
       const analysis = analyzePassage(passage);
       relevance +=
@@ -180,6 +191,7 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
  *
  * @param questionTerms the question's analyzed, distinct terms, in question order
  * @param topK passages wanted (1..20 from requests)
+ * @param question the question as asked (a dense retriever embeds it)
  * @throws StoreUnavailableError from the retriever or the store
  */
 export async function retrievePassages(
@@ -187,14 +199,16 @@ export async function retrievePassages(
   reach: Reach,
   questionTerms: string[],
   topK: number,
+  question?: string,
 ): Promise<Retrieval> {
   const depth = Math.max(topK, RERANK_DEPTH);
   let terms = questionTerms;
-  let search = await sources.retriever.search({ reach, terms, topK: depth });
+  const asked = question === undefined ? {} : { question };
+  let search = await sources.retriever.search({ reach, terms, topK: depth, ...asked });
   const corrected = correctMisspelledTerms(terms, search);
   if (corrected) {
     terms = corrected;
-    search = await sources.retriever.search({ reach, terms, topK: depth });
+    search = await sources.retriever.search({ reach, terms, topK: depth, ...asked });
   }
   const reranked = rerankPassages(terms, search);
   // Only a first passage retrieved without another of its document needs the store's count.

@@ -21,6 +21,8 @@ export interface ServiceMetrics {
   runningIngestJobs: Gauge<'kind'>;
   /** Ingest jobs ended, by kind and outcome: `succeeded`, `failed`. */
   ingestJobs: Counter<'kind' | 'outcome'>;
+  /** 1 for how answers retrieve passages: mode `hybrid` (BM25F and dense) or `lexical` (BM25F alone, the embedding model missing), and the model. */
+  retrieval: Gauge<'mode' | 'model'>;
 }
 
 /**
@@ -55,6 +57,12 @@ export function createServiceMetrics(): ServiceMetrics {
       name: 'kb_ingest_jobs_running',
       help: 'Ingest jobs running now, by kind (import: a website import, upload: an upload of files)',
       labelNames: ['kind'] as const,
+      registers: [registry],
+    }),
+    retrieval: new Gauge({
+      name: 'kb_retrieval_info',
+      help: 'How answers retrieve passages: 1 for the mode in use (hybrid: BM25F and dense retrieval; lexical: BM25F alone, the embedding model unavailable) and the embedding model',
+      labelNames: ['mode', 'model'] as const,
       registers: [registry],
     }),
     ingestJobs: new Counter({

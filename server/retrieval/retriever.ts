@@ -3,9 +3,9 @@ import type { Reach, ScoredPassage } from '../store/store.ts';
 /**
  * The seam between answering and finding passages (DESIGN.md "The engine":
  * the engine reaches passages only through a `Retriever`). The lexical
- * retriever (retrieval/lexical-retriever.ts) implements it today; a dense
- * retriever, and rank fusion of several, belong beside it behind the same
- * interface.
+ * retriever (retrieval/lexical-retriever.ts), the dense retriever
+ * (retrieval/dense-retriever.ts) and their fusion (retrieval/hybrid-retriever.ts)
+ * implement it.
  */
 
 /** One search: analyzed query terms, within a reach. */
@@ -21,6 +21,8 @@ export interface RetrievalQuery {
   termWeights?: ReadonlyMap<string, number>;
   /** Passages to return, best first. */
   topK: number;
+  /** The question as asked, for a retriever that reads it whole (dense retrieval embeds it); lexical retrieval reads `terms`. */
+  question?: string;
 }
 
 /** What a search returns: the passages and the statistics the answerer weighs terms with. */

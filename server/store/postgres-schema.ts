@@ -375,4 +375,27 @@ CREATE TABLE import_pages (
 );
 `,
   },
+  {
+    // Dense retrieval: passage vectors and the embedding cache
+    // (sqlite-schema.ts migration 17). Stored uncompressed, as
+    // segment_terms' postings: float bytes hardly compress, and a read is
+    // then a copy.
+    version: 11,
+    sql: `
+CREATE TABLE passage_vectors (
+  chunk_id bigint PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+  model_key text COLLATE "C" NOT NULL,
+  text_hash text COLLATE "C" NOT NULL,
+  vector bytea NOT NULL
+);
+ALTER TABLE passage_vectors ALTER COLUMN vector SET STORAGE EXTERNAL;
+CREATE TABLE embedding_cache (
+  model_key text COLLATE "C" NOT NULL,
+  text_hash text COLLATE "C" NOT NULL,
+  vector bytea NOT NULL,
+  PRIMARY KEY (model_key, text_hash)
+);
+ALTER TABLE embedding_cache ALTER COLUMN vector SET STORAGE EXTERNAL;
+`,
+  },
 ];

@@ -1,6 +1,7 @@
 import { contentVersionRepository } from './content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
 import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
+import { embeddingRepository, type EmbeddingRepository } from './embedding-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import { importSourceRepository } from './import-source-repository.ts';
 import { passwordLinkRepository } from './password-link-repository.ts';
@@ -34,6 +35,7 @@ import { workspaceRepository } from './workspace-repository.ts';
  */
 export type SharedRepositories = WorkspaceRepository &
   DocumentWrites &
+  EmbeddingRepository &
   FeedbackRepository &
   QuestionLogRepository &
   CuratedAnswerRepository &
@@ -56,6 +58,7 @@ export function sharedRepositories(sql: SqlExecutor, bulk: DocumentBulkWrites, n
   return {
     ...workspaceRepository(sql, now),
     ...documentRepository(sql, bulk, now),
+    ...embeddingRepository(sql),
     ...feedbackRepository(sql),
     ...questionLogRepository(sql),
     ...curatedAnswerRepository(sql),

@@ -481,4 +481,28 @@ CREATE TABLE import_pages (
 );
 `,
   },
+  {
+    // Dense retrieval (store/embedding-repository.ts): each passage's
+    // embedding under the key of the model that computed it, and the vectors
+    // by the hash of the text embedded, so re-ingesting an unchanged text (its
+    // passage gets a new id) needs no model run. Vectors are Float32
+    // little-endian bytes. A knowledge base's vectors are found through
+    // chunks_kb, then this primary key. Rowid tables: their rows hold
+    // kilobytes (as segment_terms, migration 11).
+    version: 17,
+    sql: `
+CREATE TABLE passage_vectors (
+  chunk_id INTEGER PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+  model_key TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  vector BLOB NOT NULL
+);
+CREATE TABLE embedding_cache (
+  model_key TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  vector BLOB NOT NULL,
+  PRIMARY KEY (model_key, text_hash)
+);
+`,
+  },
 ];

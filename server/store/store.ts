@@ -1,7 +1,8 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
  * passages, the lexical index's data (store/index-data.ts; retrieval/ scores it),
- * curated answers, visitors' feedback, widget tokens, console passwords,
+ * passages' embedding vectors (store/embedding-repository.ts), curated
+ * answers, visitors' feedback, widget tokens, console passwords,
  * set-password links and console sessions.
  *
  * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
@@ -11,7 +12,11 @@
  * reached and {@link ConflictError} / {@link NotFoundError} for record rules.
  */
 
+import type { EmbeddingRepository } from './embedding-repository.ts';
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+
+// Passage vectors for dense retrieval: their own module, part of the Store below.
+export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embedding-repository.ts';
 
 // Roles (`editor` and `owner` have update permission), visibilities and token purposes: one definition, shared with the console.
 export {
@@ -192,6 +197,12 @@ export interface ScoredPassage {
    * absent when retrieval did not rank pages.
    */
   pageEvidence?: number;
+  /**
+   * Cosine similarity (-1..1) of the passage's embedding to the question's,
+   * when dense retrieval scored it (retrieval/dense-retriever.ts); absent
+   * when the passage was found lexically only.
+   */
+  similarity?: number;
 }
 
 /** A passage as stored: a {@link ScoredPassage} before retrieval scored it. */
@@ -785,6 +796,7 @@ export interface Store
   extends WorkspaceRepository,
     DocumentRepository,
     IndexRepository,
+    EmbeddingRepository,
     FeedbackRepository,
     QuestionLogRepository,
     CuratedAnswerRepository,

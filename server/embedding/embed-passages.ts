@@ -1,0 +1,100 @@
+import { embeddingTextHash, passageEmbeddingText } from './passage-text.ts';
+import type { PassageVector, Store } from '../store/store.ts';
+
+/**
+ * Gives every stored passage a vector of the current model: passages
+ * without one are read in rounds, their embedding texts looked up in the
+ * embedding cache (the same text embedded before, by any passage, costs no
+ * model run), the rest embedded in batches of similar length, and the
+ * vectors stored. Run at start (after a model change every passage is
+ * without a vector: all are embedded again, with progress) and after each
+ * ingest; passages written meanwhile are found by the next round.
+ */
+
+/** What embedding passages reads and writes of the store. */
+export type PassageVectorStore = Pick<Store, 'passagesWithoutVector' | 'countPassagesWithoutVector' | 'cachedVectors' | 'putPassageVectors'>;
+
+/** Passages read per round. */
+export const EMBED_ROUND = 256;
+/**
+ * Texts per model run: batches are padded to their longest text, so texts
+ * are sorted by length first; at 8 the encoder ran at its best throughput
+ * per text here (`npm run bench`, embedding rows).
+ */
+export const EMBED_BATCH = 8;
+
+export interface EmbedPassagesOptions {
+  modelKey: string;
+  /** Only this knowledge base's passages; all when absent. */
+  kbId?: string;
+  /** Runs the model on a batch of passage texts (embedding/embedding-pool.ts). */
+  embed: (texts: readonly string[]) => Promise<Float32Array[]>;
+  /** Token count of a text, to batch texts of similar length together. */
+  tokenCount?: (text: string) => number;
+  /** Told after each round: passages done of those found at the start. */
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+/** What a run did: passages given a vector, and of those how many came from the cache. */
+export interface EmbedPassagesReport {
+  embedded: number;
+  cached: number;
+}
+
+/**
+ * @throws StoreUnavailableError from the store; the model's errors as they are
+ */
+export async function embedPendingPassages(store: PassageVectorStore, options: EmbedPassagesOptions): Promise<EmbedPassagesReport> {
+  const total = await store.countPassagesWithoutVector(options.modelKey, options.kbId);
+  const report: EmbedPassagesReport = { embedded: 0, cached: 0 };
+  if (total === 0) return report;
+  options.onProgress?.({ done: 0, total });
+  let done = 0;
+  for (;;) {
+    const passages = await store.passagesWithoutVector(options.modelKey, EMBED_ROUND, options.kbId);
+    if (passages.length === 0) break;
+    const texts = passages.map((passage) => passageEmbeddingText(passage));
+    const hashes = texts.map((text) => embeddingTextHash(text));
+    const cached = await store.cachedVectors(options.modelKey, hashes);
+    const missing = new Map<string, string>();
+    hashes.forEach((hash, position) => {
+      if (!cached.has(hash)) missing.set(hash, texts[position]!);
+    });
+    const computedVectors = await embedInBatches([...missing.values()], options.embed, options.tokenCount);
+    const computed = new Map([...missing.keys()].map((hash, position) => [hash, computedVectors[position]!]));
+    const vectors: PassageVector[] = passages.map((passage, position) => ({
+      chunkId: passage.chunkId,
+      textHash: hashes[position]!,
+      vector: cached.get(hashes[position]!) ?? computed.get(hashes[position]!)!,
+    }));
+    await store.putPassageVectors(options.modelKey, vectors);
+    report.cached += hashes.filter((hash) => cached.has(hash)).length;
+    report.embedded += passages.length;
+    done += passages.length;
+    options.onProgress?.({ done: Math.min(done, total), total: Math.max(total, done) });
+    // A round shorter than asked was the last of those waiting.
+    if (passages.length < EMBED_ROUND) break;
+  }
+  return report;
+}
+
+/**
+ * Embeds texts in batches of {@link EMBED_BATCH} texts of similar length
+ * (sorted by `length`, so little of each batch is padding), all batches in
+ * flight at once (a pool queues them).
+ *
+ * @returns one vector per text, in the texts' order
+ */
+export async function embedInBatches(
+  texts: readonly string[],
+  embedBatch: (texts: readonly string[]) => Promise<Float32Array[]>,
+  length: (text: string) => number = (text) => text.length,
+): Promise<Float32Array[]> {
+  const order = texts.map((text, position) => ({ position, length: length(text) })).sort((left, right) => left.length - right.length);
+  const batches: number[][] = [];
+  for (let start = 0; start < order.length; start += EMBED_BATCH) batches.push(order.slice(start, start + EMBED_BATCH).map((entry) => entry.position));
+  const results = await Promise.all(batches.map((batch) => embedBatch(batch.map((position) => texts[position]!))));
+  const vectors = new Array<Float32Array>(texts.length);
+  batches.forEach((batch, index) => batch.forEach((position, offset) => (vectors[position] = results[index]![offset]!)));
+  return vectors;
+}

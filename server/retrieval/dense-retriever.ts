@@ -1,0 +1,95 @@
+import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
+import { topSlots } from './top-k.ts';
+import type { DenseIndex, ScoredPassage, Store } from '../store/store.ts';
+
+/**
+ * Dense retrieval: the question's embedding against every passage vector of
+ * the knowledge base, by cosine similarity (dot product of unit vectors),
+ * exact - every vector is scored, as a flat index does (FAISS
+ * `IndexFlatIP`); an approximate index earns its place only where exact
+ * search misses the latency targets (`npm run bench`).
+ *
+ * The reach is applied before the top k is taken: vectors of documents
+ * outside it are never scored, so a restricted passage can neither take a
+ * visitor's slot nor show through a score.
+ *
+ * Each thread holds the vectors of the knowledge bases it searched in
+ * memory, read again when the knowledge base's content version changes
+ * (every ingest, and every batch of new vectors, moves it).
+ */
+
+/** What the dense retriever reads of the store. */
+export type DenseIndexStore = Pick<Store, 'reachStatistics' | 'readDenseIndex' | 'passagesById' | 'contentVersion'>;
+
+/** The question's embedding, from the model the passages were embedded with. */
+export type QueryEmbedder = (question: string) => Promise<Float32Array>;
+
+export interface DenseRetrieverOptions {
+  /** Key of the model whose vectors are read (embedding/model-manifest.ts `modelKey`). */
+  modelKey: string;
+  dimensions: number;
+  embedQuery: QueryEmbedder;
+}
+
+/** A dense search's result: passages scored by cosine similarity (in -1..1, higher closer). */
+export function createDenseRetriever(store: DenseIndexStore, options: DenseRetrieverOptions): Retriever {
+  const held = new Map<string, { version: string; index: Promise<DenseIndex> }>();
+
+  async function indexOf(kbId: string): Promise<DenseIndex | undefined> {
+    const version = await store.contentVersion(kbId);
+    if (version === undefined) return undefined;
+    let entry = held.get(kbId);
+    if (entry?.version !== version) {
+      entry = { version, index: store.readDenseIndex(kbId, options.modelKey, options.dimensions) };
+      held.set(kbId, entry);
+      entry.index.catch(() => held.delete(kbId));
+    }
+    return entry.index;
+  }
+
+  return {
+    async search(query: RetrievalQuery): Promise<SearchResult> {
+      const { kbId } = query.reach;
+      const [statistics, index] = await Promise.all([store.reachStatistics(query.reach), indexOf(kbId)]);
+      const empty: SearchResult = { passages: [], passageCount: statistics.passageCount, documentFrequencies: {} };
+      const question = query.question?.trim() ?? '';
+      if (!index || index.chunkIds.length === 0 || question === '' || query.topK <= 0) return empty;
+      const vector = await options.embedQuery(question);
+      const scores = similarities(index, vector);
+      const candidates = readableSlots(index, statistics.readableDocuments);
+      const best = topSlots(scores, candidates, candidates.length, query.topK);
+      const chunkIds = best.map((slot) => index.chunkIds[slot]!);
+      const rows = new Map((await store.passagesById(kbId, chunkIds)).map((row) => [row.chunkId, row]));
+      const passages: ScoredPassage[] = [];
+      best.forEach((slot) => {
+        // A passage removed since the vectors were read is left out.
+        const row = rows.get(index.chunkIds[slot]!);
+        if (row) passages.push({ ...row, score: scores[slot]!, similarity: scores[slot]! });
+      });
+      return { ...empty, passages };
+    },
+  };
+}
+
+/** The dot product of the query with every vector of the index (cosine similarity for unit vectors). */
+export function similarities(index: DenseIndex, query: Float32Array): Float64Array {
+  const { dimensions, vectors } = index;
+  const count = index.chunkIds.length;
+  const scores = new Float64Array(count);
+  for (let slot = 0, offset = 0; slot < count; slot++, offset += dimensions) {
+    let sum = 0;
+    for (let dimension = 0; dimension < dimensions; dimension++) sum += vectors[offset + dimension]! * query[dimension]!;
+    scores[slot] = sum;
+  }
+  return scores;
+}
+
+/** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */
+function readableSlots(index: DenseIndex, readableDocuments: readonly number[] | undefined): Uint32Array {
+  const count = index.chunkIds.length;
+  if (readableDocuments === undefined) return Uint32Array.from({ length: count }, (_, slot) => slot);
+  const readable = new Set(readableDocuments);
+  const slots: number[] = [];
+  for (let slot = 0; slot < count; slot++) if (readable.has(index.documentIds[slot]!)) slots.push(slot);
+  return Uint32Array.from(slots);
+}

@@ -1,0 +1,74 @@
+import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
+import type { ScoredPassage } from '../store/store.ts';
+
+/**
+ * Hybrid retrieval: the lexical (BM25F) and the dense retriever's lists
+ * fused by reciprocal rank fusion - a passage scores Σ 1 / (k + rank) over
+ * the lists that hold it (G. V. Cormack, C. L. A. Clarke & S. Büttcher,
+ * "Reciprocal rank fusion outperforms Condorcet and individual rank learning
+ * methods", SIGIR 2009; k = 60 there).
+ *
+ * Each passage keeps its lexical score (`score`, 0 when only the dense list
+ * held it) and its cosine `similarity` to the question (computed for every
+ * fused passage that the dense list held), so that the second stage and the
+ * evidence model can weigh both. The statistics (`passageCount`,
+ * `documentFrequencies`) are the lexical retriever's.
+ */
+
+/** Cormack et al.'s constant. */
+export const RRF_K = 60;
+
+export interface HybridRetrieverOptions {
+  /** Passages each retriever returns for fusion, when the caller wants fewer; default 50. */
+  depth?: number;
+  /** The RRF constant; default {@link RRF_K}. */
+  k?: number;
+  /** Weight of the dense list's reciprocal ranks (the lexical list's is 1); default 1. */
+  denseWeight?: number;
+}
+
+export function createHybridRetriever(lexical: Retriever, dense: Retriever, options: HybridRetrieverOptions = {}): Retriever {
+  const depth = options.depth ?? 50;
+  const k = options.k ?? RRF_K;
+  const denseWeight = options.denseWeight ?? 1;
+  return {
+    async search(query: RetrievalQuery): Promise<SearchResult> {
+      const wanted = Math.max(query.topK, depth);
+      const [lexicalResult, denseResult] = await Promise.all([lexical.search({ ...query, topK: wanted }), dense.search({ ...query, topK: wanted })]);
+      const fused = fuseRanks(lexicalResult.passages, denseResult.passages, { k, denseWeight });
+      return { ...lexicalResult, passages: fused.slice(0, query.topK) };
+    },
+  };
+}
+
+/**
+ * Reciprocal rank fusion of a lexical and a dense list (each best first).
+ *
+ * @returns the union, best fused score first (ties by lexical rank, then chunk id), each with its lexical `score` (0 if absent from that list) and its `similarity` when the dense list held it
+ */
+export function fuseRanks(
+  lexical: readonly ScoredPassage[],
+  dense: readonly ScoredPassage[],
+  options: { k?: number; denseWeight?: number } = {},
+): ScoredPassage[] {
+  const k = options.k ?? RRF_K;
+  const denseWeight = options.denseWeight ?? 1;
+  const entries = new Map<number, { passage: ScoredPassage; fused: number; lexicalRank: number }>();
+  lexical.forEach((passage, rank) => {
+    entries.set(passage.chunkId, { passage: { ...passage }, fused: 1 / (k + rank + 1), lexicalRank: rank });
+  });
+  dense.forEach((passage, rank) => {
+    const share = denseWeight / (k + rank + 1);
+    const known = entries.get(passage.chunkId);
+    if (known) {
+      known.fused += share;
+      known.passage.similarity = passage.similarity ?? passage.score;
+    } else {
+      const { pageEvidence: _unscored, ...rest } = passage;
+      entries.set(passage.chunkId, { passage: { ...rest, score: 0, similarity: passage.similarity ?? passage.score }, fused: share, lexicalRank: Number.POSITIVE_INFINITY });
+    }
+  });
+  return [...entries.values()]
+    .sort((left, right) => right.fused - left.fused || left.lexicalRank - right.lexicalRank || left.passage.chunkId - right.passage.chunkId)
+    .map((entry) => entry.passage);
+}
