@@ -1,11 +1,10 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse } from '../protocol/query-protocol.ts';
-import { PROJECT_ROOT, startServer, stopServer } from './start-server.ts';
+import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
  * `npm start` where no source of the embedding model can be reached (an
@@ -14,7 +13,6 @@ import { PROJECT_ROOT, startServer, stopServer } from './start-server.ts';
  * starts all the same, answers with lexical retrieval, and says so in its
  * banner, `/readyz` and `/metrics`.
  */
-const run = promisify(execFile);
 let folder: string;
 let server: ChildProcess | undefined;
 let baseUrl: string;
@@ -64,10 +62,7 @@ describe('npm start without a verified embedding model', () => {
   });
 
   test('answers a question from the docs all the same, lexically, with a citation', async () => {
-    const lines = output.split('\n');
-    const printed = lines[lines.indexOf('Get a widget token (in another terminal):') + 1]!.trim();
-    const otherTerminal = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KB_') && name !== 'DATABASE_URL'));
-    const token = (await run('sh', ['-c', printed], { cwd: PROJECT_ROOT, env: otherTerminal })).stdout.trim().split('\n').at(-1)!;
+    const token = await issueTokenAsPrinted(output);
 
     const response = await fetch(`${baseUrl}/kb-api/api/v1/kb/node-docs/widget/query`, {
       method: 'POST',

@@ -1,20 +1,17 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse, StreamFrame } from '../protocol/query-protocol.ts';
 import { readFrames } from '../server/testing/read-frames.ts';
-import { PROJECT_ROOT, startServer, stopServer } from './start-server.ts';
+import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
  * The README's journey, as a new user runs it: `npm start` on an empty data
  * folder, a token from `npm run --silent kb -- token issue`, then questions
  * on both endpoints; then a second start that reuses the store.
  */
-const projectRoot = PROJECT_ROOT;
-const run = promisify(execFile);
 let dataDir: string;
 let server: ChildProcess | undefined;
 let baseUrl: string;
@@ -45,11 +42,7 @@ beforeAll(async () => {
   baseUrl = started.url;
   firstStartOutput = started.output;
   // The banner's token command, run as printed in another terminal: a shell in the project folder without this server's variables.
-  const lines = firstStartOutput.split('\n');
-  const printed = lines[lines.indexOf('Get a widget token (in another terminal):') + 1]!.trim();
-  const otherTerminal = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KB_') && name !== 'DATABASE_URL'));
-  const issued = await run('sh', ['-c', printed], { cwd: projectRoot, env: otherTerminal });
-  token = issued.stdout.trim().split('\n').at(-1)!;
+  token = await issueTokenAsPrinted(firstStartOutput);
 }, 120_000);
 
 afterAll(async () => {

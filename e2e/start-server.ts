@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +50,22 @@ export function startServer(env: Record<string, string>, ready: (output: string)
     child.stderr!.on('data', read);
     child.on('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
   });
+}
+
+/**
+ * Runs the token command the start banner prints, as a user pastes it into
+ * another terminal: a shell in the project folder without the server's
+ * variables (`KB_*`, `DATABASE_URL`).
+ *
+ * @param output what `npm start` printed
+ * @returns the token the command printed last
+ */
+export async function issueTokenAsPrinted(output: string): Promise<string> {
+  const lines = output.split('\n');
+  const printed = lines[lines.indexOf('Get a widget token (in another terminal):') + 1]!.trim();
+  const otherTerminal = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KB_') && name !== 'DATABASE_URL'));
+  const issued = await promisify(execFile)('sh', ['-c', printed], { cwd: PROJECT_ROOT, env: otherTerminal });
+  return issued.stdout.trim().split('\n').at(-1)!;
 }
 
 /** Stops a server started by {@link startServer} and waits for it to exit. */

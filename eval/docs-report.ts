@@ -19,6 +19,8 @@ import type { K8sWording } from './docs-questions.ts';
 export interface DocsReport {
   node: DocsSetRun | undefined;
   k8s: DocsSetRun | undefined;
+  /** The held-out set (pino's docs): nothing is fitted on it; all its questions are in the report half. */
+  pino?: DocsSetRun | undefined;
   /** The wording the Kubernetes questions were asked in. */
   k8sWording: K8sWording;
 }
@@ -73,6 +75,12 @@ const K8S_ROWS: SetRows = {
   },
 };
 
+const PINO_ROWS: SetRows = {
+  label: 'pino docs (held out)',
+  anchors: {},
+  targets: {},
+};
+
 /**
  * @returns the docs part of the human-readable report (markdown table, then
  *   one line per set), ending with a newline; empty when no set ran
@@ -81,6 +89,7 @@ export function formatDocsReport(report: DocsReport): string {
   const sets: [SetRows, DocsSetRun][] = [];
   if (report.node) sets.push([NODE_ROWS, report.node]);
   if (report.k8s) sets.push([K8S_ROWS, report.k8s]);
+  if (report.pino) sets.push([PINO_ROWS, report.pino]);
   if (sets.length === 0) return '';
   const lines = ['| set | figure | report half | fit half | anchor | target (report half) |', '| --- | --- | ---: | ---: | --- | --- |'];
   for (const [rows, run] of sets) {
@@ -96,6 +105,7 @@ export function formatDocsReport(report: DocsReport): string {
   }
   lines.push('', ...ablation(sets), '');
   if (report.node) lines.push(`Node.js docs: ${describeRun(report.node)}`);
+  if (report.pino) lines.push(`pino docs (held out, nothing fitted on it): ${describeRun(report.pino)}`);
   if (report.k8s) {
     const ingest = report.k8s.ingestSeconds;
     lines.push(
@@ -137,6 +147,7 @@ export function docsJson(report: DocsReport): Record<string, unknown> {
   return {
     ...(report.node && { node: setJson(report.node) }),
     ...(report.k8s && { k8s: { ask: report.k8sWording, ...setJson(report.k8s) } }),
+    ...(report.pino && { pino: setJson(report.pino) }),
   };
 }
 

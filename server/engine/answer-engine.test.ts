@@ -245,6 +245,53 @@ describe('AnswerEngine.answer', () => {
     ]);
   });
 
+  test('abstaining while pages came near in meaning: the refusal names up to three of them, linked, and offers follow-ups, citing nothing', async () => {
+    const near = (chunkId: number, docId: string, title: string, similarity: number): ScoredPassage => ({
+      ...passageOf(chunkId, docId, [title, 'Section'], `Text of ${title}.`),
+      title,
+      url: `https://docs.example.com/${docId.replace('.md', '')}`,
+      similarity,
+    });
+    const search: SearchResult = {
+      passages: [
+        near(1, 'fs.md', 'File system', 0.62),
+        near(2, 'fs.md', 'File system', 0.58),
+        near(3, 'path.md', 'Path [module]', 0.51),
+        near(4, 'os.md', 'OS', 0.47),
+        near(5, 'url.md', 'URL', 0.46),
+        near(6, 'http.md', 'HTTP', 0.2),
+      ],
+      passageCount: 10,
+      documentFrequencies: {},
+    };
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })), abstentionThreshold: 1 });
+
+    const events = await eventsOf(engine.answer({ question: 'How do I tidy up my folders?', reach: REACH }));
+
+    expect(events[0]).toEqual({
+      type: 'abstain',
+      answer:
+        `${ABSTENTION_MESSAGE}\n\nThese pages may be related:\n` +
+        '- [File system](https://docs.example.com/fs)\n- [Path \\[module\\]](https://docs.example.com/path)\n- [OS](https://docs.example.com/os)',
+    });
+    expect(events.some((event) => event.type === 'citations')).toBe(false);
+    expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });
+    const suggestions = events.find((event) => event.type === 'suggestions');
+    expect(suggestions?.type === 'suggestions' && suggestions.questions.length).toBeGreaterThan(0);
+  });
+
+  test('abstaining with nothing near in meaning (or no dense retrieval): the plain refusal', async () => {
+    const far = { ...passageOf(1, 'fs.md', ['File system'], 'Text.'), similarity: 0.3 };
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search: { passages: [far], passageCount: 10, documentFrequencies: {} } })), abstentionThreshold: 1 });
+
+    const events = await eventsOf(engine.answer({ question: 'What is the capital of Australia?', reach: REACH }));
+
+    expect(events).toEqual([
+      { type: 'abstain', answer: ABSTENTION_MESSAGE },
+      { type: 'done', abstained: true, provenance: 'abstained' },
+    ]);
+  });
+
   test('abstention threshold set above the evidence of a good answer: abstains', async () => {
     const { search } = directorySearch();
     const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })), abstentionThreshold: 1 });

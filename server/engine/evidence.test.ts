@@ -5,6 +5,7 @@ import {
   EVIDENCE_COEFFICIENTS,
   EVIDENCE_FEATURES,
   evidenceScore,
+  HYBRID_EVIDENCE_FEATURES,
   type EvidenceFeatures,
 } from './evidence.ts';
 
@@ -154,5 +155,32 @@ describe('evidenceScore', () => {
       'sentenceCoverage',
       'unknownShare',
     ]);
+  });
+});
+
+describe('the hybrid evidence model (dense retrieval took part)', () => {
+  test.each(['similarity', 'similarityMargin', 'retrieverAgreement'] as const)('raising %s: never lowers the score', (feature) => {
+    fc.assert(
+      fc.property(features, fc.double({ min: -1, max: 2, noNaN: true }), (values, raised) => {
+        fc.pre(raised >= values[feature]);
+        return evidenceScore({ ...values, [feature]: raised }, 'hybrid') >= evidenceScore(values, 'hybrid');
+      }),
+    );
+  });
+
+  test('a paraphrase that shares few words but whose page is clearly the closest in meaning clears the threshold', () => {
+    const paraphrase = featuresOf({ passageCoverage: 0.4, sentenceCoverage: 0.3, questionLength: 0.5, documentShare: 0.8, similarity: 0.65, similarityMargin: 0.2, retrieverAgreement: 1 });
+    expect(evidenceScore(paraphrase, 'hybrid')).toBeGreaterThanOrEqual(DEFAULT_ABSTENTION_THRESHOLD);
+    // The lexical model, which cannot see meaning, abstains on the same words.
+    expect(evidenceScore(paraphrase, 'lexical')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
+  });
+
+  test('a question whose words are unknown to the knowledge base and whose nearest page is far: below the threshold', () => {
+    const offTopic = featuresOf({ passageCoverage: 0.3, unknownShare: 0.7, sentenceCoverage: 0.3, questionLength: 0.4, documentShare: 0.5, similarity: 0.3, similarityMargin: 0.02 });
+    expect(evidenceScore(offTopic, 'hybrid')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
+  });
+
+  test('feature list: the lexical features, then the dense ones', () => {
+    expect(HYBRID_EVIDENCE_FEATURES).toEqual([...EVIDENCE_FEATURES, 'similarity', 'similarityMargin', 'retrieverAgreement']);
   });
 });

@@ -109,9 +109,26 @@ export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 /**
  * Logistic coefficients of the hybrid model (retrieval by BM25F and dense
  * retrieval fused), fitted by `npm run calibrate` as the lexical model is,
- * over the hybrid retrieval's features.
+ * on the same fit halves, over the hybrid retrieval's features (the
+ * lexical ones and {@link DENSE_EVIDENCE_FEATURES}). The dense features
+ * carry most of its weight: a page whose passage is close in meaning and
+ * clearly closer than any other page's is what a right answer looks like.
  */
-export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = { ...EVIDENCE_COEFFICIENTS, similarity: 0, similarityMargin: 0, retrieverAgreement: 0 };
+export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
+  intercept: -4.099,
+  passageCoverage: 0.371,
+  unknownShare: -4.606,
+  normalizedScore: 0.035,
+  sentenceCoverage: 1.894,
+  phraseCoverage: 1.309,
+  questionLength: -0.575,
+  documentShare: 1.504,
+  documentMargin: -0.105,
+  headingShare: -1.957,
+  similarity: 3.271,
+  similarityMargin: 3.941,
+  retrieverAgreement: 1.451,
+};
 
 /** Which model scores a retrieval: `hybrid` when dense retrieval took part (some passage has a similarity). */
 export type EvidenceModel = 'lexical' | 'hybrid';

@@ -69,10 +69,15 @@ export const HEADING_WEIGHT = 0.5;
  * Weight of a passage's cosine similarity to the question, as a share of the
  * most similar retrieved passage's, when dense retrieval took part
  * (retrieval/hybrid-retriever.ts): the evidence of meaning that shares no
- * word with the question. Chosen on the fit halves of the documentation
- * sets (README "Evaluation").
+ * word with the question. Chosen with the sentence selection's
+ * `HYBRID_RANK_PRIOR` on the fit halves, each pair's evidence model refitted
+ * (`npm run calibrate`; answers citing a gold page / another page, fitted
+ * model at the threshold): 3 and 4 gave Node.js 0.458 / 0.028, Kubernetes
+ * q1 0.085 / 0.150, SQuAD calibration half answerable 0.907, absent
+ * abstained 0.969; 10 and 8 gave 0.402 / 0.037, 0.075 / 0.155, 0.898 and
+ * 0.967; 1 and 1, Node.js alone, 0.430 / 0.065 (README "Calibration").
  */
-export const DENSE_WEIGHT = 1;
+export const DENSE_WEIGHT = 3;
 /** Terms (after stop words) in the proximity window. */
 export const PROXIMITY_WINDOW = 10;
 /** Share of a term's weight earned when it appears only in the passage's headings (here and in the extractive answerer). */
