@@ -270,8 +270,10 @@ async function shutdown(signal: string): Promise<void> {
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
   stopResync();
-  await sweeper?.stop();
+  // The embedding pool closes first, ending a sweep's round at once; its passages are embedded at the next start.
+  const sweeping = sweeper?.stop();
   await embeddingPool?.close();
+  await sweeping;
   // A website import or upload still running (they share the imports' registry) stops with the process; its documents so far are stored, and running it again goes on from there (unchanged ones stay unchanged).
   await Promise.race([imports.registry.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();

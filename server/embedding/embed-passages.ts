@@ -33,6 +33,8 @@ export interface EmbedPassagesOptions {
   tokenCount?: (text: string) => number;
   /** Told after each round: passages done of those found at the start. */
   onProgress?: (progress: { done: number; total: number }) => void;
+  /** Asked before each round: true ends the run there (a server shutting down). */
+  stopped?: () => boolean;
 }
 
 /** What a run did: passages given a vector, and of those how many came from the cache. */
@@ -51,6 +53,7 @@ export async function embedPendingPassages(store: PassageVectorStore, options: E
   options.onProgress?.({ done: 0, total });
   let done = 0;
   for (;;) {
+    if (options.stopped?.()) break;
     const passages = await store.passagesWithoutVector(options.modelKey, EMBED_ROUND, options.kbId);
     if (passages.length === 0) break;
     const texts = passages.map((passage) => passageEmbeddingText(passage));

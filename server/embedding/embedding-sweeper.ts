@@ -15,7 +15,11 @@ export const SWEEP_INTERVAL_MS = 10_000;
 export interface EmbeddingSweeper {
   /** Sweeps as soon as the current sweep (if any) ends. */
   trigger(): void;
-  /** Stops the timer and waits for a running sweep. */
+  /**
+   * Starts no further sweep or round, and settles once a running sweep has
+   * ended (close the embedding pool first to end its round at once: the
+   * failure of a stopped sweep is not reported).
+   */
   stop(): Promise<void>;
 }
 
@@ -36,11 +40,13 @@ export function startEmbeddingSweeper(
       again = true;
       return;
     }
-    running = embedPendingPassages(store, options)
+    running = embedPendingPassages(store, { ...options, stopped: () => stopped })
       .then((report) => {
         if (report.embedded > 0) options.onSweep?.(report);
       })
-      .catch((error: unknown) => options.onError(error instanceof Error ? error : new Error(String(error))))
+      .catch((error: unknown) => {
+        if (!stopped) options.onError(error instanceof Error ? error : new Error(String(error)));
+      })
       .finally(() => {
         running = undefined;
         if (again) {
