@@ -10,6 +10,30 @@ import { embeddedStoreLocation, openStore } from './open-store.ts';
 import type { Reach, ScoredPassage, Store, User, Visibility } from './store.ts';
 import type { SearchResult } from '../retrieval/retriever.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
+import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
+import { embedPendingPassages } from '../embedding/embed-passages.ts';
+
+/** The stand-in model of the dense parity tests: deterministic, so both stores hold the same vectors. */
+const HASHED_MODEL = 'hashed-terms';
+const HASHED_DIMENSIONS = 64;
+
+/**
+ * A text's analyzed terms hashed into {@link HASHED_DIMENSIONS} signed
+ * buckets and normalised (feature hashing: K. Weinberger et al., "Feature
+ * hashing for large scale multitask learning", ICML 2009): a vector that
+ * depends on the text alone, as a real model's does, computed in a blink.
+ */
+function hashedEmbedding(text: string): Float32Array {
+  const vector = new Float32Array(HASHED_DIMENSIONS);
+  for (const term of analyze(text)) {
+    let hash = 2166136261;
+    for (let index = 0; index < term.length; index++) hash = Math.imul(hash ^ term.charCodeAt(index), 16777619) >>> 0;
+    vector[hash % HASHED_DIMENSIONS]! += hash & 0x80000000 ? -1 : 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
 
 /**
  * DESIGN.md "Storage": one analyzer and one BM25 formula, so the same
@@ -94,6 +118,7 @@ describe.runIf(testBackend() === 'postgres')('embedded and PostgreSQL stores ove
     postgresLocation = await createTestStoreLocation(folder);
     embedded = await build(openStore(embeddedStoreLocation(folder)));
     postgres = await build(openStore(postgresLocation.location));
+    for (const side of [embedded, postgres]) await embedPendingPassages(side.store, { modelKey: HASHED_MODEL, embed: async (texts) => texts.map(hashedEmbedding) });
   }, 120_000);
 
   afterAll(async () => {
@@ -137,6 +162,32 @@ describe.runIf(testBackend() === 'postgres')('embedded and PostgreSQL stores ove
         compared += onEmbedded.passages.length;
       }
       expect(compared).toBeGreaterThan(10);
+    },
+  );
+
+  test.each(Object.keys(REACHES))(
+    'dense and hybrid search for each question with the reach of %s: the same top 10 in the same order, equal similarities',
+    async (reachName) => {
+      let compared = 0;
+      for (const question of QUESTIONS) {
+        const query = { terms: analyze(question), topK: 10, question };
+        const retrievers = (side: Side) => {
+          const dense = createDenseRetriever(side.store, { modelKey: HASHED_MODEL, dimensions: HASHED_DIMENSIONS, embedQuery: async (text) => hashedEmbedding(text) });
+          return { dense, hybrid: createHybridRetriever(createLexicalRetriever(side.store), dense) };
+        };
+        const onEmbedded = retrievers(embedded);
+        const onPostgres = retrievers(postgres);
+        for (const mode of ['dense', 'hybrid'] as const) {
+          const left = await onEmbedded[mode].search({ ...query, reach: REACHES[reachName]!(embedded) });
+          const right = await onPostgres[mode].search({ ...query, reach: REACHES[reachName]!(postgres) });
+          expect(right.passages.map(identity), `${mode}: ${question}`).toEqual(left.passages.map(identity));
+          right.passages.forEach((passage, rank) => {
+            expect(Math.abs((passage.similarity ?? 0) - (left.passages[rank]!.similarity ?? 0)), `${mode}: ${question} #${rank + 1}`).toBeLessThan(1e-6);
+          });
+          compared += left.passages.length;
+        }
+      }
+      expect(compared).toBeGreaterThan(20);
     },
   );
 
