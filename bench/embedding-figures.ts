@@ -59,7 +59,7 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
   try {
     await workers.embed(['warm up'], 'passage');
     mark = performance.now();
-    await embedInBatches(passages, (texts) => workers.embed(texts, 'passage'), (text) => embedder.tokenize(text, 'passage').length);
+    await embedInBatches(passages, (texts) => workers.embed(texts, 'passage'), { length: (text) => embedder.tokenize(text, 'passage').length });
     const passagesPerSecond = passages.length / ((performance.now() - mark) / 1000);
 
     const single = await ort.InferenceSession.create(await readModelFile(folder, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' });

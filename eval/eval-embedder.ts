@@ -46,7 +46,7 @@ export async function openEvalEmbedder(options: { modelFile?: string; threads?: 
     pool ??= createEmbeddingPool(model, folder, options.threads ?? 2);
     return pool.embed(texts, 'passage');
   };
-  const passages = (texts: readonly string[]) => embedInBatches(texts, batch, (text) => queries.tokenize(text, 'passage').length);
+  const passages = (texts: readonly string[]) => embedInBatches(texts, batch, { length: (text) => queries.tokenize(text, 'passage').length });
   return {
     model,
     modelKey: key,

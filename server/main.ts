@@ -94,6 +94,8 @@ if (embedding.state === 'ready' && embeddingPool) {
   sweeper = startEmbeddingSweeper(store, {
     modelKey: embedding.key,
     embed: (texts) => embeddingPool.embed(texts, 'passage'),
+    // As many batches in flight as the pool has threads, so a shutdown waits for those alone.
+    concurrency: config.embeddingThreads,
     onProgress: ({ done, total }) => {
       // A line at most every 10 s (and at the end) while a large sweep runs.
       if (done < total && Date.now() - reported < 10_000) return;
@@ -270,10 +272,9 @@ async function shutdown(signal: string): Promise<void> {
   setTimeout(() => server.closeAllConnections(), 5_000).unref();
   await closed;
   stopResync();
-  // The embedding pool closes first, ending a sweep's round at once; its passages are embedded at the next start.
-  const sweeping = sweeper?.stop();
+  // A running sweep ends after the batches in flight (ONNX Runtime must not be torn down mid-run); the passages left are embedded at the next start.
+  await sweeper?.stop();
   await embeddingPool?.close();
-  await sweeping;
   // A website import or upload still running (they share the imports' registry) stops with the process; its documents so far are stored, and running it again goes on from there (unchanged ones stay unchanged).
   await Promise.race([imports.registry.idle(), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   stopRetention();

@@ -28,7 +28,9 @@ interface Replica {
 function startReplica(env: Record<string, string>): Promise<Replica> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', KB_DEMO_PORT: '0', ...env },
+    // Dense retrieval off: embedding the demo corpus takes minutes of both cores, which would starve the other test files;
+    // what replicas share here is the lexical index (the vectors' parity is store/backend-parity.test.ts's).
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', KB_DEMO_PORT: '0', KB_EMBEDDING: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -33,8 +33,10 @@ export interface EmbedPassagesOptions {
   tokenCount?: (text: string) => number;
   /** Told after each round: passages done of those found at the start. */
   onProgress?: (progress: { done: number; total: number }) => void;
-  /** Asked before each round: true ends the run there (a server shutting down). */
+  /** Asked before each round and batch: true ends the run there (a server shutting down) with {@link EmbeddingStoppedError}. */
   stopped?: () => boolean;
+  /** Batches in flight at once (the pool's threads); default all of a round's. */
+  concurrency?: number;
 }
 
 /** What a run did: passages given a vector, and of those how many came from the cache. */
@@ -63,7 +65,11 @@ export async function embedPendingPassages(store: PassageVectorStore, options: E
     hashes.forEach((hash, position) => {
       if (!cached.has(hash)) missing.set(hash, texts[position]!);
     });
-    const computedVectors = await embedInBatches([...missing.values()], options.embed, options.tokenCount);
+    const computedVectors = await embedInBatches([...missing.values()], options.embed, {
+      ...(options.tokenCount && { length: options.tokenCount }),
+      ...(options.concurrency && { concurrency: options.concurrency }),
+      ...(options.stopped && { stopped: options.stopped }),
+    });
     const computed = new Map([...missing.keys()].map((hash, position) => [hash, computedVectors[position]!]));
     const vectors: PassageVector[] = passages.map((passage, position) => ({
       chunkId: passage.chunkId,
@@ -81,23 +87,56 @@ export async function embedPendingPassages(store: PassageVectorStore, options: E
   return report;
 }
 
+/** A run of {@link embedPendingPassages} ended by its `stopped` check between batches. */
+export class EmbeddingStoppedError extends Error {
+  constructor() {
+    super('Embedding stopped before every batch was embedded');
+    this.name = 'EmbeddingStoppedError';
+  }
+}
+
+/** Options of {@link embedInBatches}. */
+export interface BatchOptions {
+  /** Token count of a text, to batch texts of similar length; default its length in characters. */
+  length?: (text: string) => number;
+  /** Batches in flight at once (the pool's threads); default all. */
+  concurrency?: number;
+  /** Asked before each batch is sent: true sends no more and rejects with {@link EmbeddingStoppedError}. */
+  stopped?: () => boolean;
+}
+
 /**
  * Embeds texts in batches of {@link EMBED_BATCH} texts of similar length
- * (sorted by `length`, so little of each batch is padding), all batches in
- * flight at once (a pool queues them).
+ * (sorted by `length`, so little of each batch is padding), at most
+ * `concurrency` batches in flight, so that a stop waits for those alone:
+ * ONNX Runtime must not be torn down while it runs a batch.
  *
  * @returns one vector per text, in the texts' order
+ * @throws EmbeddingStoppedError when `stopped` says so before the last batch
  */
 export async function embedInBatches(
   texts: readonly string[],
   embedBatch: (texts: readonly string[]) => Promise<Float32Array[]>,
-  length: (text: string) => number = (text) => text.length,
+  options: BatchOptions = {},
 ): Promise<Float32Array[]> {
+  const length = options.length ?? ((text: string) => text.length);
   const order = texts.map((text, position) => ({ position, length: length(text) })).sort((left, right) => left.length - right.length);
   const batches: number[][] = [];
   for (let start = 0; start < order.length; start += EMBED_BATCH) batches.push(order.slice(start, start + EMBED_BATCH).map((entry) => entry.position));
-  const results = await Promise.all(batches.map((batch) => embedBatch(batch.map((position) => texts[position]!))));
   const vectors = new Array<Float32Array>(texts.length);
-  batches.forEach((batch, index) => batch.forEach((position, offset) => (vectors[position] = results[index]![offset]!)));
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < batches.length) {
+      if (options.stopped?.()) throw new EmbeddingStoppedError();
+      const batch = batches[next++]!;
+      const results = await embedBatch(batch.map((position) => texts[position]!));
+      batch.forEach((position, offset) => (vectors[position] = results[offset]!));
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? batches.length, batches.length));
+  // Every lane settles before this does, so nothing is still running when a caller reacts to a failure.
+  const settled = await Promise.allSettled(Array.from({ length: lanes }, lane));
+  const failure = settled.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
   return vectors;
 }

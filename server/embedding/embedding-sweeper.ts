@@ -16,9 +16,8 @@ export interface EmbeddingSweeper {
   /** Sweeps as soon as the current sweep (if any) ends. */
   trigger(): void;
   /**
-   * Starts no further sweep or round, and settles once a running sweep has
-   * ended (close the embedding pool first to end its round at once: the
-   * failure of a stopped sweep is not reported).
+   * Starts no further sweep, round or batch, and settles once the batches
+   * in flight have ended (then the embedding pool may be closed).
    */
   stop(): Promise<void>;
 }
