@@ -134,12 +134,13 @@ async function openThrowawayKnowledgeBase(
         },
       });
       embedded = { passages: done.embedded, seconds: (performance.now() - embeddingStarted) / 1000 };
-      retrievers.dense = createDenseRetriever(store, {
+      const dense = createDenseRetriever(store, {
         modelKey: embedder.modelKey,
         dimensions: embedder.model.dimensions,
         embedQuery: (question) => embedder.embedQuery(question),
       });
-      retrievers.hybrid = createHybridRetriever(lexical, retrievers.dense);
+      retrievers.hybrid = createHybridRetriever(lexical, dense);
+      retrievers.dense = withLexicalStatistics(dense, lexical);
     }
     return {
       store,
@@ -155,4 +156,20 @@ async function openThrowawayKnowledgeBase(
     await close();
     throw error;
   }
+}
+
+/**
+ * Dense retrieval's passages, best first, with the lexical retriever's
+ * statistics of the question's terms (passage count, document
+ * frequencies), which the answerer weighs terms with: the ablation's
+ * "dense alone", answered as the hybrid retrieval's passages are (each
+ * passage's lexical score 0, its similarity kept).
+ */
+function withLexicalStatistics(dense: Retriever, lexical: Retriever): Retriever {
+  return {
+    async search(query) {
+      const [found, statistics] = await Promise.all([dense.search(query), lexical.search({ ...query, topK: 1 })]);
+      return { ...statistics, passages: found.passages.map(({ pageEvidence: _lexicalOnly, ...passage }) => ({ ...passage, score: 0 })) };
+    },
+  };
 }
