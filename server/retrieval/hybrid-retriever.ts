@@ -17,9 +17,19 @@ import type { ScoredPassage } from '../store/store.ts';
 
 /** Cormack et al.'s constant. */
 export const RRF_K = 60;
+/**
+ * Passages taken from each retriever for fusion: 50, so that a passage one
+ * retriever ranks far down (1 / (60 + 50) from it) can still join the
+ * second stage's 20 (engine/passage-rerank.ts RERANK_DEPTH) when the other
+ * ranks it well.
+ */
+export const FUSION_DEPTH = 50;
 
 export interface HybridRetrieverOptions {
-  /** Passages each retriever returns for fusion, when the caller wants fewer; default 50. */
+  /**
+   * Passages each retriever returns for fusion, when the caller wants fewer;
+   * default {@link FUSION_DEPTH}.
+   */
   depth?: number;
   /** The RRF constant; default {@link RRF_K}. */
   k?: number;
@@ -28,7 +38,7 @@ export interface HybridRetrieverOptions {
 }
 
 export function createHybridRetriever(lexical: Retriever, dense: Retriever, options: HybridRetrieverOptions = {}): Retriever {
-  const depth = options.depth ?? 50;
+  const depth = options.depth ?? FUSION_DEPTH;
   const k = options.k ?? RRF_K;
   const denseWeight = options.denseWeight ?? 1;
   return {
