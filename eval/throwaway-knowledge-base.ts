@@ -8,6 +8,7 @@ import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts
 import type { Retriever } from '../server/retrieval/retriever.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
+import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
 
@@ -134,12 +135,14 @@ async function openThrowawayKnowledgeBase(
         },
       });
       embedded = { passages: done.embedded, seconds: (performance.now() - embeddingStarted) / 1000 };
-      const dense = createDenseRetriever(store, {
+      // As an answer worker builds them: the two retrievers of a hybrid search read the reach's statistics once.
+      const shared = sharedReachStatistics(store);
+      const dense = createDenseRetriever(shared, {
         modelKey: embedder.modelKey,
         dimensions: embedder.model.dimensions,
         embedQuery: (question) => embedder.embedQuery(question),
       });
-      retrievers.hybrid = createHybridRetriever(lexical, dense);
+      retrievers.hybrid = createHybridRetriever(createLexicalRetriever(shared), dense);
       retrievers.dense = withLexicalStatistics(dense, lexical);
     }
     return {

@@ -6,6 +6,7 @@ import { cachedQueryEmbedder } from '../embedding/query-embedder.ts';
 import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { sharedReachStatistics } from '../retrieval/shared-statistics.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
@@ -101,10 +102,12 @@ async function sourcesAt(location: StoreLocation, indexCachePostings?: number, e
         ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
         : location,
     );
-    const lexical = createLexicalRetriever(store, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } });
+    // The two retrievers of a hybrid search read the reach's statistics once between them.
+    const shared = embedding ? sharedReachStatistics(store) : store;
+    const lexical = createLexicalRetriever(shared, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } });
     if (embedding) {
       const embedder = await loadEmbedder(embedding.model, embedding.folder);
-      const dense = createDenseRetriever(store, {
+      const dense = createDenseRetriever(shared, {
         modelKey: modelKey(embedding.model),
         dimensions: embedding.model.dimensions,
         embedQuery: cachedQueryEmbedder(embedder),

@@ -2,6 +2,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { createDenseRetriever } from './dense-retriever.ts';
 import { createHybridRetriever, fuseRanks } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
+import { sharedReachStatistics } from './shared-statistics.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from './index-fields.ts';
 import { analyzeChunks } from '../ingest/analyze-chunks.ts';
 import type { DocumentInput, Reach, ScoredPassage, Store } from '../store/store.ts';
@@ -141,6 +142,29 @@ describe('dense retrieval', () => {
     await store.putPassageVectors(MODEL, [{ chunkId: pending!.chunkId, textHash: 'hash-child', vector: unit([0, 0, 0, 1]) }]);
 
     expect((await dense.search({ reach: VISITOR, terms: ['child'], topK: 1, question })).passages[0]!.docId).toBe('child.md');
+  });
+});
+
+describe('hybrid retrieval over one store', () => {
+  test('reads the reach statistics once per search, shared by its two retrievers, and again for the next search', async () => {
+    const store = await openVectorStore();
+    let reads = 0;
+    const counted = new Proxy(store, {
+      get(target, property) {
+        if (property === 'reachStatistics') return (reach: Reach) => (reads++, target.reachStatistics(reach));
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const shared = sharedReachStatistics(counted);
+    const question = 'how do I list all the files in a folder?';
+    const hybrid = createHybridRetriever(createLexicalRetriever(shared, { cache: false }), denseOver(shared as Store, { [question]: LIST_FILES }));
+
+    const first = await hybrid.search({ reach: VISITOR, terms: ['list', 'file', 'folder'], topK: 3, question });
+    expect(reads).toBe(1);
+    expect(first.passages[0]!.docId).toBe('fs.md');
+    await hybrid.search({ reach: VISITOR, terms: ['list', 'file', 'folder'], topK: 3, question });
+    expect(reads).toBe(2);
   });
 });
 
