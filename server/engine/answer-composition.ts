@@ -1,5 +1,6 @@
 import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
 import { fenceCodeExample, findCodeExample } from './code-example.ts';
+import { sectionDeprecation } from './deprecation.ts';
 import { analyzePassage, identifierTerms } from './passage-analysis.ts';
 import { readHeading, sameHeadingPath } from './section-heading.ts';
 import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
@@ -115,6 +116,11 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
     lastPassage = run.passage;
   }
 
+  for (const passage of [...cited]) {
+    const note = deprecationNote(passage, [...input.section, ...input.ownerSection]);
+    if (note) text = `${text} ${withMarker(quote(note), citationOf(passage))}`;
+  }
+
   if (input.howQuestion) {
     const example = findCodeExample([...orderedSection(input), ...input.ownerSection]);
     if (example) {
@@ -129,6 +135,21 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
     }
   }
   return { text, cited };
+}
+
+/**
+ * For a quoted passage whose section the docs mark deprecated
+ * (engine/deprecation.ts), the docs' notice under the section's name:
+ * "`fs.exists(path, callback)` is deprecated: Use `fs.stat()` or
+ * `fs.access()` instead." (the notice's own status line is never quoted).
+ */
+function deprecationNote(passage: ScoredPassage, section: readonly ScoredPassage[]): string | undefined {
+  const deprecation = sectionDeprecation(passage, section);
+  const heading = passage.headingPath.at(-1);
+  if (!deprecation || heading === undefined) return undefined;
+  const rest = deprecation.notice.replace(/^Deprecated\b\s*/i, '');
+  const said = rest === '' ? '.' : /^[:.,;]/.test(rest) ? rest : `: ${rest}`;
+  return `${readHeading(heading).text} is deprecated${said}${/[.!?]$/.test(said) ? '' : '.'}`;
 }
 
 /** The section's passages with the anchor among them, in document order. */

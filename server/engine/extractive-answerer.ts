@@ -1,4 +1,5 @@
 import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
+import { isReplacementSection, sectionDeprecation } from './deprecation.ts';
 import { evidenceScore, type EvidenceFeatures, type EvidenceModel } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
@@ -203,7 +204,7 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
   });
   if (candidates.length === 0) return undefined;
 
-  const selected = selectSentences(candidates, weights, totalWeight);
+  const selected = selectSentences(candidates, weights, totalWeight, supersededPassages(passages));
   const anchor = selected[0]!.passage;
   const unknownWeight = weightOf(questionTerms.filter((term) => (search.documentFrequencies[term] ?? 0) === 0));
   const bestAnalysis = analyzePassage(best);
@@ -289,6 +290,22 @@ export function composeExtractiveAnswer(
   });
 }
 
+/**
+ * Chunk ids of the candidate passages whose section the docs mark deprecated
+ * naming a replacement whose section is among the candidates too
+ * (engine/deprecation.ts): such a passage never leads the answer (the
+ * replacement does), though a sentence of it may follow, said to be
+ * deprecated (engine/answer-composition.ts).
+ */
+function supersededPassages(passages: readonly ScoredPassage[]): Set<number> {
+  const superseded = new Set<number>();
+  for (const passage of passages) {
+    const deprecation = sectionDeprecation(passage, passages);
+    if (deprecation?.replacementSubject !== undefined && passages.some((other) => isReplacementSection(other, deprecation))) superseded.add(passage.chunkId);
+  }
+  return superseded;
+}
+
 /** Whether two passages lie in the same section: same document, same heading path. */
 export function isSameSection(passage: ScoredPassage, other: ScoredPassage): boolean {
   return passage.docId === other.docId && sameHeadingPath(passage.headingPath, other.headingPath);
@@ -334,17 +351,23 @@ export function phraseCoverage(questionTerms: readonly string[], passageTerms: r
 }
 
 /** The best candidate, then the others that add question terms (see the module's documentation); the best first. */
-function selectSentences(candidates: Candidate[], weights: Map<string, number>, totalWeight: number): Candidate[] {
+function selectSentences(
+  candidates: Candidate[],
+  weights: Map<string, number>,
+  totalWeight: number,
+  superseded: ReadonlySet<number> = new Set(),
+): Candidate[] {
   const ranked = [...candidates].sort(
     (left, right) =>
       right.support - left.support ||
       left.rank - right.rank ||
       left.sentence.position - right.sentence.position,
   );
-  const first = ranked[0]!;
+  const first = ranked.find((candidate) => !superseded.has(candidate.passage.chunkId)) ?? ranked[0]!;
   const selected = [first];
   const covered = new Set(first.shown);
-  for (const candidate of ranked.slice(1)) {
+  for (const candidate of ranked) {
+    if (candidate === first) continue;
     if (selected.length >= MAX_SENTENCES) break;
     if (candidate.support < MIN_RELATIVE_SUPPORT * first.support) break;
     if (candidate.passage.chunkId !== first.passage.chunkId && !mayJoin(first, candidate)) continue;

@@ -1,5 +1,6 @@
 import { analyzePassage, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
+import { preferRecommended } from './recommended-first.ts';
 import { correctMisspelledTerms } from './spelling-correction.ts';
 import { inverseDocumentFrequency } from '../retrieval/bm25f.ts';
 import type { Retriever, SearchResult } from '../retrieval/retriever.ts';
@@ -103,6 +104,26 @@ export const DOCUMENT_SHARE_DEPTH = 10;
  */
 export const UNOBSERVED_DOCUMENT_SHARE = 0.476;
 
+/** The second stage's weights, one per relevance term (see the module's documentation). */
+export interface RerankWeights {
+  lexical: number;
+  dense: number;
+  sentence: number;
+  pair: number;
+  window: number;
+  heading: number;
+}
+
+/** The weights every answer uses. */
+export const RERANK_WEIGHTS: RerankWeights = {
+  lexical: 1,
+  dense: DENSE_WEIGHT,
+  sentence: SENTENCE_WEIGHT,
+  pair: PAIR_WEIGHT,
+  window: WINDOW_WEIGHT,
+  heading: HEADING_WEIGHT,
+};
+
 /** A search result in the second stage's order. */
 export interface RerankedSearch extends SearchResult {
   /**
@@ -140,7 +161,7 @@ export interface Retrieval extends RerankedSearch {
  * @param search the first stage's result, best BM25 first
  * @returns the same passages and statistics, re-ordered, with their relevance
  */
-export function rerankPassages(questionTerms: readonly string[], search: SearchResult): RerankedSearch {
+export function rerankPassages(questionTerms: readonly string[], search: SearchResult, weighting: RerankWeights = RERANK_WEIGHTS): RerankedSearch {
   const bestScore = search.passages[0]?.score ?? 0;
   const weights = questionTermWeights(questionTerms, search);
   let totalWeight = 0;
@@ -151,15 +172,15 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
 
   const bestSimilarity = Math.max(0, ...search.passages.map((passage) => passage.similarity ?? 0));
   const scored = search.passages.map((passage, rank) => {
-    let relevance = bestScore > 0 ? passage.score / bestScore : 0;
-    if (bestSimilarity > 0) relevance += DENSE_WEIGHT * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
+    let relevance = bestScore > 0 ? weighting.lexical * (passage.score / bestScore) : 0;
+    if (bestSimilarity > 0) relevance += weighting.dense * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
     if (totalWeight > 0) {
       const analysis = analyzePassage(passage);
       relevance +=
-        SENTENCE_WEIGHT * bestSentenceCoverage(analysis, weights, totalWeight) +
-        WINDOW_WEIGHT * (windowWeight(analysis.terms, weights) / totalWeight) +
-        (pairWeight > 0 ? PAIR_WEIGHT * (adjacentPairWeight(pairs, analysis.terms, weights) / pairWeight) : 0) +
-        HEADING_WEIGHT * (termsWeight(analysis.subjectTerms, weights) / totalWeight);
+        weighting.sentence * bestSentenceCoverage(analysis, weights, totalWeight) +
+        weighting.window * (windowWeight(analysis.terms, weights) / totalWeight) +
+        (pairWeight > 0 ? weighting.pair * (adjacentPairWeight(pairs, analysis.terms, weights) / pairWeight) : 0) +
+        weighting.heading * (termsWeight(analysis.subjectTerms, weights) / totalWeight);
     }
     return { passage, rank, relevance };
   });
@@ -191,7 +212,9 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
  * retrieval every answer and the evaluation use. When a question term is
  * in no passage of the reach and one retrieved passage holds a term one edit
  * from it (engine/spelling-correction.ts), the corrected terms are searched
- * again and that second search is the result. When the first passage is its
+ * again and that second search is the result. When the first passage's
+ * section is marked deprecated and the docs name its replacement, the
+ * replacement's section comes first (engine/recommended-first.ts). When the first passage is its
  * document's only one, the document share is {@link UNOBSERVED_DOCUMENT_SHARE}.
  *
  * @param questionTerms the question's analyzed, distinct terms, in question order
@@ -215,7 +238,7 @@ export async function retrievePassages(
     terms = corrected;
     search = await sources.retriever.search({ reach, terms, topK: depth, ...asked });
   }
-  const reranked = rerankPassages(terms, search);
+  const reranked = await preferRecommended(rerankPassages(terms, search), sources.retriever, reach);
   // Only a first passage retrieved without another of its document needs the store's count.
   const first = reranked.passages[0];
   if (first && !reranked.passages.some((passage, rank) => rank > 0 && passage.docId === first.docId)) {
