@@ -37,7 +37,8 @@ import { retrievePassages } from '../server/engine/passage-rerank.ts';
  * Report: the documentation sets' report halves (Node.js `report`,
  * Kubernetes `q2`) and SQuAD's even-positioned articles. Prints the fitted
  * coefficients to copy into evidence.ts, and the figures of the current
- * and fitted models at the engine's threshold (2/3, see evidence.ts).
+ * and fitted models at the engine's threshold (2/3, see evidence.ts);
+ * `--curve` adds the fitted model's fit-half figures at other thresholds.
  */
 
 interface Example {
@@ -55,7 +56,12 @@ interface Example {
 const NO_EVIDENCE = Object.fromEntries(HYBRID_EVIDENCE_FEATURES.map((name) => [name, name === 'unknownShare' ? 1 : 0])) as unknown as EvidenceFeatures;
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, 'lexical-only': { type: 'boolean', default: false }, sources: { type: 'string', default: 'node,k8s,squad' } },
+  options: {
+    data: { type: 'string' },
+    'lexical-only': { type: 'boolean', default: false },
+    sources: { type: 'string', default: 'node,k8s,squad' },
+    curve: { type: 'boolean', default: false },
+  },
 });
 /** The sources fitted on (`--sources node,k8s,squad`, all by default; fewer while exploring). */
 const sources = new Set(values.sources.split(','));
@@ -98,6 +104,8 @@ await embedder?.close();
 const current = (features: EvidenceFeatures) => evidenceScore(features, evidenceModel);
 const fitted = (features: EvidenceFeatures) => predictProbability(model, vector(features));
 const threshold = DEFAULT_ABSTENTION_THRESHOLD;
+/** Thresholds `--curve` shows the fitted model at. */
+const CURVE_THRESHOLDS = [0.4, 0.5, 0.6, 2 / 3, 0.75, 0.8];
 const lines = [
   `threshold ${threshold.toFixed(3)}; documentation sets: answers citing a gold page / citing another page / off-topic abstained; SQuAD: answers answerable / abstains on absent / AUROC`,
   '',
@@ -123,6 +131,21 @@ const lines = [
       }),
     )
     .join(', ')}`,
+  ...(values.curve
+    ? [
+        '',
+        'the fitted model on the fit halves at other thresholds (a diagnostic: the threshold is set by the cost of a wrong answer, evidence.ts):',
+        '',
+        '| threshold | node | k8s | squad |',
+        '| --- | --- | --- | --- |',
+        ...CURVE_THRESHOLDS.map(
+          (at) =>
+            `| ${at.toFixed(3)} | ${(['node', 'k8s', 'squad'] as const)
+              .map((source) => figures(examples.filter((example) => example.split === 'fit' && example.source === source), fitted, at))
+              .join(' | ')} |`,
+        ),
+      ]
+    : []),
   '',
   `fitted coefficients of the ${evidenceModel} model (server/engine/evidence.ts ${embedder ? 'HYBRID_EVIDENCE_COEFFICIENTS' : 'EVIDENCE_COEFFICIENTS'}):`,
   JSON.stringify(
@@ -209,8 +232,8 @@ function vector(features: EvidenceFeatures): number[] {
 }
 
 /** One source's figures at the engine's threshold. */
-function figures(set: readonly Example[], score: (features: EvidenceFeatures) => number): string {
-  const answers = (example: Example) => example.quotable && score(example.features) >= threshold;
+function figures(set: readonly Example[], score: (features: EvidenceFeatures) => number, at: number = threshold): string {
+  const answers = (example: Example) => example.quotable && score(example.features) >= at;
   const share = (part: number, whole: number) => (whole === 0 ? '-' : (part / whole).toFixed(3));
   if (set[0]?.source === 'squad') {
     const positive = set.filter((example) => example.label === 1);

@@ -24,6 +24,8 @@ const features = fc.record({
   similarity: fc.double({ min: -1, max: 1, noNaN: true }),
   similarityMargin: fc.double({ min: -2, max: 2, noNaN: true }),
   retrieverAgreement: fc.constantFrom(0, 0.5, 1),
+  documentSimilarity: fc.double({ min: -1, max: 1, noNaN: true }),
+  documentSimilarityMargin: fc.double({ min: -2, max: 2, noNaN: true }),
 });
 
 /** Features with every value given, the others 0. */
@@ -41,6 +43,8 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     similarity: 0,
     similarityMargin: 0,
     retrieverAgreement: 0,
+    documentSimilarity: 0,
+    documentSimilarityMargin: 0,
     ...values,
   };
 }
@@ -159,7 +163,7 @@ describe('evidenceScore', () => {
 });
 
 describe('the hybrid evidence model (dense retrieval took part)', () => {
-  test.each(['similarity', 'similarityMargin', 'retrieverAgreement'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each(['similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin'] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, fc.double({ min: -1, max: 2, noNaN: true }), (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -168,19 +172,35 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
     );
   });
 
+  test('a closer answering passage (its margin over other pages and its page\'s similarity rising with it): never lowers the score', () => {
+    // The answering passage is one of its page's best 3, so its page's similarity rises by at least a third as much.
+    fc.assert(
+      fc.property(features, fc.double({ min: 0, max: 1, noNaN: true }), (values, raise) => {
+        const closer = {
+          ...values,
+          similarity: values.similarity + raise,
+          similarityMargin: values.similarityMargin + raise,
+          documentSimilarity: values.documentSimilarity + raise / 3,
+          documentSimilarityMargin: values.documentSimilarityMargin + raise / 3,
+        };
+        return evidenceScore(closer, 'hybrid') >= evidenceScore(values, 'hybrid');
+      }),
+    );
+  });
+
   test('a paraphrase that shares few words but whose page is clearly the closest in meaning clears the threshold', () => {
-    const paraphrase = featuresOf({ passageCoverage: 0.4, sentenceCoverage: 0.3, questionLength: 0.5, documentShare: 0.8, similarity: 0.65, similarityMargin: 0.2, retrieverAgreement: 1 });
+    const paraphrase = featuresOf({ passageCoverage: 0.4, normalizedScore: 0.3, sentenceCoverage: 0.3, questionLength: 0.5, documentShare: 0.8, similarity: 0.65, similarityMargin: 0.25, retrieverAgreement: 1, documentSimilarity: 0.55, documentSimilarityMargin: 0.15 });
     expect(evidenceScore(paraphrase, 'hybrid')).toBeGreaterThanOrEqual(DEFAULT_ABSTENTION_THRESHOLD);
     // The lexical model, which cannot see meaning, abstains on the same words.
     expect(evidenceScore(paraphrase, 'lexical')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
   test('a question whose words are unknown to the knowledge base and whose nearest page is far: below the threshold', () => {
-    const offTopic = featuresOf({ passageCoverage: 0.3, unknownShare: 0.7, sentenceCoverage: 0.3, questionLength: 0.4, documentShare: 0.5, similarity: 0.3, similarityMargin: 0.02 });
+    const offTopic = featuresOf({ passageCoverage: 0.3, unknownShare: 0.7, sentenceCoverage: 0.3, questionLength: 0.4, documentShare: 0.5, similarity: 0.3, similarityMargin: 0.02, documentSimilarity: 0.25, documentSimilarityMargin: 0.01 });
     expect(evidenceScore(offTopic, 'hybrid')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
   test('feature list: the lexical features, then the dense ones', () => {
-    expect(HYBRID_EVIDENCE_FEATURES).toEqual([...EVIDENCE_FEATURES, 'similarity', 'similarityMargin', 'retrieverAgreement']);
+    expect(HYBRID_EVIDENCE_FEATURES).toEqual([...EVIDENCE_FEATURES, 'similarity', 'similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin']);
   });
 });

@@ -9,7 +9,7 @@ import {
   composeExtractiveAnswer,
   phraseCoverage,
 } from './extractive-answerer.ts';
-import { rerankPassages, type RerankedSearch } from './passage-rerank.ts';
+import { otherPages, rerankPassages, type RerankedSearch } from './passage-rerank.ts';
 import type { ScoredPassage } from '../store/store.ts';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 
@@ -41,7 +41,7 @@ function searchOf(
   relevance: number[] = passages.map((passage) => passage.score / (passages[0]?.score ?? 1)),
   documentShare = 1,
 ): RerankedSearch {
-  return { passages, passageCount, documentFrequencies, relevance, documentShare };
+  return { passages, passageCount, documentFrequencies, relevance, documentShare, otherPages: otherPages(passages) };
 }
 
 /** The `[n]` markers of an answer text, in order of appearance. */
@@ -116,6 +116,8 @@ describe('composeExtractiveAnswer', () => {
       similarity: 0,
       similarityMargin: 0,
       retrieverAgreement: 0,
+      documentSimilarity: 0,
+      documentSimilarityMargin: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });

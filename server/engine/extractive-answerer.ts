@@ -1,6 +1,6 @@
 import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
 import { isReplacementSection, sectionDeprecation } from './deprecation.ts';
-import { evidenceScore, type EvidenceFeatures, type EvidenceModel } from './evidence.ts';
+import { evidenceScore, type DENSE_EVIDENCE_FEATURES, type EvidenceFeatures, type EvidenceModel } from './evidence.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
@@ -219,7 +219,7 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     documentShare: search.documentShare,
     documentMargin: documentMargin(best, search.passages),
     headingShare: termsWeight(bestAnalysis.headingTerms, weights) / totalWeight,
-    ...denseFeatures(best, search.passages),
+    ...denseFeatures(best, search),
   };
   const model: EvidenceModel = search.passages.some((passage) => passage.similarity !== undefined) ? 'hybrid' : 'lexical';
   return {
@@ -419,13 +419,20 @@ function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[])
  * similar passage's page; highest BM25F passage's page). All 0 when dense
  * retrieval did not take part.
  */
-function denseFeatures(best: ScoredPassage, passages: readonly ScoredPassage[]): Pick<EvidenceFeatures, 'similarity' | 'similarityMargin' | 'retrieverAgreement'> {
+function denseFeatures(best: ScoredPassage, search: RerankedSearch): Pick<EvidenceFeatures, (typeof DENSE_EVIDENCE_FEATURES)[number]> {
+  const { passages } = search;
   const scored = passages.filter((passage) => passage.similarity !== undefined);
-  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0 };
+  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0 };
   const similarity = best.similarity ?? 0;
-  const other = Math.max(0, ...scored.filter((passage) => passage.docId !== best.docId).map((passage) => passage.similarity!));
+  const documentSimilarity = best.documentSimilarity ?? 0;
   const denseFirst = scored.reduce((top, passage) => (passage.similarity! > top.similarity! ? passage : top));
   const lexicalFirst = passages.reduce((top, passage) => (passage.score > top.score ? passage : top));
   const agreement = (denseFirst.docId === best.docId ? 0.5 : 0) + (lexicalFirst.score > 0 && lexicalFirst.docId === best.docId ? 0.5 : 0);
-  return { similarity, similarityMargin: similarity - other, retrieverAgreement: agreement };
+  return {
+    similarity,
+    similarityMargin: similarity - search.otherPages.similarity,
+    retrieverAgreement: agreement,
+    documentSimilarity,
+    documentSimilarityMargin: documentSimilarity - search.otherPages.documentSimilarity,
+  };
 }

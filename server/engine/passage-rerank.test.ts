@@ -103,7 +103,7 @@ describe('rerankPassages', () => {
   test('no passages: an empty result with its statistics', () => {
     const ranked = rerankPassages(['stream'], searchOf([], ['stream']));
 
-    expect(ranked).toEqual({ passages: [], passageCount: 10, documentFrequencies: { stream: 2 }, relevance: [], documentShare: 0 });
+    expect(ranked).toEqual({ passages: [], passageCount: 10, documentFrequencies: { stream: 2 }, relevance: [], documentShare: 0, otherPages: { similarity: 0, documentSimilarity: 0 } });
   });
 
   test('documentShare: the share of the relevance of the first passages held by the first passage\'s document', () => {

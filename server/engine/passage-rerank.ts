@@ -4,7 +4,7 @@ import { preferRecommended } from './recommended-first.ts';
 import { correctMisspelledTerms } from './spelling-correction.ts';
 import { inverseDocumentFrequency } from '../retrieval/bm25f.ts';
 import type { Retriever, SearchResult } from '../retrieval/retriever.ts';
-import type { Reach, Store } from '../store/store.ts';
+import type { Reach, ScoredPassage, Store } from '../store/store.ts';
 
 /**
  * The second ranking stage: the store's BM25 (first stage, identical on every
@@ -17,6 +17,7 @@ import type { Reach, Store } from '../store/store.ts';
  *
  *     BM25 / best BM25
  *       + DENSE_WEIGHT × similarity / best similarity (with dense retrieval)
+ *       + DOCUMENT_WEIGHT × document similarity / best document similarity (with dense retrieval)
  *       + SENTENCE_WEIGHT × sentence coverage
  *       + PAIR_WEIGHT × pair coverage
  *       + WINDOW_WEIGHT × window coverage
@@ -70,15 +71,26 @@ export const HEADING_WEIGHT = 0.5;
  * Weight of a passage's cosine similarity to the question, as a share of the
  * most similar retrieved passage's, when dense retrieval took part
  * (retrieval/hybrid-retriever.ts): the evidence of meaning that shares no
- * word with the question. Chosen with the sentence selection's
- * `HYBRID_RANK_PRIOR` on the fit halves, each pair's evidence model refitted
- * (`npm run calibrate`; answers citing a gold page / another page, fitted
- * model at the threshold): 3 and 4 gave Node.js 0.458 / 0.028, Kubernetes
- * q1 0.085 / 0.150, SQuAD calibration half answerable 0.907, absent
- * abstained 0.969; 10 and 8 gave 0.402 / 0.037, 0.075 / 0.155, 0.898 and
- * 0.967; 1 and 1, Node.js alone, 0.430 / 0.065 (README "Calibration").
+ * word with the question. Chosen with {@link DOCUMENT_WEIGHT} on the fit
+ * halves of the documentation sets by the share of answerable questions
+ * whose first re-ranked passage lies on a gold page (a grid of the lexical
+ * weight 0.5 or 1, this 1, 2, 3 or 5, the document weight 0 to 8): lexical
+ * 1, dense 2, document 8 put it there for 0.832 of the Node.js questions
+ * and 0.240 of the Kubernetes ones, against 0.710 and 0.185 with dense 3
+ * and no document term (report halves: 0.822 and 0.225, against 0.738 and
+ * 0.210). Nearby settings (document 5 to 8, dense 1 to 3) are within two
+ * questions of it.
  */
-export const DENSE_WEIGHT = 3;
+export const DENSE_WEIGHT = 2;
+/**
+ * Weight of a passage's document similarity (store/store.ts
+ * `documentSimilarity`: its page's 3 passages nearest the question) as a
+ * share of the best retrieved passage's, when dense retrieval took part: a
+ * visitor's question is about one page, and a page several of whose
+ * passages are near it is that page more often than the page of the single
+ * nearest passage. Chosen with {@link DENSE_WEIGHT} (see there).
+ */
+export const DOCUMENT_WEIGHT = 8;
 /** Terms (after stop words) in the proximity window. */
 export const PROXIMITY_WINDOW = 10;
 /** Share of a term's weight earned when it appears only in the passage's headings (here and in the extractive answerer). */
@@ -108,6 +120,7 @@ export const UNOBSERVED_DOCUMENT_SHARE = 0.476;
 export interface RerankWeights {
   lexical: number;
   dense: number;
+  document: number;
   sentence: number;
   pair: number;
   window: number;
@@ -118,6 +131,7 @@ export interface RerankWeights {
 export const RERANK_WEIGHTS: RerankWeights = {
   lexical: 1,
   dense: DENSE_WEIGHT,
+  document: DOCUMENT_WEIGHT,
   sentence: SENTENCE_WEIGHT,
   pair: PAIR_WEIGHT,
   window: WINDOW_WEIGHT,
@@ -139,6 +153,14 @@ export interface RerankedSearch extends SearchResult {
    * Computed before any top-k cut, so it does not depend on the top-k asked for.
    */
   documentShare: number;
+  /**
+   * The highest cosine similarity, and the highest document similarity
+   * (store/store.ts `documentSimilarity`), of any re-ranked passage of
+   * another page than the first passage's; 0 when none, or without dense
+   * retrieval. Computed before any top-k cut, like {@link documentShare}:
+   * the evidence model's margins to the next page (engine/evidence.ts).
+   */
+  otherPages: { similarity: number; documentSimilarity: number };
 }
 
 /** Where {@link retrievePassages} finds passages: the retriever, and the store for a document's passage count. */
@@ -171,9 +193,11 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
   const pairs = new QuestionPairs(questionTerms);
 
   const bestSimilarity = Math.max(0, ...search.passages.map((passage) => passage.similarity ?? 0));
+  const bestDocumentSimilarity = Math.max(0, ...search.passages.map((passage) => passage.documentSimilarity ?? 0));
   const scored = search.passages.map((passage, rank) => {
     let relevance = bestScore > 0 ? weighting.lexical * (passage.score / bestScore) : 0;
     if (bestSimilarity > 0) relevance += weighting.dense * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
+    if (bestDocumentSimilarity > 0) relevance += weighting.document * (Math.max(0, passage.documentSimilarity ?? 0) / bestDocumentSimilarity);
     if (totalWeight > 0) {
       const analysis = analyzePassage(passage);
       relevance +=
@@ -191,7 +215,21 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
     passages: scored.map((entry) => entry.passage),
     relevance: scored.map((entry) => (top > 0 ? entry.relevance / top : 0)),
     documentShare: documentShare(scored),
+    otherPages: otherPages(scored.map((entry) => entry.passage)),
   };
+}
+
+/** {@link RerankedSearch.otherPages} of passages in their re-ranked order. */
+export function otherPages(passages: readonly ScoredPassage[]): RerankedSearch['otherPages'] {
+  const first = passages[0];
+  let similarity = 0;
+  let documentSimilarity = 0;
+  for (const passage of passages) {
+    if (!first || passage.docId === first.docId) continue;
+    similarity = Math.max(similarity, passage.similarity ?? 0);
+    documentSimilarity = Math.max(documentSimilarity, passage.documentSimilarity ?? 0);
+  }
+  return { similarity, documentSimilarity };
 }
 
 function documentShare(scored: readonly { passage: { docId: string }; relevance: number }[]): number {
@@ -239,6 +277,7 @@ export async function retrievePassages(
     search = await sources.retriever.search({ reach, terms, topK: depth, ...asked });
   }
   const reranked = await preferRecommended(rerankPassages(terms, search), sources.retriever, reach);
+  reranked.otherPages = otherPages(reranked.passages);
   // Only a first passage retrieved without another of its document needs the store's count.
   const first = reranked.passages[0];
   if (first && !reranked.passages.some((passage, rank) => rank > 0 && passage.docId === first.docId)) {

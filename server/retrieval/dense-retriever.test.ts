@@ -1,5 +1,5 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createDenseRetriever } from './dense-retriever.ts';
+import { createDenseRetriever, documentSimilarities } from './dense-retriever.ts';
 import { createHybridRetriever, fuseRanks } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import { sharedReachStatistics } from './shared-statistics.ts';
@@ -197,5 +197,41 @@ describe('reciprocal rank fusion', () => {
       [7, undefined],
       [0, 0.7],
     ]);
+  });
+
+  test('a passage only the lexical list held takes its page\'s document similarity when the dense list held another passage of the page', () => {
+    const samePage = (entry: ScoredPassage, docId: string, documentSimilarity?: number): ScoredPassage => ({ ...entry, docId, ...(documentSimilarity === undefined ? {} : { documentSimilarity }) });
+    const lexical = [samePage(passage(1, 9), 'fs.md'), samePage(passage(2, 8), 'path.md')];
+    const dense = [samePage(passage(3, 0.8, 0.8), 'fs.md', 0.6)];
+
+    const fused = fuseRanks(lexical, dense);
+
+    expect(Object.fromEntries(fused.map((entry) => [entry.chunkId, entry.documentSimilarity]))).toEqual({ 1: 0.6, 2: undefined, 3: 0.6 });
+  });
+});
+
+describe('document similarity', () => {
+  test('a page\'s similarity is the mean of its 3 best readable passages, a missing one counting 0', () => {
+    // Page 10: four passages; page 20: one; page 30: two, one of them outside the reach.
+    const index = { chunkIds: [1, 2, 3, 4, 5, 6, 7], documentIds: [10, 10, 10, 10, 20, 30, 30], vectors: new Float32Array(0), dimensions: 0 };
+    const scores = Float64Array.from([0.9, 0.1, 0.5, 0.4, 0.95, 0.3, 0.99]);
+    const readable = Uint32Array.from([0, 1, 2, 3, 4, 5]);
+
+    const documents = documentSimilarities(index, scores, readable);
+
+    expect(documents.get(10)).toBeCloseTo((0.9 + 0.5 + 0.4) / 3, 12);
+    expect(documents.get(20)).toBeCloseTo(0.95 / 3, 12);
+    // The passage outside the reach (0.99) neither counts nor shows.
+    expect(documents.get(30)).toBeCloseTo(0.3 / 3, 12);
+  });
+
+  test('dense retrieval gives each passage its page\'s document similarity', async () => {
+    const store = await openVectorStore();
+    const retriever = createDenseRetriever(store, { modelKey: MODEL, dimensions: DIMENSIONS, embedQuery: async () => LIST_FILES });
+
+    const result = await retriever.search({ reach: VISITOR, terms: [], topK: 3, question: 'how do I list the files in a folder?' });
+
+    // One passage per page here: a page's similarity is a third of its passage's.
+    for (const found of result.passages) expect(found.documentSimilarity).toBeCloseTo(found.similarity! / 3, 6);
   });
 });

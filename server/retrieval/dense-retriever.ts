@@ -1,6 +1,6 @@
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
 import { topSlots } from './top-k.ts';
-import type { DenseIndex, ScoredPassage, Store } from '../store/store.ts';
+import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type Store } from '../store/store.ts';
 
 /**
  * Dense retrieval: the question's embedding against every passage vector of
@@ -58,13 +58,14 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       const scores = similarities(index, vector);
       const candidates = readableSlots(index, statistics.readableDocuments);
       const best = topSlots(scores, candidates, candidates.length, query.topK);
+      const documents = documentSimilarities(index, scores, candidates);
       const chunkIds = best.map((slot) => index.chunkIds[slot]!);
       const rows = new Map((await store.passagesById(kbId, chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
       best.forEach((slot) => {
         // A passage removed since the vectors were read is left out.
         const row = rows.get(index.chunkIds[slot]!);
-        if (row) passages.push({ ...row, score: scores[slot]!, similarity: scores[slot]! });
+        if (row) passages.push({ ...row, score: scores[slot]!, similarity: scores[slot]!, documentSimilarity: documents.get(index.documentIds[slot]!) ?? 0 });
       });
       return { ...empty, passages };
     },
@@ -85,6 +86,31 @@ export function similarities(index: DenseIndex, query: Float32Array): Float64Arr
 }
 
 /** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */
+/**
+ * Each document's similarity to the question: the mean of its
+ * {@link DOCUMENT_SIMILARITY_PASSAGES} best passage similarities among the
+ * readable slots (missing ones count 0), by document storage id.
+ */
+export function documentSimilarities(index: DenseIndex, scores: Float64Array, slots: Uint32Array): Map<number, number> {
+  const best = new Map<number, number[]>();
+  for (const slot of slots) {
+    const documentId = index.documentIds[slot]!;
+    const score = scores[slot]!;
+    let top = best.get(documentId);
+    if (!top) best.set(documentId, (top = []));
+    if (top.length < DOCUMENT_SIMILARITY_PASSAGES) {
+      top.push(score);
+      top.sort((left, right) => right - left);
+    } else if (score > top[top.length - 1]!) {
+      top[top.length - 1] = score;
+      top.sort((left, right) => right - left);
+    }
+  }
+  const documents = new Map<number, number>();
+  for (const [documentId, top] of best) documents.set(documentId, top.reduce((total, score) => total + score, 0) / DOCUMENT_SIMILARITY_PASSAGES);
+  return documents;
+}
+
 function readableSlots(index: DenseIndex, readableDocuments: readonly number[] | undefined): Uint32Array {
   const count = index.chunkIds.length;
   if (readableDocuments === undefined) return Uint32Array.from({ length: count }, (_, slot) => slot);

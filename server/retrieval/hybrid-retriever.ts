@@ -78,6 +78,13 @@ export function fuseRanks(
       entries.set(passage.chunkId, { passage: { ...rest, score: 0, similarity: passage.similarity ?? passage.score }, fused: share, lexicalRank: Number.POSITIVE_INFINITY });
     }
   });
+  // A document's similarity is known for every passage of it once the dense list held one.
+  const documentSimilarity = new Map<string, number>();
+  for (const passage of dense) if (passage.documentSimilarity !== undefined) documentSimilarity.set(passage.docId, passage.documentSimilarity);
+  for (const entry of entries.values()) {
+    const known = documentSimilarity.get(entry.passage.docId);
+    if (known !== undefined) entry.passage.documentSimilarity = known;
+  }
   return [...entries.values()]
     .sort((left, right) => right.fused - left.fused || left.lexicalRank - right.lexicalRank || left.passage.chunkId - right.passage.chunkId)
     .map((entry) => entry.passage);

@@ -203,7 +203,26 @@ export interface ScoredPassage {
    * when the passage was found lexically only.
    */
   similarity?: number;
+  /**
+   * How close the passage's document is to the question as a whole: the
+   * mean cosine similarity of its {@link DOCUMENT_SIMILARITY_PASSAGES} most
+   * similar passages within the reach (a document with fewer counts 0 for
+   * each missing one), when dense retrieval scored it
+   * (retrieval/dense-retriever.ts); absent otherwise.
+   */
+  documentSimilarity?: number;
 }
+
+/**
+ * Passages whose similarities make a document's: 3. A page whose several
+ * passages are near the question is about it, where one near passage of an
+ * unrelated page is often a chance match. On the fit halves (dense
+ * retrieval alone, pages ranked), the mean of a page's best 3 put the gold
+ * page first for 0.776 of the Node.js questions and 0.220 of the
+ * Kubernetes ones, against 0.766 and 0.185 for its best passage alone
+ * (the best 2: 0.804 and 0.195).
+ */
+export const DOCUMENT_SIMILARITY_PASSAGES = 3;
 
 /** A passage as stored: a {@link ScoredPassage} before retrieval scored it. */
 export type StoredPassage = Omit<ScoredPassage, 'score'>;
