@@ -12,12 +12,16 @@ import { createSourceSpanCodec } from '../server/engine/source-span.ts';
 import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 import { createQuestionLogWriter } from '../server/engine/question-log-writer.ts';
+import { installedModelFolder } from '../server/embedding/model-files.ts';
+import { modelFetchSettings } from '../server/embedding/model-fetch.ts';
+import { defaultModel } from '../server/embedding/model-manifest.ts';
 
 /**
  * The process under load in `npm run bench`: the real app on the store whose
  * location (JSON) is `argv[2]` (its answer cache off when a later argument
  * is `no-answer-cache`; its question log on, as server/main.ts has it by
- * default, when one is `question-log`), and beside it the baseline, an Express app
+ * default, when one is `question-log`; hybrid retrieval with the installed
+ * embedding model when one is `embedding`), and beside it the baseline, an Express app
  * answering every query with a constant answer (JSON and SSE) and no engine.
  * It reports its event-loop delay, its CPU time, open files and threads, and
  * (after a full GC; run it with `--expose-gc`) its RSS over IPC, so the load generator's own work and
@@ -35,10 +39,14 @@ const flags = new Set(process.argv.slice(3));
 const answerCache = !flags.has('no-answer-cache');
 // As server/main.ts: each answered question logged off the request path ("question-log").
 const questionLog = flags.has('question-log') ? createQuestionLogWriter(store) : undefined;
+// As server/main.ts with the embedding model ("embedding"): each answer worker searches by BM25F and dense retrieval, fused.
+const modelFolder = flags.has('embedding') ? await installedModelFolder(modelFetchSettings(process.env).cacheDir, defaultModel()) : undefined;
+if (flags.has('embedding') && !modelFolder) throw new Error('The embedding model is not in the model cache: run npm install');
 const pooled = createPooledAnswerEngine({
   location,
   abstentionThreshold: DEFAULT_ABSTENTION_THRESHOLD,
   threads: availableParallelism(),
+  ...(modelFolder === undefined ? {} : { embedding: { model: defaultModel(), folder: modelFolder } }),
   ...(answerCache ? { contentVersions: store } : {}),
 });
 const engine: AnswerEngine & { close(): Promise<void> } = {

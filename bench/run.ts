@@ -19,6 +19,8 @@ import { installedModelFolder } from '../server/embedding/model-files.ts';
 import { modelFetchSettings } from '../server/embedding/model-fetch.ts';
 import { defaultModel, modelKey } from '../server/embedding/model-manifest.ts';
 import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
+import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
+import { createEmbeddingPool } from '../server/embedding/embedding-pool.ts';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { DEMO_CORPUS_PATH, DEMO_KB_ID, seedDemo } from '../server/seed.ts';
 import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
@@ -73,10 +75,10 @@ const IDLE_STREAMS = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
 const ACTIVE_STREAMS = 1_000;
 const FIRST_FRAME_SAMPLES = 200;
 const RESULTS_FILE = new URL('./results.md', import.meta.url);
-const ALL_PARTS = ['json', 'streams', 'abandoned', 'embedding', 'scale'];
+const ALL_PARTS = ['json', 'streams', 'abandoned', 'embedding', 'hybrid', 'scale'];
 /** Passages of the demo corpus embedded for the throughput figure. */
 const EMBEDDING_PASSAGES = 256;
-/** `BENCH_PARTS=streams` (or `json`, `abandoned`, `embedding`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
+/** `BENCH_PARTS=streams` (or `json`, `abandoned`, `embedding`, `hybrid`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
 /** Questions abandoned by one client for the cost and resource figures (issue 13: 10,000). */
 const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
@@ -224,6 +226,38 @@ try {
         { figure: `passage embedding, ${passages.length} node-docs passages (passages/s)`, value: figures.passagesPerSecond, baseline: figures.rawPassagesPerSecond, unit: '/s' },
         { figure: `question embedding p50, ${questions.length} questions, cache missed (ms)`, value: figures.queryP50Ms, baseline: figures.rawQueryP50Ms, unit: 'ms' },
       );
+    }
+  }
+
+  // Hybrid retrieval (issue 30): one client's JSON latency with the embedding model, beside BM25F alone, answer cache off.
+  if (PARTS.has('hybrid')) {
+    const model = defaultModel();
+    const folder = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
+    if (!folder) {
+      notes.push('Hybrid rows skipped: the embedding model is not in the model cache (npm install fetches it).');
+    } else {
+      const store = openStore(embedded);
+      const embedder = createEmbeddingPool(model, folder, cpus().length);
+      mark = performance.now();
+      const report = await embedPendingPassages(store, { modelKey: modelKey(model), kbId: DEMO_KB_ID, embed: (texts) => embedder.embed(texts, 'passage'), concurrency: cpus().length });
+      notes.push(`Hybrid rows: the ${report.embedded.toLocaleString('en')} node-docs passages embedded first, in ${((performance.now() - mark) / 1000).toFixed(0)} s.`);
+      await embedder.close();
+      await store.close();
+      const questions = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS);
+      const lexical = await startBenchServer(embedded, embeddedToken, { answerCache: false });
+      const hybrid = await startBenchServer(embedded, embeddedToken, { answerCache: false, embedding: true });
+      // Once through each, so both have read the index (and the hybrid one its vectors) before the timed pass.
+      await questionTimes(`${lexical.appBase}/query`, jsonHeaders(lexical.token), questions);
+      await questionTimes(`${hybrid.appBase}/query`, jsonHeaders(hybrid.token), questions);
+      const lexicalTimes = await questionTimes(`${lexical.appBase}/query`, jsonHeaders(lexical.token), questions);
+      const hybridTimes = await questionTimes(`${hybrid.appBase}/query`, jsonHeaders(hybrid.token), questions);
+      const at = `one client, ${questions.length} node-docs questions, answer cache off, embedded (baseline: BM25F alone)`;
+      rows.push(
+        { figure: `JSON p50, hybrid retrieval, ${at}`, value: quantile(hybridTimes, 0.5), baseline: quantile(lexicalTimes, 0.5), unit: 'ms' },
+        { figure: `JSON p95, hybrid retrieval, ${at}`, value: quantile(hybridTimes, 0.95), baseline: quantile(lexicalTimes, 0.95), unit: 'ms' },
+      );
+      await stopChild(lexical.child);
+      await stopChild(hybrid.child);
     }
   }
 
@@ -445,8 +479,16 @@ async function createPostgresDatabase(): Promise<{ location: StoreLocation; drop
  * @param options.answerCache keep answers while the knowledge base is unchanged (default true, as the server)
  * @param options.questionLog log each answered question (default true, as the server)
  */
-async function startBenchServer(location: StoreLocation, token: string, options: { answerCache?: boolean; questionLog?: boolean } = {}): Promise<BenchServer> {
-  const flags = [...(options.answerCache === false ? ['no-answer-cache'] : []), ...(options.questionLog === false ? [] : ['question-log'])];
+async function startBenchServer(
+  location: StoreLocation,
+  token: string,
+  options: { answerCache?: boolean; questionLog?: boolean; embedding?: boolean } = {},
+): Promise<BenchServer> {
+  const flags = [
+    ...(options.answerCache === false ? ['no-answer-cache'] : []),
+    ...(options.questionLog === false ? [] : ['question-log']),
+    ...(options.embedding ? ['embedding'] : []),
+  ];
   const child = fork(new URL('./bench-server.ts', import.meta.url), [JSON.stringify(location), ...flags], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
   });
@@ -505,6 +547,18 @@ async function sequentialTimes(url: string, headers: Record<string, string>): Pr
   const times: number[] = [];
   for (let sample = 0; sample < FIRST_FRAME_SAMPLES; sample += 1) {
     const question = QUESTIONS[sample % QUESTIONS.length]!;
+    const begun = performance.now();
+    const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ question }) });
+    await response.json();
+    times.push(performance.now() - begun);
+  }
+  return times;
+}
+
+/** Milliseconds of each question's JSON answer, asked one at a time. */
+async function questionTimes(url: string, headers: Record<string, string>, questions: readonly string[]): Promise<number[]> {
+  const times: number[] = [];
+  for (const question of questions) {
     const begun = performance.now();
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ question }) });
     await response.json();
