@@ -210,12 +210,15 @@ try {
   // Abandoned questions: their cost, and what they do to a normal client (embedded backend).
   if (PARTS.has('abandoned')) await abandonedFigures(embedded, embeddedToken);
 
+  // The embedding model as npm install left it, for the embedding and hybrid parts (undefined when it is not in the model cache).
+  const model = defaultModel();
+  const folder = PARTS.has('embedding') || PARTS.has('hybrid') ? await installedModelFolder(modelFetchSettings(process.env).cacheDir, model) : undefined;
+  const modelMissing = 'rows skipped: the embedding model is not in the model cache (npm install fetches it).';
+
   // The embedding model: passage throughput and question latency, beside raw ONNX Runtime on the same batches.
   if (PARTS.has('embedding')) {
-    const model = defaultModel();
-    const folder = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
     if (!folder) {
-      notes.push('Embedding rows skipped: the embedding model is not in the model cache (npm install fetches it).');
+      notes.push(`Embedding ${modelMissing}`);
     } else {
       const store = openStore(embedded);
       const passages = (await store.passagesWithoutVector(modelKey(model), EMBEDDING_PASSAGES, DEMO_KB_ID)).map((passage) => passageEmbeddingText(passage));
@@ -231,10 +234,8 @@ try {
 
   // Hybrid retrieval (issue 30): one client's JSON latency with the embedding model, beside BM25F alone, answer cache off.
   if (PARTS.has('hybrid')) {
-    const model = defaultModel();
-    const folder = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
     if (!folder) {
-      notes.push('Hybrid rows skipped: the embedding model is not in the model cache (npm install fetches it).');
+      notes.push(`Hybrid ${modelMissing}`);
     } else {
       const store = openStore(embedded);
       const embedder = createEmbeddingPool(model, folder, cpus().length);

@@ -53,7 +53,9 @@ interface Example {
 }
 
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
-const NO_EVIDENCE = Object.fromEntries(HYBRID_EVIDENCE_FEATURES.map((name) => [name, name === 'unknownShare' ? 1 : 0])) as unknown as EvidenceFeatures;
+const NO_EVIDENCE = Object.fromEntries(
+  [...new Set([...EVIDENCE_FEATURES, ...HYBRID_EVIDENCE_FEATURES])].map((name) => [name, name === 'unknownShare' || name === 'distantUnknownShare' ? 1 : 0]),
+) as unknown as EvidenceFeatures;
 
 const { values } = parseArgs({
   options: {

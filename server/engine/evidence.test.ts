@@ -26,6 +26,7 @@ const features = fc.record({
   retrieverAgreement: fc.constantFrom(0, 0.5, 1),
   documentSimilarity: fc.double({ min: -1, max: 1, noNaN: true }),
   documentSimilarityMargin: fc.double({ min: -2, max: 2, noNaN: true }),
+  distantUnknownShare: share,
 });
 
 /** Features with every value given, the others 0. */
@@ -45,6 +46,7 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     retrieverAgreement: 0,
     documentSimilarity: 0,
     documentSimilarityMargin: 0,
+    distantUnknownShare: 0,
     ...values,
   };
 }
@@ -200,7 +202,30 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
     expect(evidenceScore(offTopic, 'hybrid')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
-  test('feature list: the lexical features, then the dense ones', () => {
-    expect(HYBRID_EVIDENCE_FEATURES).toEqual([...EVIDENCE_FEATURES, 'similarity', 'similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin']);
+  test('feature list: the lexical features but the unknown share, then the dense ones, the distant unknown share among them', () => {
+    expect(HYBRID_EVIDENCE_FEATURES).toEqual([
+      ...EVIDENCE_FEATURES.filter((name) => name !== 'unknownShare'),
+      'similarity',
+      'similarityMargin',
+      'retrieverAgreement',
+      'documentSimilarity',
+      'documentSimilarityMargin',
+      'distantUnknownShare',
+    ]);
+  });
+
+  test('more words the knowledge base never uses never raise the score, and lower it less the closer the page is in meaning', () => {
+    fc.assert(
+      fc.property(features, share, share, fc.double({ min: 0, max: 1, noNaN: true }), (values, unknown, more, similarity) => {
+        fc.pre(more >= unknown);
+        // Compared as log-odds, where the model is linear.
+        const at = (share: number, pageSimilarity: number) => {
+          const score = evidenceScore({ ...values, unknownShare: share, documentSimilarity: pageSimilarity, distantUnknownShare: share * (1 - pageSimilarity) }, 'hybrid');
+          return Math.log(score / (1 - score));
+        };
+        const closer = Math.min(1, similarity + 0.2);
+        return at(more, similarity) <= at(unknown, similarity) + 1e-9 && at(unknown, similarity) - at(more, similarity) >= at(unknown, closer) - at(more, closer) - 1e-9;
+      }),
+    );
   });
 });

@@ -59,10 +59,19 @@ export interface EvidenceFeatures {
   documentSimilarity: number;
   /** How far that document similarity stands above any other retrieved page's (0 without dense retrieval). */
   documentSimilarityMargin: number;
+  /**
+   * `unknownShare` times how far the answering page is in meaning (1 minus
+   * its document similarity, clamped to 0..1; 0 without dense retrieval):
+   * words the knowledge base never uses say the question is off-topic
+   * unless the page is close in meaning - then they are the visitor's
+   * wording ("pretty-print" for `util.inspect`). It replaces `unknownShare`
+   * in the hybrid model, so that more unknown words can never raise the score.
+   */
+  distantUnknownShare: number;
 }
 
 /** The dense features, which only the hybrid model weighs. */
-export const DENSE_EVIDENCE_FEATURES = ['similarity', 'similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin'] as const satisfies readonly (keyof EvidenceFeatures)[];
+export const DENSE_EVIDENCE_FEATURES = ['similarity', 'similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin', 'distantUnknownShare'] as const satisfies readonly (keyof EvidenceFeatures)[];
 
 /** Order in which the features enter the lexical model. */
 export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
@@ -77,8 +86,19 @@ export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
   'headingShare',
 ];
 
-/** Order in which the features enter the hybrid model: the lexical model's, then the dense ones. */
-export const HYBRID_EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [...EVIDENCE_FEATURES, ...DENSE_EVIDENCE_FEATURES];
+/**
+ * Order in which the features enter the hybrid model: the lexical model's
+ * but `unknownShare` (`distantUnknownShare` weighs it there), then the dense
+ * ones. Fitted with both, the unknown share and its product with the page
+ * similarity took weights of opposite sign (-21.0 and +38.8), so that past a
+ * page similarity of 0.54 more unknown words raised the score; alone, the
+ * product keeps the score monotone in them, at the same figures on the fit
+ * halves within a question or two.
+ */
+export const HYBRID_EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
+  ...EVIDENCE_FEATURES.filter((name) => name !== 'unknownShare'),
+  ...DENSE_EVIDENCE_FEATURES,
+];
 
 /** Logistic coefficients: intercept and one weight per feature of a model. */
 export type EvidenceCoefficients = { intercept: number } & Partial<EvidenceFeatures>;
@@ -113,33 +133,32 @@ export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 /**
  * Logistic coefficients of the hybrid model (retrieval by BM25F and dense
  * retrieval fused), fitted by `npm run calibrate` as the lexical model is,
- * on the same fit halves, over the hybrid retrieval's features (the
- * lexical ones and {@link DENSE_EVIDENCE_FEATURES}). The dense features
+ * on the same fit halves, over {@link HYBRID_EVIDENCE_FEATURES}. The dense features
  * carry most of its weight: a page whose best passages are close in meaning
  * (`documentSimilarity`), with the answering passage clearly closer than any
  * other page's (`similarityMargin`), is what a right answer looks like;
- * `similarity` alone, given those, counts slightly against (a passage
- * close to everything the question says, on a page that is not, is a
- * chance match). Report halves at the threshold (`npm run calibrate`):
- * Node.js 0.458 citing a gold page / 0.028 another, Kubernetes q2 0.035 /
- * 0.075, SQuAD open answerable 0.869, abstains on absent 0.941.
+ * `similarity` alone, given those, counts against (a passage close to what
+ * the question says, on a page that is not, is a chance match). Report
+ * halves at the threshold (`npm run calibrate`): Node.js 0.467 citing a
+ * gold page / 0.037 another, Kubernetes q2 0.030 / 0.075, SQuAD open
+ * answerable 0.871, abstains on absent 0.925.
  */
 export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
-  intercept: -2.351,
-  passageCoverage: 1.388,
-  unknownShare: -4.562,
-  normalizedScore: 1.292,
-  sentenceCoverage: -1.057,
-  phraseCoverage: 1.901,
-  questionLength: -0.553,
-  documentShare: 0.135,
-  documentMargin: 0.171,
-  headingShare: -0.538,
-  similarity: -1.801,
-  similarityMargin: 5.49,
-  retrieverAgreement: 0.88,
-  documentSimilarity: 3.193,
-  documentSimilarityMargin: 0.747,
+  intercept: -1.938,
+  passageCoverage: 1.158,
+  normalizedScore: 1.592,
+  sentenceCoverage: -1.194,
+  phraseCoverage: 1.885,
+  questionLength: -0.616,
+  documentShare: 0.132,
+  documentMargin: 0.142,
+  headingShare: -0.541,
+  similarity: -2.164,
+  similarityMargin: 5.945,
+  retrieverAgreement: 0.873,
+  documentSimilarity: 2.977,
+  documentSimilarityMargin: 0.719,
+  distantUnknownShare: -9.142,
 };
 
 /** Which model scores a retrieval: `hybrid` when dense retrieval took part (some passage has a similarity). */

@@ -118,6 +118,7 @@ describe('composeExtractiveAnswer', () => {
       retrieverAgreement: 0,
       documentSimilarity: 0,
       documentSimilarityMargin: 0,
+      distantUnknownShare: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
   });

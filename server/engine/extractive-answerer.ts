@@ -219,7 +219,7 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     documentShare: search.documentShare,
     documentMargin: documentMargin(best, search.passages),
     headingShare: termsWeight(bestAnalysis.headingTerms, weights) / totalWeight,
-    ...denseFeatures(best, search),
+    ...denseFeatures(best, search, unknownWeight / totalWeight),
   };
   const model: EvidenceModel = search.passages.some((passage) => passage.similarity !== undefined) ? 'hybrid' : 'lexical';
   return {
@@ -415,14 +415,18 @@ function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[])
 /**
  * The dense evidence (engine/evidence.ts): the first passage's cosine
  * similarity to the question, its margin over the most similar passage of
- * another page, and whether its page is first for each retriever (most
- * similar passage's page; highest BM25F passage's page). All 0 when dense
+ * another page, whether its page is first for each retriever (most
+ * similar passage's page; highest BM25F passage's page), its page's
+ * similarity and that one's margin over any other page's, and the unknown
+ * share weighted by the page's distance in meaning. All 0 when dense
  * retrieval did not take part.
+ *
+ * @param unknownShare the question's IDF-weighted share of terms no passage of the reach holds
  */
-function denseFeatures(best: ScoredPassage, search: RerankedSearch): Pick<EvidenceFeatures, (typeof DENSE_EVIDENCE_FEATURES)[number]> {
+function denseFeatures(best: ScoredPassage, search: RerankedSearch, unknownShare: number): Pick<EvidenceFeatures, (typeof DENSE_EVIDENCE_FEATURES)[number]> {
   const { passages } = search;
   const scored = passages.filter((passage) => passage.similarity !== undefined);
-  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0 };
+  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0, distantUnknownShare: 0 };
   const similarity = best.similarity ?? 0;
   const documentSimilarity = best.documentSimilarity ?? 0;
   const denseFirst = scored.reduce((top, passage) => (passage.similarity! > top.similarity! ? passage : top));
@@ -434,5 +438,6 @@ function denseFeatures(best: ScoredPassage, search: RerankedSearch): Pick<Eviden
     retrieverAgreement: agreement,
     documentSimilarity,
     documentSimilarityMargin: documentSimilarity - search.otherPages.documentSimilarity,
+    distantUnknownShare: unknownShare * (1 - Math.min(1, Math.max(0, documentSimilarity))),
   };
 }

@@ -1,13 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test } from 'vitest';
 import { createAnswerEngine } from './answer-engine.ts';
 import { collectAnswer } from './answer-events.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { openStore } from '../store/open-store.ts';
-import { createTestStoreLocation } from '../testing/test-store.ts';
+import { openTestStore } from '../testing/test-store.ts';
 import type { Reach } from '../store/store.ts';
 
 /**
@@ -58,20 +57,12 @@ Asynchronously reads the entire contents of a file.
 `;
 }
 
-const cleanups: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
 /** Asks {@link QUESTION} of a knowledge base holding the reference page. */
 async function askReference(marked: boolean) {
+  const { store, close } = await openTestStore();
+  onTestFinished(close);
   const folder = await mkdtemp(join(tmpdir(), 'kb-deprecation-test-'));
-  cleanups.push(() => rm(folder, { recursive: true, force: true }));
-  const { location, dispose } = await createTestStoreLocation(folder);
-  cleanups.push(dispose);
-  const store = openStore(location);
-  cleanups.push(() => store.close());
+  onTestFinished(() => rm(folder, { recursive: true, force: true }));
   await store.createKnowledgeBase({ id: 'docs', name: 'Docs' });
   const page = join(folder, 'fs.md');
   await writeFile(page, referencePage(marked));
