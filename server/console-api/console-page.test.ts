@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { problemHandler } from '../http/problem.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
-import { CONSOLE_CSP, CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
+import { CONSOLE_CSP } from './console-csp.ts';
+import { CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
 
 /**
  * The console page over real HTTP: the shell with its CSP and script tag,

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
 import { problem } from '../http/problem.ts';
+import { CONSOLE_CSP } from './console-csp.ts';
 
 /**
  * The console's page (issue 4): `GET /console` answers a small HTML shell
@@ -24,19 +25,6 @@ import { problem } from '../http/problem.ts';
  * The shell and the bundle are revalidated on every load (`no-cache` with
  * Express's ETag), so a rebuild reaches a signed-in person at once.
  */
-
-/** Content-Security-Policy of the console page. */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** URL path of the console bundle. */
 export const CONSOLE_SCRIPT_PATH = '/console/console.js';
