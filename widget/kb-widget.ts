@@ -10,6 +10,7 @@ import { sendFeedback } from './feedback-client.ts';
 import { kbWidgetStyles } from './kb-widget-styles.ts';
 import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
 import { answerSentences, markSentences } from './quote-marks.ts';
+import { icon, type IconName } from './widget-icons.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 
 /** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
@@ -554,7 +555,7 @@ export class KbWidget extends LitElement {
           ${this._turns.length > 0
             ? html`<button class="new" @click=${this.#startNewConversation}>${this.#text('newConversation')}</button>`
             : nothing}
-          ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>✕</button>`}
+          ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>${icon('close')}</button>`}
         </div>
         <div class="log">
           <div
@@ -567,7 +568,7 @@ export class KbWidget extends LitElement {
           >
             ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
           </div>
-          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} <span aria-hidden="true">↓</span></button>` : nothing}
+          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
         </div>
         <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
@@ -649,7 +650,7 @@ export class KbWidget extends LitElement {
     const sources = turn.citations.map((citation) => `[${citation.index}] ${citation.title ?? readableDocumentName(citation.doc_id)} ${citation.url ?? ''}`.trim());
     const state = this._feedback[turn.id];
     const chosen = turn.rated ?? state?.rating;
-    const rate = (rating: 'up' | 'down', label: 'helpful' | 'notHelpful', emoji: string) =>
+    const rate = (rating: 'up' | 'down', label: 'helpful' | 'notHelpful', shown: IconName) =>
       html`<button
         class="rate"
         aria-label=${this.#text(label)}
@@ -657,11 +658,11 @@ export class KbWidget extends LitElement {
         aria-disabled=${turn.rated || state?.status === 'sending' ? 'true' : nothing}
         @click=${() => this.#rate(turn, rating)}
       >
-        ${emoji}
+        ${icon(shown)}
       </button>`;
     return html`<div class="actions" part="actions">
         ${answered ? this.#renderCopy([turn.text, ...sources].join('\n'), this.#text('copyAnswer')) : nothing}
-        ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing} ${rate('up', 'helpful', '👍')}${rate('down', 'notHelpful', '👎')}
+        ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing} ${rate('up', 'helpful', 'thumbs-up')}${rate('down', 'notHelpful', 'thumbs-down')}
         ${this.#renderThanks(String(turn.id), !!turn.rated)}
       </div>
       ${chosen === 'down' && !turn.rated ? this.#renderFeedbackForm(turn) : nothing}${this.#renderFeedbackFailure(String(turn.id))}`;
