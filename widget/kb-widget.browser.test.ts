@@ -350,6 +350,64 @@ describe('kb-widget icons', () => {
   });
 });
 
+/** Focuses `control` and presses `key` on it, as a keyboard user does; resolves once the question it asks is answered or failed. */
+async function pressOn(element: KbWidget, control: HTMLElement, key: 'Enter' | ' '): Promise<void> {
+  const settled = Promise.race([oneEvent(element, 'kb-widget-answer'), oneEvent(element, 'kb-widget-error')]);
+  control.focus();
+  await sendKeys({ press: key === ' ' ? 'Space' : key });
+  await settled;
+  await element.updateComplete;
+}
+
+/** Whether keyboard focus is on the widget's question field. */
+function focusOnQuestionField(element: KbWidget): boolean {
+  return document.activeElement === element && shadow(element).activeElement === shadow(element).querySelector('[part="input"]');
+}
+
+describe('kb-widget focus after an action', () => {
+  it('starter question chosen with Enter: asked, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.chip')!, 'Enter');
+
+    expect(lastAnswerText(element)).to.contain('Use mkdir');
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('suggestion chosen with Space: asked, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'answer');
+    const asked = oneEvent(element, 'kb-widget-question') as Promise<KbWidgetQuestionEvent>;
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.chip')!, ' ');
+
+    expect((await asked).question).to.equal('How do I remove a directory?');
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('Retry chosen with Enter: asked again, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'error mid-answer');
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.retry')!, 'Enter');
+
+    expect(shadow(element).querySelectorAll('.question')).to.have.length(1);
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('New conversation chosen with Enter: focus moves to the question field', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'answer');
+
+    shadow(element).querySelector<HTMLButtonElement>('.new')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await element.updateComplete;
+
+    expect(shadow(element).querySelectorAll('.question')).to.have.length(0);
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+});
+
 describe('kb-widget hostile answers', () => {
   for (let index = 0; index < 8; index += 1) {
     it(`hostile answer ${index}: rendered inert, nothing loaded`, async () => {

@@ -390,11 +390,21 @@ export class KbWidget extends LitElement {
     void this.ask(question);
   }
 
+  /**
+   * Asks a question chosen with a control the question removes (a starter
+   * or suggestion chip, Retry), moving focus to the question field, so it
+   * stays in the widget instead of falling back to the page.
+   */
+  #askFromControl(question: string): void {
+    void this.ask(question);
+    void this.#focusInput();
+  }
+
   /** Asks a failed question again in its place, once the service's `Retry-After` has passed. */
   #retryQuestion(turn: Turn): void {
     if ((turn.failure?.retryAt ?? 0) > Date.now()) return;
     this._turns = this._turns.filter((candidate) => candidate !== turn);
-    void this.ask(turn.question);
+    this.#askFromControl(turn.question);
   }
 
   /** Clears the conversation, shown and kept, and offers the greeting and starters again. */
@@ -598,7 +608,7 @@ export class KbWidget extends LitElement {
   }
 
   #renderQuestionButton(question: string): TemplateResult {
-    return html`<button class="chip" part="suggestion" @click=${() => void this.ask(question)}>${withInlineCode(question)}</button>`;
+    return html`<button class="chip" part="suggestion" @click=${() => this.#askFromControl(question)}>${withInlineCode(question)}</button>`;
   }
 
   /** A copy button (none where the Clipboard API is missing, e.g. on plain HTTP); says "Copied" once it copied. */
