@@ -41,10 +41,18 @@ export class KbInsightsTab extends LitElement {
       .chart td {
         padding-block: 0.1rem;
       }
+      .chart th,
+      .chart td {
+        padding-inline-end: 0.5rem;
+      }
+      /* As wide as the tab allows, up to 40rem; the bars take the room the counts leave. */
+      table.chart {
+        inline-size: 100%;
+        max-inline-size: 40rem;
+      }
       .bars {
         vertical-align: middle;
-        inline-size: 16rem;
-        max-inline-size: 40vw;
+        inline-size: 50%;
       }
       .summary {
         font-size: 1.1rem;
