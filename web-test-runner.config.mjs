@@ -2,13 +2,15 @@
 // @web/test-runner with @open-wc/testing. No browser is downloaded.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { a11ySnapshotPlugin } from '@web/test-runner-commands/plugins';
 import { scriptedAnswers } from './widget/testing/scripted-answers.mjs';
 
 export default {
   files: ['widget/**/*.browser.test.ts', 'console/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
   middleware: [scriptedAnswers],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  // a11ySnapshot: Chromium's accessibility tree, for the accessible names of controls.
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), a11ySnapshotPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {

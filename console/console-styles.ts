@@ -10,6 +10,8 @@ export const consoleStyles = css`
     font-size: 15px;
     line-height: 1.5;
     color: #1d1d1f;
+    /* Long words (paths, URLs, e-mail addresses) break rather than widen the page. */
+    overflow-wrap: break-word;
   }
   *,
   *::before,
@@ -103,6 +105,10 @@ export const consoleStyles = css`
   pre {
     font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace;
     font-size: 0.9em;
+  }
+  /* A token or path may sit in a flex row or a table cell, which size to their longest word. */
+  code {
+    overflow-wrap: anywhere;
   }
   pre {
     white-space: pre-wrap;

@@ -1,4 +1,5 @@
 import { KbConsoleApp } from './console-app.ts';
+import { KbCopyableText } from './copyable-text.ts';
 import { KbCuratedAnswersTab } from './curated-answers-tab.ts';
 import { KbDevelopersTab } from './developers-tab.ts';
 import { KbDocumentsTab } from './documents-tab.ts';
@@ -23,6 +24,7 @@ const ELEMENTS = {
   'kb-members-tab': KbMembersTab,
   'kb-developers-tab': KbDevelopersTab,
   'kb-widget-preview': KbWidgetPreview,
+  'kb-copyable-text': KbCopyableText,
 } as const;
 
 /** Registers the console's elements; idempotent, like the widget's `defineKbWidget`. */
@@ -45,5 +47,6 @@ declare global {
     'kb-members-tab': KbMembersTab;
     'kb-developers-tab': KbDevelopersTab;
     'kb-widget-preview': KbWidgetPreview;
+    'kb-copyable-text': KbCopyableText;
   }
 }

@@ -5,6 +5,7 @@ import { ConsoleClient, type FetchFunction } from './console-client.ts';
 import type { ConsoleToken, KnowledgeBaseDetail, TokenList } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbDevelopersTab } from './developers-tab.ts';
+import { expressTokenEndpoint, serverlessTokenEndpoint } from './token-endpoint-code.ts';
 import type { KbWidgetPreview } from './widget-preview.ts';
 
 /**
@@ -130,6 +131,31 @@ function text(element: KbDevelopersTab): string {
 
 function button(element: KbDevelopersTab, name: string): HTMLButtonElement | undefined {
   return [...root(element).querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === name);
+}
+
+/** The Copy button named `label` of a `<kb-copyable-text>` in the tab, and that element's status region. */
+function copyControl(element: KbDevelopersTab, label: string): { button: HTMLButtonElement; status: Element } {
+  for (const copyable of root(element).querySelectorAll('kb-copyable-text')) {
+    const found = [...copyable.shadowRoot!.querySelectorAll('button')].find((candidate) => candidate.textContent?.trim() === label);
+    if (found) return { button: found, status: copyable.shadowRoot!.querySelector('[role="status"]')! };
+  }
+  throw new Error(`No "${label}" button in the tab`);
+}
+
+/** Replaces `navigator.clipboard.writeText` while `run` runs: `written` collects what it was given; `refuse` makes it reject, as without permission. */
+async function withClipboard(refuse: boolean, run: (written: string[]) => Promise<void>): Promise<void> {
+  const clipboard = navigator.clipboard;
+  const original = clipboard.writeText;
+  const written: string[] = [];
+  clipboard.writeText = async (value: string) => {
+    if (refuse) throw new DOMException('Write permission denied.', 'NotAllowedError');
+    written.push(value);
+  };
+  try {
+    await run(written);
+  } finally {
+    clipboard.writeText = original;
+  }
 }
 
 async function issue(element: KbDevelopersTab, origins: string): Promise<void> {
@@ -519,6 +545,65 @@ describe('kb-developers-tab token list at scale', () => {
     expect(note).to.contain('tokenProvider');
     expect(note).to.contain('/kb-widget-token');
     expect(root(element).querySelector('.snippet')!.getAttribute('aria-describedby')).to.equal('expiry-note');
+  });
+});
+
+describe('kb-developers-tab snippet and token endpoint', () => {
+  it('Copy snippet: the snippet reaches the clipboard and the status says "Copied"', async () => {
+    const element = await developersTab(OWNER_KB, new ScriptedApi());
+    await issue(element, 'https://shop.example.com');
+    await waitUntil(() => root(element).querySelector('.snippet') !== null, 'the token is shown');
+
+    await withClipboard(false, async (written) => {
+      const { button: copy, status } = copyControl(element, 'Copy snippet');
+      copy.click();
+      await waitUntil(() => status.textContent === 'Copied', 'the copy is confirmed');
+
+      expect(written).to.deep.equal(['<script src="http://kb.test/widget/kb-widget.js"></script>']);
+    });
+  });
+
+  it('Copy snippet where the clipboard refuses: the snippet is selected and the status says to copy it by hand', async () => {
+    const element = await developersTab(OWNER_KB, new ScriptedApi());
+    await issue(element, 'https://shop.example.com');
+    await waitUntil(() => root(element).querySelector('.snippet') !== null, 'the token is shown');
+
+    await withClipboard(true, async () => {
+      const { button: copy, status } = copyControl(element, 'Copy snippet');
+      copy.click();
+      await waitUntil(() => status.textContent !== '', 'the failure is said');
+
+      expect(status.textContent).to.equal('Copy failed: the text is selected, copy it by hand');
+      expect(getSelection()!.toString()).to.equal('<script src="http://kb.test/widget/kb-widget.js"></script>');
+    });
+  });
+
+  it('token endpoint: says a token lasts at most the cap, and gives the Express and serverless endpoints for the issued origin, each copied whole', async () => {
+    const element = await developersTab(OWNER_KB, new ScriptedApi());
+    await issue(element, 'https://shop.example.com');
+    await waitUntil(() => root(element).querySelector('.snippet') !== null, 'the token is shown');
+    const target = { serviceOrigin: location.origin, kbId: 'docs', siteOrigin: 'https://shop.example.com', ttlMinutes: 60 };
+
+    const statement = root(element).querySelector('#token-lifetime')!.textContent!.replace(/\s+/g, ' ');
+    expect(statement).to.contain('A widget token lasts at most 120 minutes (60 unless you choose another lifetime), so a token pasted into a page stops working.');
+    expect(statement).to.contain('Your site needs a small token endpoint: GET /kb-widget-token');
+    expect([...root(element).querySelectorAll('pre.endpoint')].map((code) => code.textContent)).to.deep.equal([
+      expressTokenEndpoint(target),
+      serverlessTokenEndpoint(target),
+    ]);
+    await withClipboard(false, async (written) => {
+      copyControl(element, 'Copy Express endpoint').button.click();
+      copyControl(element, 'Copy serverless function').button.click();
+      await waitUntil(() => written.length === 2, 'both are copied');
+
+      expect(written).to.deep.equal([expressTokenEndpoint(target).trim(), serverlessTokenEndpoint(target).trim()]);
+    });
+  });
+
+  it('reader: no token endpoint (it needs an editor)', async () => {
+    const element = await developersTab(READER_KB, new ScriptedApi());
+
+    expect(root(element).querySelector('#token-lifetime')).to.equal(null);
   });
 });
 

@@ -4,6 +4,7 @@ import type { ConsoleToken, IssuedToken, KnowledgeBaseDetail, TokenList } from '
 import { TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES, type TokenPurpose, type TokenStatus, type Visibility } from '../protocol/workspace-terms.ts';
 import { confirmActions } from './confirm-actions.ts';
 import { consoleStyles } from './console-styles.ts';
+import { expressTokenEndpoint, serverlessTokenEndpoint, type TokenEndpointTarget } from './token-endpoint-code.ts';
 
 /**
  * The Developers tab of a knowledge base (issue 4, SPEC.md 5): issue a
@@ -15,9 +16,13 @@ import { consoleStyles } from './console-styles.ts';
  * shown), "Lifetime (minutes)" (60 preselected, at most the platform cap,
  * also checked here),
  * scope checkboxes (public checked) and "Issue token". The issued token is
- * shown once with its snippet and when it expires, and the snippet's
- * `tokenProvider` is explained. Readers see the tab and the token list, but
- * a sentence replaces the form.
+ * shown once with its snippet (with a Copy button) and when it expires, and
+ * the snippet's `tokenProvider` is explained. Under them, "Your site's token
+ * endpoint" says plainly how long a token lasts at most (the knowledge
+ * base's cap), hence that a site needs an endpoint handing out fresh ones,
+ * and gives it ready to paste (token-endpoint-code.ts: Express, and a
+ * serverless function for a static site), each with a Copy button.
+ * Readers see the tab and the token list, but a sentence replaces the form.
  *
  * The token list (issue 18 item 7) is newest first, {@link TOKEN_PAGE_SIZE}
  * a page ("Previous page" / "Next page"), filtered by status, purpose and
@@ -332,7 +337,33 @@ export class KbDevelopersTab extends LitElement {
           the console API) and serve it at <code>/kb-widget-token</code> on your site, or change that URL in the snippet.
         </p>
         <p>Paste this snippet into a page served from an allowed origin:</p>
-        <pre class="snippet" aria-describedby="expiry-note">${issued.snippet}</pre>
+        <kb-copyable-text label="Copy snippet"><pre class="snippet" aria-describedby="expiry-note">${issued.snippet}</pre></kb-copyable-text>
+      </section>
+    `;
+  }
+
+  private _renderTokenEndpoint(knowledgeBase: KnowledgeBaseDetail) {
+    const cap = knowledgeBase.token_ttl_cap_minutes;
+    const target: TokenEndpointTarget = {
+      serviceOrigin: location.origin,
+      kbId: knowledgeBase.id,
+      siteOrigin: this._issued?.allowed_origins[0] ?? 'https://www.example.com',
+      ttlMinutes: Math.min(60, cap),
+    };
+    return html`
+      <section aria-labelledby="endpoint-heading">
+        <h3 id="endpoint-heading">Your site's token endpoint</h3>
+        <p id="token-lifetime">
+          A widget token lasts at most ${cap} minutes (${target.ttlMinutes} unless you choose another lifetime), so a token pasted into a page
+          stops working. Your site needs a small token endpoint: <code>GET /kb-widget-token</code>, which the snippet's
+          <code>tokenProvider</code> asks for a fresh token. Paste one of these into your site, with the email and password of
+          an editor of this knowledge base (a member kept for it) in the site's environment as <code>KB_EMAIL</code> and
+          <code>KB_PASSWORD</code>, never in a page. It reuses each token until 10 minutes before it expires.
+        </p>
+        <h4>Express</h4>
+        <kb-copyable-text label="Copy Express endpoint"><pre class="endpoint">${expressTokenEndpoint(target)}</pre></kb-copyable-text>
+        <h4>Serverless function, for a static site (Netlify)</h4>
+        <kb-copyable-text label="Copy serverless function"><pre class="endpoint">${serverlessTokenEndpoint(target)}</pre></kb-copyable-text>
       </section>
     `;
   }
@@ -448,6 +479,7 @@ export class KbDevelopersTab extends LitElement {
       <h2>Developers</h2>
       <p>Widget tokens let a page on an allowed origin embed <code>&lt;kb-widget&gt;</code> for this knowledge base.</p>
       ${this._renderForm(knowledgeBase)} ${this._issued ? this._renderIssued(this._issued) : nothing}
+      ${knowledgeBase.can_issue_tokens ? this._renderTokenEndpoint(knowledgeBase) : nothing}
       ${knowledgeBase.can_issue_tokens
         ? html`<kb-widget-preview
             .client=${this.client}

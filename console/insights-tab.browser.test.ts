@@ -3,15 +3,19 @@ import { ConsoleClient, type FetchFunction } from './console-client.ts';
 import type { Insights } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import type { KbInsightsTab } from './insights-tab.ts';
+import { enforceConsoleStylePolicy } from './testing/console-style-policy.ts';
 
 /**
  * The Insights tab in Chromium against a scripted console API: the
  * summary, the per-day chart as a table, coverage gaps most asked first
  * ("Answer this" leading to the Curated answers tab with the question),
  * 👎 answers, problem reports with their passages, the CSV link following
- * the period; axe finds no violation.
+ * the period; axe finds no violation. The whole file runs under the
+ * console page's style policy (`style-src 'self'`), as the tab does in the
+ * console.
  */
 defineConsoleElements();
+const styleViolations = enforceConsoleStylePolicy();
 
 function insights(days: number): Insights {
   return {
@@ -85,6 +89,22 @@ describe('kb-insights-tab', () => {
       "incorrect, reported 2026-11-27 09:05 on the answer to “Where is the plan?” The reported passage's document was removed, or you may not read it.",
     ]);
     expect(root.querySelector('ol.reports a')!.getAttribute('href')).to.equal('https://docs.example.com/guide/#reading-files');
+  });
+
+  it("under the console's style policy: no violation, each day's bars drawn to scale of the busiest day", async () => {
+    const element = await insightsTab(new ScriptedApi());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const rows = [...element.shadowRoot!.querySelectorAll('table.chart tbody tr')];
+    const widths = rows.map((row) => [...row.querySelectorAll('.bar')].map((bar) => bar.getBoundingClientRect().width));
+    const scale = Math.max(...widths.map(([answered = 0, abstained = 0]) => answered + abstained));
+    expect(styleViolations.map((violation) => `${violation.effectiveDirective}: ${violation.sample}`)).to.deep.equal([]);
+    expect(scale).to.be.greaterThan(100);
+    expect(widths.map((row) => row.map((width) => Math.round((100 * width) / scale)))).to.deep.equal([
+      [0, 0],
+      [20, 0],
+      [20, 80],
+    ]);
   });
 
   it('another period: the insights and the CSV link follow it', async () => {

@@ -10,7 +10,9 @@ const PERIODS = [7, 30, 90] as const;
  * The Insights tab (editors and owners): what visitors asked over a period
  * and where the documentation falls short, from the question log - the
  * questions and abstentions of each day as a bar chart that is also a
- * table (each day a row, its bars drawn to scale, its counts in words),
+ * table (each day a row, its counts in words, its bars drawn to scale as
+ * SVG, whose geometry the console's `style-src 'self'` does not govern, where
+ * an inline `style` would be blocked),
  * the coverage gaps (questions abstained on, grouped, most asked first,
  * each with "Answer this", which opens the Curated answers tab's form with
  * the question, or a note once a curated answer covers it),
@@ -25,21 +27,32 @@ export class KbInsightsTab extends LitElement {
   static override styles = [
     consoleStyles,
     css`
-      .bar {
-        display: inline-block;
+      svg.day-bars {
+        display: block;
+        inline-size: 100%;
         block-size: 0.8rem;
-        background: #1a5fb4;
-        vertical-align: middle;
+      }
+      .bar {
+        fill: #1a5fb4;
       }
       .bar.abstained {
-        background: #c64600;
+        fill: #c64600;
       }
       .chart td {
         padding-block: 0.1rem;
       }
+      .chart th,
+      .chart td {
+        padding-inline-end: 0.5rem;
+      }
+      /* As wide as the tab allows, up to 40rem; the bars take the room the counts leave. */
+      table.chart {
+        inline-size: 100%;
+        max-inline-size: 40rem;
+      }
       .bars {
-        inline-size: 16rem;
-        max-inline-size: 40vw;
+        vertical-align: middle;
+        inline-size: 50%;
       }
       .summary {
         font-size: 1.1rem;
@@ -120,7 +133,8 @@ export class KbInsightsTab extends LitElement {
 
   private _renderChart(insights: Insights) {
     const most = Math.max(1, ...insights.per_day.map((day) => day.questions));
-    const width = (count: number) => `${(100 * count) / most}%`;
+    /** A count's share of the busiest day, in the bars' viewBox units (0 to 100). */
+    const share = (count: number) => (100 * count) / most;
     return html`<table class="chart">
       <caption>
         Questions and abstentions per day (UTC)
@@ -140,10 +154,10 @@ export class KbInsightsTab extends LitElement {
             <td>${day.questions}</td>
             <td>${day.abstained}</td>
             <td class="bars" aria-hidden="true">
-              <span class="bar" style="inline-size: ${width(day.questions - day.abstained)}"></span><span
-                class="bar abstained"
-                style="inline-size: ${width(day.abstained)}"
-              ></span>
+              <svg class="day-bars" viewBox="0 0 100 1" preserveAspectRatio="none">
+                <rect class="bar" x="0" y="0" width=${share(day.questions - day.abstained)} height="1"></rect>
+                <rect class="bar abstained" x=${share(day.questions - day.abstained)} y="0" width=${share(day.abstained)} height="1"></rect>
+              </svg>
             </td>
           </tr>`,
         )}

@@ -28,9 +28,11 @@ export class KbKnowledgeBaseView extends LitElement {
   static override styles = [
     consoleStyles,
     css`
+      /* The tabs wrap onto a second row where they do not fit (a 360 px phone). */
       nav ul {
         display: flex;
-        gap: 1.25rem;
+        flex-wrap: wrap;
+        gap: 0 1.25rem;
         list-style: none;
         padding: 0;
         border-bottom: 1px solid #c4c8d0;

@@ -339,6 +339,17 @@ export const kbWidgetStyles = css`
     background: var(--_accent);
     color: var(--_accent-text);
   }
+  /* An inline SVG icon (widget-icons.ts), in the text's colour and size. */
+  .icon {
+    inline-size: 1.15em;
+    block-size: 1.15em;
+    vertical-align: -0.2em;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
   .visually-hidden {
     position: absolute;
     width: 1px;

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
+import { a11ySnapshot, emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import './index.ts';
 import { defineKbWidget } from './define.ts';
 import type { KbWidget } from './kb-widget.ts';
@@ -311,6 +311,100 @@ describe('kb-widget accessibility', () => {
     await launcher.show();
     await Promise.all(shadow(launcher).getAnimations().map((animation) => animation.finished));
     await expectNoAxeViolations(launcher);
+  });
+});
+
+/** A node of Chromium's accessibility tree, as a11ySnapshot returns it. */
+type AccessibilityNode = { role: string; name: string; children?: AccessibilityNode[] };
+
+/** The accessible names of the buttons on the page, in tree order. */
+async function buttonNames(): Promise<string[]> {
+  const tree = (await a11ySnapshot({})) as unknown as AccessibilityNode;
+  const names: string[] = [];
+  const visit = (node: AccessibilityNode) => {
+    if (node.role === 'button') names.push(node.name);
+    node.children?.forEach(visit);
+  };
+  visit(tree);
+  return names;
+}
+
+/** Emoji and symbol characters (pictographs, arrows, crosses), which a page's fonts may draw differently or not at all. */
+const SYMBOL_CHARACTERS = /[\p{Extended_Pictographic}\p{So}\p{Sm}]/gu;
+
+describe('kb-widget icons', () => {
+  it('close, jump to latest, helpful and not helpful: SVG icons, no emoji or symbol in any control, each button keeps its name', async () => {
+    const element = await fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" style="--kb-widget-height: 400px"></kb-widget>`);
+    await element.show();
+    for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
+    transcript(element).scrollTop = 0;
+    await waitUntil(() => shadow(element).querySelector('.jump'), '"Jump to latest" did not appear');
+
+    const controls = [...shadow(element).querySelectorAll('button, a, summary, label')];
+    expect(controls.flatMap((control) => control.textContent?.match(SYMBOL_CHARACTERS) ?? [])).to.deep.equal([]);
+    const iconButtons = ['.close', '.jump', '.rate'].flatMap((selector) => [...shadow(element).querySelectorAll(selector)]);
+    expect(iconButtons.map((button) => button.querySelectorAll('svg[aria-hidden="true"]').length)).to.deep.equal([1, 1, 1, 1, 1, 1, 1, 1]);
+    const names = await buttonNames();
+    expect(names).to.include.members([DEFAULT_STRINGS.close, DEFAULT_STRINGS.jumpToLatest, DEFAULT_STRINGS.helpful, DEFAULT_STRINGS.notHelpful]);
+    expect(names.filter((name) => name.trim() === '')).to.deep.equal([]);
+  });
+});
+
+/** Focuses `control` and presses `key` on it, as a keyboard user does; resolves once the question it asks is answered or failed. */
+async function pressOn(element: KbWidget, control: HTMLElement, key: 'Enter' | ' '): Promise<void> {
+  const settled = Promise.race([oneEvent(element, 'kb-widget-answer'), oneEvent(element, 'kb-widget-error')]);
+  control.focus();
+  await sendKeys({ press: key === ' ' ? 'Space' : key });
+  await settled;
+  await element.updateComplete;
+}
+
+/** Whether keyboard focus is on the widget's question field. */
+function focusOnQuestionField(element: KbWidget): boolean {
+  return document.activeElement === element && shadow(element).activeElement === shadow(element).querySelector('[part="input"]');
+}
+
+describe('kb-widget focus after an action', () => {
+  it('starter question chosen with Enter: asked, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.chip')!, 'Enter');
+
+    expect(lastAnswerText(element)).to.contain('Use mkdir');
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('suggestion chosen with Space: asked, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'answer');
+    const asked = oneEvent(element, 'kb-widget-question') as Promise<KbWidgetQuestionEvent>;
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.chip')!, ' ');
+
+    expect((await asked).question).to.equal('How do I remove a directory?');
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('Retry chosen with Enter: asked again, and focus moves to the question field, not the page', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'error mid-answer');
+
+    await pressOn(element, shadow(element).querySelector<HTMLButtonElement>('.retry')!, 'Enter');
+
+    expect(shadow(element).querySelectorAll('.question')).to.have.length(1);
+    expect(focusOnQuestionField(element)).to.equal(true);
+  });
+
+  it('New conversation chosen with Enter: focus moves to the question field', async () => {
+    const element = await widget();
+    await askAndSettle(element, 'answer');
+
+    shadow(element).querySelector<HTMLButtonElement>('.new')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await element.updateComplete;
+
+    expect(shadow(element).querySelectorAll('.question')).to.have.length(0);
+    expect(focusOnQuestionField(element)).to.equal(true);
   });
 });
 

@@ -10,6 +10,7 @@ import { sendFeedback } from './feedback-client.ts';
 import { kbWidgetStyles } from './kb-widget-styles.ts';
 import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidgetToggleEvent } from './kb-widget-events.ts';
 import { answerSentences, markSentences } from './quote-marks.ts';
+import { icon, type IconName } from './widget-icons.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
 
 /** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
@@ -389,11 +390,21 @@ export class KbWidget extends LitElement {
     void this.ask(question);
   }
 
+  /**
+   * Asks a question chosen with a control the question removes (a starter
+   * or suggestion chip, Retry), moving focus to the question field, so it
+   * stays in the widget instead of falling back to the page.
+   */
+  #askFromControl(question: string): void {
+    void this.ask(question);
+    void this.#focusInput();
+  }
+
   /** Asks a failed question again in its place, once the service's `Retry-After` has passed. */
   #retryQuestion(turn: Turn): void {
     if ((turn.failure?.retryAt ?? 0) > Date.now()) return;
     this._turns = this._turns.filter((candidate) => candidate !== turn);
-    void this.ask(turn.question);
+    this.#askFromControl(turn.question);
   }
 
   /** Clears the conversation, shown and kept, and offers the greeting and starters again. */
@@ -554,7 +565,7 @@ export class KbWidget extends LitElement {
           ${this._turns.length > 0
             ? html`<button class="new" @click=${this.#startNewConversation}>${this.#text('newConversation')}</button>`
             : nothing}
-          ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>✕</button>`}
+          ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>${icon('close')}</button>`}
         </div>
         <div class="log">
           <div
@@ -567,7 +578,7 @@ export class KbWidget extends LitElement {
           >
             ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
           </div>
-          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} <span aria-hidden="true">↓</span></button>` : nothing}
+          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
         </div>
         <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
@@ -597,7 +608,7 @@ export class KbWidget extends LitElement {
   }
 
   #renderQuestionButton(question: string): TemplateResult {
-    return html`<button class="chip" part="suggestion" @click=${() => void this.ask(question)}>${withInlineCode(question)}</button>`;
+    return html`<button class="chip" part="suggestion" @click=${() => this.#askFromControl(question)}>${withInlineCode(question)}</button>`;
   }
 
   /** A copy button (none where the Clipboard API is missing, e.g. on plain HTTP); says "Copied" once it copied. */
@@ -649,7 +660,7 @@ export class KbWidget extends LitElement {
     const sources = turn.citations.map((citation) => `[${citation.index}] ${citation.title ?? readableDocumentName(citation.doc_id)} ${citation.url ?? ''}`.trim());
     const state = this._feedback[turn.id];
     const chosen = turn.rated ?? state?.rating;
-    const rate = (rating: 'up' | 'down', label: 'helpful' | 'notHelpful', emoji: string) =>
+    const rate = (rating: 'up' | 'down', label: 'helpful' | 'notHelpful', shown: IconName) =>
       html`<button
         class="rate"
         aria-label=${this.#text(label)}
@@ -657,11 +668,11 @@ export class KbWidget extends LitElement {
         aria-disabled=${turn.rated || state?.status === 'sending' ? 'true' : nothing}
         @click=${() => this.#rate(turn, rating)}
       >
-        ${emoji}
+        ${icon(shown)}
       </button>`;
     return html`<div class="actions" part="actions">
         ${answered ? this.#renderCopy([turn.text, ...sources].join('\n'), this.#text('copyAnswer')) : nothing}
-        ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing} ${rate('up', 'helpful', '👍')}${rate('down', 'notHelpful', '👎')}
+        ${support ? this.#renderLink(support, this.#text('contactSupport')) : nothing} ${rate('up', 'helpful', 'thumbs-up')}${rate('down', 'notHelpful', 'thumbs-down')}
         ${this.#renderThanks(String(turn.id), !!turn.rated)}
       </div>
       ${chosen === 'down' && !turn.rated ? this.#renderFeedbackForm(turn) : nothing}${this.#renderFeedbackFailure(String(turn.id))}`;

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { problemHandler } from '../http/problem.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
-import { CONSOLE_CSP, CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
+import { CONSOLE_CSP } from './console-csp.ts';
+import { CONSOLE_ICON_PATH, CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
 
 /**
  * The console page over real HTTP: the shell with its CSP and script tag,
@@ -109,5 +110,17 @@ describe('createApp', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toBe(CONSOLE_CSP);
     expect(await response.text()).toContain(CONSOLE_SCRIPT_PATH);
+  });
+
+  test('the icon the shell names: served as SVG, so the browser asks for no /favicon.ico (a 404)', async () => {
+    const shell = await (await fetch(`${fixture.baseUrl}/console`)).text();
+    const href = /<link rel="icon" href="([^"]+)"/.exec(shell)?.[1];
+
+    const response = await fetch(`${fixture.baseUrl}${href ?? '/favicon.ico'}`);
+
+    expect(href).toBe(CONSOLE_ICON_PATH);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(await response.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   });
 });

@@ -2,10 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
 import { problem } from '../http/problem.ts';
+import { CONSOLE_CSP } from './console-csp.ts';
 
 /**
  * The console's page (issue 4): `GET /console` answers a small HTML shell
- * whose only script is the console bundle, `GET /console/console.js`
+ * whose only script is the console bundle, `GET /console/console.js`, and
+ * whose icon is `GET /console/favicon.svg` (issue 32 item 10: without it,
+ * every load's `/favicon.ico` was a 404)
  * (`npm run build` writes it to `dist/console/console.js` from
  * `console/index.ts`, see vite.console.config.ts). Everything else the page
  * shows comes from the console API as JSON.
@@ -25,21 +28,15 @@ import { problem } from '../http/problem.ts';
  * Express's ETag), so a rebuild reaches a signed-in person at once.
  */
 
-/** Content-Security-Policy of the console page. */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-
 /** URL path of the console bundle. */
 export const CONSOLE_SCRIPT_PATH = '/console/console.js';
+
+/** URL path of the console's icon, which the shell names, so a browser asks for no `/favicon.ico`. */
+export const CONSOLE_ICON_PATH = '/console/favicon.svg';
+
+/** The console's icon: a page of lines on the console's blue, 32 × 32. */
+const CONSOLE_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#1a5fb4"/><path d="M9 10h14M9 16h14M9 22h9" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>
+`;
 
 /** The HTML shell of `/console`. */
 export const CONSOLE_HTML = `<!doctype html>
@@ -48,6 +45,7 @@ export const CONSOLE_HTML = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>kb-widget console</title>
+    <link rel="icon" href="${CONSOLE_ICON_PATH}" type="image/svg+xml" />
     <script type="module" src="${CONSOLE_SCRIPT_PATH}"></script>
   </head>
   <body>
@@ -80,6 +78,11 @@ export function consolePageRoutes(consoleDistDir: string | undefined): Router {
       'Content-Type': 'text/html; charset=utf-8',
     });
     response.send(CONSOLE_HTML);
+  });
+
+  router.get(CONSOLE_ICON_PATH, (_request, response) => {
+    response.set({ ...SECURITY_HEADERS, 'Cache-Control': 'public, max-age=86400', 'Content-Type': 'image/svg+xml' });
+    response.send(CONSOLE_ICON);
   });
 
   router.get(CONSOLE_SCRIPT_PATH, async (_request, response) => {
