@@ -3,11 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createAnswerEngine } from './answer-engine.ts';
+import type { RerankedSearch } from './passage-rerank.ts';
+import { preferRecommended } from './recommended-first.ts';
 import { collectAnswer } from './answer-events.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import { openTestStore } from '../testing/test-store.ts';
-import type { Reach } from '../store/store.ts';
+import type { Retriever } from '../retrieval/retriever.ts';
+import type { Reach, ScoredPassage } from '../store/store.ts';
 
 /**
  * A deprecated API does not lead an answer when the docs name its
@@ -86,5 +89,71 @@ describe('a deprecated API in an answer', () => {
     // fs.exists matches the question best, so the answer still quotes it, second, and says what the docs say of it.
     expect(answer.citations.map((citation) => citation.passage.headingPath.at(-1))).toContain('`fs.exists(path, callback)`');
     expect(answer.answer).toMatch(/`fs\.exists\(path, callback\)` is deprecated: Use `fs\.stat\(\)` or `fs\.access\(\)` instead \[\d\]\./);
+  });
+});
+
+describe('preferRecommended', () => {
+  const reach: Reach = REACH;
+  const passage = (chunkId: number, heading: string, text: string): ScoredPassage => ({
+    chunkId,
+    kbId: 'docs',
+    docId: 'fs.md',
+    title: 'File system',
+    headingPath: ['File system', heading],
+    text,
+    quotable: true,
+    contentHash: `hash-${chunkId}`,
+    score: 10 - chunkId,
+  });
+  const deprecated = passage(1, '`fs.exists(path, callback)`', 'Stability: 0 - Deprecated: Use `fs.stat()` instead.\n\nTest whether or not the given path exists.');
+  const unrelated = passage(2, '`fs.readFile(path, callback)`', 'Reads the entire contents of a file.');
+  const replacement = passage(3, '`fs.stat(path[, options], callback)`', 'Asynchronous stat(2).');
+  const search = (passages: ScoredPassage[]): RerankedSearch => ({
+    passages,
+    passageCount: 10,
+    documentFrequencies: {},
+    relevance: passages.map((_, rank) => 1 - rank / 10),
+    documentShare: 1,
+    otherPages: { similarity: 0, documentSimilarity: 0 },
+  });
+  /** A retriever that finds `found` for any query, recording the terms it was asked for. */
+  const retrieverFinding = (found: ScoredPassage[]) => {
+    const asked: (readonly string[])[] = [];
+    const retriever: Retriever = {
+      async search(query) {
+        asked.push(query.terms);
+        return { passages: found, passageCount: 10, documentFrequencies: {} };
+      },
+    };
+    return { retriever, asked };
+  };
+
+  test('the replacement retrieved further down comes first, without another search', async () => {
+    const { retriever, asked } = retrieverFinding([]);
+
+    const result = await preferRecommended(search([deprecated, unrelated, replacement]), retriever, reach);
+
+    expect(result.passages.map((entry) => entry.chunkId)).toEqual([3, 1, 2]);
+    expect(result.relevance).toEqual([1, 0.9, 0.8]);
+    expect(asked).toEqual([]);
+  });
+
+  test('a replacement not retrieved is searched for by its name and put first; the last passage gives way', async () => {
+    const { retriever, asked } = retrieverFinding([unrelated, replacement]);
+
+    const result = await preferRecommended(search([deprecated, unrelated]), retriever, reach);
+
+    // The replacement's name, analyzed as a question is (`fs` also stands for "file system").
+    expect(asked).toEqual([['fs', 'file', 'system', 'stat']]);
+    expect(result.passages.map((entry) => entry.chunkId)).toEqual([3, 1]);
+  });
+
+  test('when the replacement cannot be found, or the first section is not deprecated, the order is kept', async () => {
+    const { retriever } = retrieverFinding([unrelated]);
+    const notFound = search([deprecated, unrelated]);
+    const current = search([unrelated, deprecated]);
+
+    expect(await preferRecommended(notFound, retriever, reach)).toBe(notFound);
+    expect(await preferRecommended(current, retriever, reach)).toBe(current);
   });
 });
