@@ -72,9 +72,12 @@ function withInlineCode(text: string): unknown[] {
  * @fires kb-widget-error - An answer failed or was refused ({@link KbWidgetErrorEvent}).
  * @fires kb-widget-toggle - The launcher panel opened or closed ({@link KbWidgetToggleEvent}).
  *
- * The transcript follows the conversation unless the visitor scrolled up to
- * read (then "Jump to latest" appears); the conversation shown is kept for
- * the tab in `sessionStorage` until "New conversation".
+ * A question asked rises to the top of the transcript and its answer reads
+ * downward from there; the view follows an answer to its end only once the
+ * visitor scrolled there. When words arrive below while the visitor reads
+ * further up, "Jump to latest" appears under the transcript, covering
+ * nothing. The conversation shown is kept for the tab in `sessionStorage`
+ * until "New conversation".
  *
  * @csspart launcher - The floating button of `mode="launcher"`.
  * @csspart panel - The panel holding the conversation.
@@ -159,7 +162,7 @@ export class KbWidget extends LitElement {
   declare private _turns: Turn[];
   /** The text last copied, while its button says "Copied". */
   declare private _copied: string | undefined;
-  /** Whether more of the conversation lies below the transcript's view ("Jump to latest" is offered). */
+  /** Whether words arrived below the view while the visitor read further up ("Jump to latest" is offered). */
   declare private _behind: boolean;
   /** Feedback controls by key: `<turn id>` for an answer's rating, `<turn id>-<citation index>` for a problem report. */
   declare private _feedback: Record<string, FeedbackState | undefined>;
@@ -286,9 +289,14 @@ export class KbWidget extends LitElement {
       const end = transcript.scrollHeight - transcript.clientHeight;
       const question = [...transcript.querySelectorAll<HTMLElement>('.question')].at(-1);
       const target = this.#follow === 'end' || !question ? end : Math.min(end, question.offsetTop - 12);
-      // Only ever forward: the visitor may have scrolled on, past the question.
-      if (this.#follow !== 'none' && target > transcript.scrollTop) this.#autoScrollTop = transcript.scrollTop = target;
-      this._behind = end - transcript.scrollTop >= NEAR_END_PIXELS;
+      // Only ever forward: the visitor may have scrolled on, past the question. Read back: a zoomed page scrolls in device pixels.
+      if (this.#follow !== 'none' && target > transcript.scrollTop) {
+        transcript.scrollTop = target;
+        this.#autoScrollTop = transcript.scrollTop;
+      }
+      // "Jump to latest" only for words that arrived below while the visitor reads further up.
+      if (this.#follow !== 'none') this._behind = false;
+      else if (this.busy && changed.has('_turns') && end - transcript.scrollTop >= NEAR_END_PIXELS) this._behind = true;
     }
     const retryAt = this._turns.at(-1)?.failure?.retryAt ?? 0;
     if (retryAt > Date.now() && !this.#countdownTimer) {
@@ -325,28 +333,11 @@ export class KbWidget extends LitElement {
     }
   }
 
+  /** Ends a turn as its outcome says: a failure has words for the visitor; an answer or failure fires its event. */
   #finish(turnId: number, outcome: AskOutcome): void {
-    let reason: FailureReason | undefined;
-    let code: string | undefined;
-    let retryAfterSeconds: number | undefined;
-    switch (outcome.kind) {
-      case 'done':
-      case 'aborted':
-      case 'error':
-        break;
-      case 'refused':
-        reason = refusalReason(outcome.code, outcome.status);
-        code = outcome.code;
-        retryAfterSeconds = outcome.retryAfterSeconds;
-        break;
-      case 'interrupted':
-        reason = 'interrupted';
-        break;
-      case 'offline':
-        reason = 'offline';
-        break;
-    }
-    if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, retryAfterSeconds));
+    const refused = outcome.kind === 'refused' ? outcome : undefined;
+    const reason = refused ? refusalReason(refused.code, refused.status) : outcome.kind === 'interrupted' || outcome.kind === 'offline' ? outcome.kind : undefined;
+    if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, refused?.retryAfterSeconds));
     const turn = this._turns.find((candidate) => candidate.id === turnId);
     if (!turn) return;
     if (turn.status === 'answered' || turn.status === 'abstained') {
@@ -359,7 +350,7 @@ export class KbWidget extends LitElement {
         }),
       );
     } else if (turn.status === 'failed') {
-      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure?.reason ?? 'generation-failed', outcome.kind === 'error' ? outcome.code : code));
+      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure?.reason ?? 'generation-failed', outcome.kind === 'error' ? outcome.code : refused?.code));
     }
   }
 
@@ -432,17 +423,21 @@ export class KbWidget extends LitElement {
     void (this._open ? this.#focusInput() : this.show());
   };
 
-  /** The visitor scrolled: up, the transcript stays where they read; to the end, it keeps the end in view. */
+  /**
+   * The visitor scrolled (not the widget: a pixel apart from where it
+   * scrolled to): up, the transcript stays where they read; to the end, it
+   * keeps the end in view and "Jump to latest" goes.
+   */
   #trackScroll(event: Event): void {
     const transcript = event.currentTarget as HTMLElement;
     const top = transcript.scrollTop;
-    const behind = transcript.scrollHeight - top - transcript.clientHeight >= NEAR_END_PIXELS;
-    if (top !== this.#autoScrollTop) {
-      if (!behind) this.#follow = 'end';
+    const atEnd = transcript.scrollHeight - top - transcript.clientHeight < NEAR_END_PIXELS;
+    if (Math.abs(top - this.#autoScrollTop) > 1) {
+      if (atEnd) this.#follow = 'end';
       else if (top < this.#lastScrollTop) this.#follow = 'none';
     }
     this.#lastScrollTop = top;
-    this._behind = behind;
+    if (atEnd) this._behind = false;
   }
 
   #jumpToLatest(): void {
@@ -567,19 +562,17 @@ export class KbWidget extends LitElement {
             : nothing}
           ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>${icon('close')}</button>`}
         </div>
-        <div class="log">
-          <div
-            class="transcript"
-            part="transcript"
-            role="log"
-            aria-label=${this.#text('transcript')}
-            @click=${this.#followCitation}
-            @scroll=${this.#trackScroll}
-          >
-            ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
-          </div>
-          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
+        <div
+          class="transcript"
+          part="transcript"
+          role="log"
+          aria-label=${this.#text('transcript')}
+          @click=${this.#followCitation}
+          @scroll=${this.#trackScroll}
+        >
+          ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
         </div>
+        ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
         <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
           <input

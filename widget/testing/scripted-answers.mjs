@@ -51,6 +51,15 @@ export const SCRIPTS = {
     ...tokens('Pass `recursive: true` [1], see also [2].'),
     frame('done', { abstained: false, provenance: 'qa_shortcut' }),
   ],
+  // An answer longer than the panel, as real ones are: a first sentence, paragraphs, code, sources and follow-ups.
+  'long with code': [
+    frame('citations', { citations: [citation(1, 'fs.md', 'Use mkdir with recursive: true.'), citation(2, 'path.md', 'Join paths with path.join().')] }),
+    ...tokens('First line of the answer [1].'),
+    ...tokens(Array.from({ length: 12 }, (_, index) => `\n\nParagraph ${index} explains one more detail of creating directories with the file system module [2].`).join('')),
+    frame('token', { text: `\n\n\`\`\`js\n${Array.from({ length: 10 }, (_, index) => `fs.mkdirSync('dir${index}', { recursive: true });`).join('\n')}\n\`\`\`\n` }),
+    frame('suggestions', { questions: ['How do I remove a directory?'] }),
+    frame('done', { abstained: false }),
+  ],
   long: [...tokens(Array.from({ length: 60 }, (_, index) => `Sentence number ${index} of a long answer.`).join(' ')), frame('done', { abstained: false })],
 };
 
