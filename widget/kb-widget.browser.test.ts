@@ -175,6 +175,61 @@ describe('kb-widget refusals', () => {
   });
 });
 
+describe('kb-widget stalled server', () => {
+  /** An inline widget that gives up after `stall-timeout` ms without a sign of life. */
+  async function impatientWidget(): Promise<KbWidget> {
+    return fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" mode="inline" stall-timeout="300"></kb-widget>`);
+  }
+
+  it('server accepts the question and then sends nothing: "isn\'t answering" with Try again, an error event, the request closed', async () => {
+    const element = await impatientWidget();
+    const failed = oneEvent(element, 'kb-widget-error') as Promise<KbWidgetErrorEvent>;
+
+    await askAndSettle(element, 'frozen');
+
+    expect(notice(element)).to.contain(DEFAULT_STRINGS.stalled);
+    expect(shadow(element).querySelector('.status')).to.equal(null);
+    expect(shadow(element).querySelector('.retry')).to.exist;
+    expect((await failed).reason).to.equal('stalled');
+  });
+
+  it('server freezes mid-answer: the words that arrived stay, "isn\'t answering" follows', async () => {
+    const element = await impatientWidget();
+
+    await askAndSettle(element, 'frozen mid-answer');
+
+    expect(lastAnswerText(element)).to.equal('Half an answer');
+    expect(notice(element)).to.contain(DEFAULT_STRINGS.stalled);
+  });
+
+  it('server sends only heartbeats for twice the stall timeout, then answers: the answer, no notice', async () => {
+    const element = await impatientWidget();
+
+    await askAndSettle(element, 'heartbeats');
+
+    expect(lastAnswerText(element)).to.equal('Answered after the heartbeats.');
+    expect(notice(element)).to.equal('');
+  });
+
+  it('two failed questions: each keeps its own Try again, and the first one\'s asks its question again', async () => {
+    const element = await impatientWidget();
+    await askAndSettle(element, 'truncated');
+    await askAndSettle(element, 'frozen');
+
+    const retries = shadow(element).querySelectorAll<HTMLButtonElement>('.retry');
+    expect(retries).to.have.length(2);
+    const settled = oneEvent(element, 'kb-widget-error');
+    retries[0]!.click();
+    await settled;
+    await element.updateComplete;
+
+    const requests = (await (await fetch('/scripted/requests')).json()) as { question: string }[];
+    expect(requests.map((request) => request.question)).to.deep.equal(['truncated', 'frozen', 'truncated']);
+    expect([...shadow(element).querySelectorAll('.question')].map((question) => question.textContent)).to.deep.equal(['frozen', 'truncated']);
+    expect(shadow(element).querySelectorAll('.retry')).to.have.length(2);
+  });
+});
+
 describe('kb-widget tokens', () => {
   it('expired token and a token provider: one fresh token, then the answer', async () => {
     const element = await widget({ token: 'stale' });

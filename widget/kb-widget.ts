@@ -55,6 +55,11 @@ const NEAR_END_PIXELS = 24;
 /** Milliseconds a copy button shows "Copied". */
 const COPIED_MILLISECONDS = 2000;
 
+/** The id of the source a turn's citation `index` points at. */
+function sourceId(turnId: number, index: number): string {
+  return `kb-source-${turnId}-${index}`;
+}
+
 /** Question or suggestion text with its code spans (`` `x` ``) as code: no literal backticks. */
 function withInlineCode(text: string): unknown[] {
   return text.split(/`([^`]+)`/).map((part, index) => (index % 2 ? html`<code>${part}</code>` : part));
@@ -121,6 +126,7 @@ export class KbWidget extends LitElement {
     theme: { reflect: true },
     strings: { attribute: false },
     tokenProvider: { attribute: false },
+    stallTimeout: { attribute: 'stall-timeout', type: Number },
     _open: { state: true },
     _turns: { state: true },
     _copied: { state: true },
@@ -157,6 +163,12 @@ export class KbWidget extends LitElement {
    * question is refused because the token expired.
    */
   declare tokenProvider: (() => Promise<string>) | undefined;
+  /**
+   * Milliseconds a question waits for the next sign of life from the service
+   * (a frame, or the heartbeat it sends every 15 s) before it ends as "The
+   * assistant isn't answering", with Try again; default 30,000.
+   */
+  declare stallTimeout: number;
 
   declare private _open: boolean;
   declare private _turns: Turn[];
@@ -192,6 +204,7 @@ export class KbWidget extends LitElement {
     this.hotkey = false;
     this.theme = 'light';
     this.strings = {};
+    this.stallTimeout = 30_000;
     this._open = false;
     this._turns = [];
     this._behind = false;
@@ -256,6 +269,7 @@ export class KbWidget extends LitElement {
         token,
         question: trimmed,
         signal: controller.signal,
+        idleMilliseconds: this.stallTimeout,
         onFrame: (frame) => this.#updateTurn(turn.id, (current) => applyFrame(current, frame)),
       }),
     );
@@ -336,7 +350,9 @@ export class KbWidget extends LitElement {
   /** Ends a turn as its outcome says: a failure has words for the visitor; an answer or failure fires its event. */
   #finish(turnId: number, outcome: AskOutcome): void {
     const refused = outcome.kind === 'refused' ? outcome : undefined;
-    const reason = refused ? refusalReason(refused.code, refused.status) : outcome.kind === 'interrupted' || outcome.kind === 'offline' ? outcome.kind : undefined;
+    const reason = refused ? refusalReason(refused.code, refused.status) : outcome.kind === 'interrupted' || outcome.kind === 'offline' || outcome.kind === 'stalled'
+        ? outcome.kind
+        : undefined;
     if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, refused?.retryAfterSeconds));
     const turn = this._turns.find((candidate) => candidate.id === turnId);
     if (!turn) return;
@@ -350,7 +366,7 @@ export class KbWidget extends LitElement {
         }),
       );
     } else if (turn.status === 'failed') {
-      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure?.reason ?? 'generation-failed', outcome.kind === 'error' ? outcome.code : refused?.code));
+      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure!.reason, outcome.kind === 'error' ? outcome.code : refused?.code));
     }
   }
 
@@ -526,10 +542,6 @@ export class KbWidget extends LitElement {
     if (!(this.renderRoot as ShadowRoot).activeElement) this.renderRoot.querySelector<HTMLElement>(`#kb-thanks-${key}`)?.focus();
   }
 
-  #sourceId(turnId: number, index: number): string {
-    return `kb-source-${turnId}-${index}`;
-  }
-
   override render(): TemplateResult {
     const inline = this.mode === 'inline';
     const panelId = 'kb-widget-panel';
@@ -620,19 +632,18 @@ export class KbWidget extends LitElement {
     const finished = turn.status !== 'streaming';
     const known = new Set(turn.citations.map((citation) => citation.index));
     const answer = renderAnswer(parseAnswerMarkdown(turn.text), {
-      citationHref: (index) => (known.has(index) ? `#${this.#sourceId(turn.id, index)}` : undefined),
+      citationHref: (index) => (known.has(index) ? `#${sourceId(turn.id, index)}` : undefined),
       citationLabel: (index) => this.#text('citation', { n: index }),
       ...(finished ? { codeActions: (code: string) => this.#renderCopy(code, this.#text('copyCode')) } : {}),
     });
-    const latest = turn === this._turns.at(-1);
     return html`
       <p class="question" part="message">${withInlineCode(turn.question)}</p>
       ${finished
         ? html`<article class="answer" part="message">${answer}</article>`
         : html`<div class="answer" part="message" aria-hidden="true">${answer}</div>
             ${turn.text ? nothing : html`<p class="status">${this.#text('thinking')}</p>`}`}
-      ${this.#renderNotice(turn, latest)} ${finished ? this.#renderSources(turn) : nothing} ${this.#renderActions(turn)}
-      ${turn.status === 'answered' && turn.suggestions.length > 0 && latest
+      ${this.#renderNotice(turn)} ${finished ? this.#renderSources(turn) : nothing} ${this.#renderActions(turn)}
+      ${turn.status === 'answered' && turn.suggestions.length > 0 && turn === this._turns.at(-1)
         ? html`<div>
             <h3>${this.#text('suggestions')}</h3>
             <div class="chips">${turn.suggestions.map((question) => this.#renderQuestionButton(question))}</div>
@@ -729,17 +740,18 @@ export class KbWidget extends LitElement {
     >`;
   }
 
-  #renderNotice(turn: Turn, latest: boolean): TemplateResult | typeof nothing {
+  /** What stopped or failed a turn; a failure worth retrying keeps its own Try again, whichever turn it is. */
+  #renderNotice(turn: Turn): TemplateResult | typeof nothing {
     if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
     if (turn.status !== 'failed' || !turn.failure) return nothing;
     const { reason, retryAfterSeconds, retryAt } = turn.failure;
     const words = this.#text(wordsOf(reason), { seconds: retryAfterSeconds ?? 30 });
-    const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
+    const retryable = ['rate-limited', 'offline', 'interrupted', 'stalled', 'generation-failed', 'unavailable'].includes(reason);
     const wait = Math.ceil(((retryAt ?? 0) - Date.now()) / 1000);
     // The alert is announced once; the countdown lives on the button, outside it, so it is not announced every second.
     return html`<div class="notice">
       <p role="alert">${words}</p>
-      ${retryable && latest
+      ${retryable
         ? html`<button class="retry" aria-disabled=${wait > 0 ? 'true' : nothing} @click=${() => this.#retryQuestion(turn)}>
             ${wait > 0 ? this.#text('retryIn', { seconds: wait }) : this.#text('retry')}
           </button>`
@@ -762,7 +774,7 @@ export class KbWidget extends LitElement {
           (group) => html`<li part="citation">
             ${group.url ? this.#renderLink(group.url, group.title, 'title') : html`<span class="title">${group.title}</span>`}
             ${group.citations.map(({ citation, section }) => {
-              const id = this.#sourceId(turn.id, citation.index);
+              const id = sourceId(turn.id, citation.index);
               const label = `${citation.text ? this.#text('quote', { n: citation.index }) : `[${citation.index}]`}${section ? ` · ${section}` : ''}`;
               return html`${citation.text
                 ? html`<details id=${id}>

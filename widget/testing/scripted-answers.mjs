@@ -60,6 +60,10 @@ export const SCRIPTS = {
     frame('suggestions', { questions: ['How do I remove a directory?'] }),
     frame('done', { abstained: false }),
   ],
+  // A server that freezes part-way: the words so far, then nothing for a minute.
+  'frozen mid-answer': [...tokens('Half an answer'), 60_000],
+  // A server that sends its heartbeat (`: ping`) and nothing else for a while, then answers.
+  heartbeats: [...Array.from({ length: 6 }, () => [100, ': ping\n\n']).flat(), ...tokens('Answered after the heartbeats.'), frame('done', { abstained: false })],
   long: [...tokens(Array.from({ length: 60 }, (_, index) => `Sentence number ${index} of a long answer.`).join(' ')), frame('done', { abstained: false })],
 };
 
@@ -153,6 +157,14 @@ export async function scriptedAnswers(context, next) {
     context.type = 'application/problem+json';
     if (status === 429) context.set('Retry-After', retryAfter);
     context.body = JSON.stringify({ type: `urn:kb-widget:problem:${code}`, title: code, status, detail, code });
+    return;
+  }
+  // A frozen server: the request is accepted and nothing more comes, not even the headers, until the client gives up.
+  if (body.question === 'frozen') {
+    await new Promise((resolve) => context.req.socket.once('close', resolve));
+    // Nothing is written (the client is gone); the status only keeps the test runner from reporting a 404.
+    context.status = 200;
+    context.respond = false;
     return;
   }
   const hostile = /^hostile (\d+)$/.exec(body.question);
