@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { Citation, FeedbackRequest, ProblemReason, RatingReason } from '../protocol/query-protocol.ts';
 import { askQuestion, type AskOutcome } from './answer-stream.ts';
 import { parseAnswerMarkdown } from './answer-markdown.ts';
-import { renderAnswer } from './answer-markdown-render.ts';
+import { NO_CITATION_LINKS, renderAnswer } from './answer-markdown-render.ts';
 import { followableUrl, groupSources, readableDocumentName } from './citation-sources.ts';
 import { applyFrame, failTurn, provenanceOf, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
 import { loadTurns, saveTurns } from './conversation-storage.ts';
@@ -12,9 +12,6 @@ import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidge
 import { answerSentences, markSentences } from './quote-marks.ts';
 import { icon, type IconName } from './widget-icons.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
-
-/** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
-const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
 
 /**
  * A kebab- or snake-case name in camel case: failure reason `not-allowed` has
