@@ -96,10 +96,12 @@ const EMBEDDED_ONLY_SERVER_TESTS = ['server/ingest/kubernetes-docs.test.ts'];
  * Drops the indentation after each line break inside the widget's Lit
  * `html` templates when building (issue 15: the bundle's size budget): a
  * line break stays, so the whitespace the browser collapses stays
- * whitespace and the markup renders the same. In `css` templates, also the
+ * whitespace and the markup renders the same; a line break before the `>`
+ * or `/>` that ends a tag goes. In `css` templates, also the comments, the
  * whitespace around `{`, `}`, `;`, `,` and after `:` (never before it: `.a
- * :focus` is a descendant selector). The minifier leaves template literals
- * alone; this saves about 300 bytes gzipped.
+ * :focus` is a descendant selector), the `;` before `}` and the 0 of `0.5`.
+ * The minifier leaves template literals alone; this saves about 400 bytes
+ * gzipped.
  * Templates are found on the parsed module (tagged template expressions
  * whose tag is the identifier `html` or `css`), never by pattern.
  */
@@ -125,8 +127,14 @@ function collapseLitTemplateIndentation(): Plugin {
       for (const { start, end, css } of quasis.sort((left, right) => right.start - left.start)) {
         const text = result.slice(start, end);
         const collapsed = css
-          ? text.replace(/\s+/g, ' ').replace(/ ?([{};,]) ?/g, '$1').replace(/: /g, ':')
-          : text.replace(/\n[ \t]+/g, '\n');
+          ? text
+              .replace(/\/\*[^]*?\*\//g, '')
+              .replace(/\s+/g, ' ')
+              .replace(/ ?([{};,]) ?/g, '$1')
+              .replace(/: /g, ':')
+              .replace(/;}/g, '}')
+              .replace(/([^\w.])0\.(\d)/g, '$1.$2')
+          : text.replace(/\n[ \t]+/g, '\n').replace(/\n(\/?>)/g, '$1');
         result = result.slice(0, start) + collapsed + result.slice(end);
       }
       return { code: result, map: null };

@@ -112,7 +112,10 @@ function docIds(element: KbDocumentsTab): string[] {
   return [...element.shadowRoot!.querySelectorAll('tbody tr')].map((row) => row.getAttribute('data-doc-id') ?? '');
 }
 
+/** Opens the upload form with its button, as an editor does, and chooses `files` in it. */
 function choose(element: KbDocumentsTab, files: File[]): void {
+  const opener = buttonNamed(element, 'Upload files')!;
+  if (opener.getAttribute('aria-expanded') !== 'true') opener.click();
   const transfer = new DataTransfer();
   for (const file of files) transfer.items.add(file);
   element.shadowRoot!.querySelector<HTMLInputElement>('#upload-files')!.files = transfer.files;
@@ -214,6 +217,64 @@ describe('kb-documents-tab', () => {
 
     expect(api.requests.find((request) => request.method === 'DELETE')?.path).to.equal('/documents/guides/setup.md');
     expect(element.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal('guides/setup.md was removed; it is no longer cited.');
+  });
+
+  it('5,000 documents: 50 rows drawn, searched by id or title, filtered by visibility, paged; upload and import open from their buttons, one at a time', async () => {
+    const api = new ScriptedApi();
+    api.documents = Array.from({ length: 5000 }, (_, index) => ({
+      doc_id: `docs/page-${String(index).padStart(4, '0')}.md`,
+      title: `Page ${index}`,
+      visibility: index % 3 === 0 ? 'restricted' : 'public',
+      quotable: true,
+      passages: 4,
+      updated_at: '2026-11-01T10:00:00.000Z',
+    }));
+    const started = performance.now();
+    const element = await documentsTab(api, true);
+    const loaded = performance.now() - started;
+    const root = element.shadowRoot!;
+    const count = () => root.querySelector('#document-count')!.textContent!.replace(/\s+/g, ' ').trim();
+    const visible = (selector: string) => root.querySelector<HTMLElement>(selector)!.getClientRects().length > 0;
+
+    expect(docIds(element)).to.have.length(50);
+    expect(count()).to.equal('Documents 1–50 of 5,000');
+    expect([visible('#upload-form'), visible('#site-import')]).to.deep.equal([false, false]);
+    expect(loaded).to.be.below(3000);
+
+    const search = root.querySelector<HTMLInputElement>('#document-search')!;
+    const typed = performance.now();
+    search.value = 'PAGE 4321';
+    search.dispatchEvent(new Event('input'));
+    await element.updateComplete;
+    expect(performance.now() - typed).to.be.below(250);
+    expect(docIds(element)).to.deep.equal(['docs/page-4321.md']);
+    search.value = 'page-1234.md';
+    search.dispatchEvent(new Event('input'));
+    await element.updateComplete;
+    expect(docIds(element)).to.deep.equal(['docs/page-1234.md']);
+
+    search.value = '';
+    search.dispatchEvent(new Event('input'));
+    const filter = root.querySelector<HTMLSelectElement>('#document-filter')!;
+    filter.value = 'restricted';
+    filter.dispatchEvent(new Event('change'));
+    await element.updateComplete;
+    expect(count()).to.equal('Documents 1–50 of 1,667 matching (5,000 in all)');
+    expect(root.querySelector('nav')!.textContent!.replace(/\s+/g, ' ').trim()).to.equal('Previous page Page 1 of 34 Next page');
+    buttonNamed(element, 'Next page')!.click();
+    await element.updateComplete;
+    expect(docIds(element)[0]).to.equal('docs/page-0150.md');
+    expect(count()).to.equal('Documents 51–100 of 1,667 matching (5,000 in all)');
+    expect(docIds(element)).to.have.length(50);
+
+    buttonNamed(element, 'Upload files')!.click();
+    await element.updateComplete;
+    expect([visible('#upload-form'), visible('#site-import')]).to.deep.equal([true, false]);
+    buttonNamed(element, 'Import a website')!.click();
+    await element.updateComplete;
+    expect([visible('#upload-form'), visible('#site-import')]).to.deep.equal([false, true]);
+    expect(['Upload files', 'Import a website'].map((name) => buttonNamed(element, name)!.getAttribute('aria-expanded'))).to.deep.equal(['false', 'true']);
+    await expect(element).to.be.accessible();
   });
 
   it('a reader: the list without upload form, actions or member lookup', async () => {

@@ -3,6 +3,7 @@ import { ConsoleClient } from './console-client.ts';
 import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument, type UploadJob } from '../protocol/console-protocol.ts';
 import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { confirmActions } from './confirm-actions.ts';
+import { documentListPage, DOCUMENTS_PER_PAGE } from './document-list-view.ts';
 import { consoleStyles } from './console-styles.ts';
 import { planUploadBatches } from './upload-batches.ts';
 
@@ -30,7 +31,9 @@ interface ChosenFile {
 /**
  * The Documents tab: the documents of a knowledge base the person can read,
  * with their visibility (`public`, `workspace`, `restricted`), passages and
- * last update.
+ * last update, {@link DOCUMENTS_PER_PAGE} to a page, searched by title or id
+ * and filtered by visibility (in the browser: the list of thousands of
+ * documents comes in one response, and only a page of it is drawn).
  *
  * Editors and owners also upload files (markdown, HTML, plain text, PDF):
  * each becomes the document named by its file name (under an optional
@@ -42,7 +45,10 @@ interface ChosenFile {
  * goes on if the page is closed once its files are sent. A file the server
  * refuses is listed by name with its reason and leaves the knowledge base
  * as it was, the others are stored. They import a website too (`<kb-site-import>`, a job
- * on the server). Per document they change visibility, readers and
+ * on the server). "Upload files" and "Import a website" open their forms,
+ * which stay in the page (hidden) while closed, so a running upload or
+ * import goes on and shows its progress when opened again. Per document
+ * they change visibility, readers and
  * quotability, and remove it ("Remove", then "Confirm remove").
  *
  * @tagname kb-documents-tab
@@ -69,6 +75,20 @@ export class KbDocumentsTab extends LitElement {
       ul.results {
         padding-inline-start: 1.25rem;
       }
+      /* A closed form stays in the page; kb-site-import's own display: block would show it. */
+      [hidden] {
+        display: none !important;
+      }
+      .list-controls {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: end;
+        gap: 0.5rem 1rem;
+        margin-block: 1rem 0.5rem;
+      }
+      .list-controls label {
+        display: block;
+      }
     `,
   ];
 
@@ -86,6 +106,10 @@ export class KbDocumentsTab extends LitElement {
     _editing: { state: true },
     _confirming: { state: true },
     _busy: { state: true },
+    _opened: { state: true },
+    _search: { state: true },
+    _filter: { state: true },
+    _page: { state: true },
   };
 
   /** The console API. */
@@ -110,6 +134,12 @@ export class KbDocumentsTab extends LitElement {
   /** Id of the document whose removal awaits confirmation. */
   declare private _confirming: string | undefined;
   declare private _busy: boolean;
+  /** The form opened by its button: the upload's or the website import's. */
+  declare private _opened: 'upload' | 'import' | undefined;
+  /** The list's search (title or id), visibility filter and page (from 0). */
+  declare private _search: string;
+  declare private _filter: Visibility | 'all';
+  declare private _page: number;
 
   constructor() {
     super();
@@ -120,6 +150,9 @@ export class KbDocumentsTab extends LitElement {
     this._visibility = 'public';
     this._results = [];
     this._busy = false;
+    this._search = '';
+    this._filter = 'all';
+    this._page = 0;
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -306,8 +339,15 @@ export class KbDocumentsTab extends LitElement {
     </fieldset>`;
   }
 
+  /** A button that opens (or closes) the form `name`, which `controls` names. */
+  private _renderOpener(name: 'upload' | 'import', label: string, controls: string) {
+    return html`<button type="button" class="secondary" aria-expanded=${String(this._opened === name)} aria-controls=${controls} @click=${() => (this._opened = this._opened === name ? undefined : name)}>
+      ${label}
+    </button>`;
+  }
+
   private _renderUpload() {
-    return html`<form class="upload" @submit=${this._upload}>
+    return html`<form id="upload-form" class="upload" ?hidden=${this._opened !== 'upload'} @submit=${this._upload}>
       <h3>Upload files</h3>
       <p class="hint">
         Markdown, HTML, plain text or PDF, up to ${formatMegabytes(MAX_UPLOAD_FILE_BYTES)} each. A file replaces the document of the same
@@ -393,8 +433,16 @@ export class KbDocumentsTab extends LitElement {
       <div role="alert" class="error">${this._error ? html`<p>${this._error}</p>` : nothing}</div>
       <p role="status">${this._status ?? nothing}</p>
       ${this.canEdit
-        ? html`${this._renderUpload()}
-            <kb-site-import .client=${this.client} kb-id=${this.kbId} .members=${this._members} @documents-changed=${() => this._loadDocuments()}></kb-site-import>`
+        ? html`<p class="actions">${this._renderOpener('upload', 'Upload files', 'upload-form')}${this._renderOpener('import', 'Import a website', 'site-import')}</p>
+            ${this._renderUpload()}
+            <kb-site-import
+              id="site-import"
+              ?hidden=${this._opened !== 'import'}
+              .client=${this.client}
+              kb-id=${this.kbId}
+              .members=${this._members}
+              @documents-changed=${() => this._loadDocuments()}
+            ></kb-site-import>`
         : nothing}
       ${this._documents === undefined
         ? this._error
@@ -402,31 +450,64 @@ export class KbDocumentsTab extends LitElement {
           : html`<p>Loading documents…</p>`
         : this._documents.length === 0
           ? html`<p>No documents you can read.</p>`
-          : html`<table class="reflow">
-              <thead>
-                <tr>
-                  <th scope="col">Document id</th>
-                  <th scope="col">Title</th>
-                  <th scope="col">Visibility</th>
-                  <th scope="col">Passages</th>
-                  <th scope="col">Updated</th>
-                  ${this.canEdit ? html`<th scope="col">Actions</th>` : nothing}
-                </tr>
-              </thead>
-              <tbody>
-                ${this._documents.map(
-                  (document) => html`<tr data-doc-id=${document.doc_id}>
-                    <td data-label="Document id"><code>${document.doc_id}</code></td>
-                    <td data-label="Title">${document.title}</td>
-                    <td data-label="Visibility">${document.visibility}${document.quotable === false ? ' (not quotable)' : ''}</td>
-                    <td data-label="Passages">${document.passages ?? ''}</td>
-                    <td data-label="Updated">${document.updated_at ? new Date(document.updated_at).toLocaleString() : ''}</td>
-                    ${this.canEdit ? html`<td data-label="Actions">${this._renderActions(document)}</td>` : nothing}
-                  </tr>`,
-                )}
-              </tbody>
-            </table>`}
+          : this._renderList(this._documents)}
     `;
+  }
+
+  /** The search, the visibility filter, one page of the matching documents as a table, and the pager. */
+  private _renderList(documents: ConsoleDocument[]) {
+    const { rows, matching, page, pages } = documentListPage(documents, { search: this._search, visibility: this._filter, page: this._page });
+    const first = page * DOCUMENTS_PER_PAGE;
+    return html`<div class="list-controls">
+        <span>
+          <label for="document-search">Search by title or id</label>
+          <input id="document-search" type="search" .value=${this._search} @input=${(event: Event) => ((this._search = (event.currentTarget as HTMLInputElement).value), (this._page = 0))} />
+        </span>
+        <span>
+          <label for="document-filter">Filter by visibility</label>
+          <select id="document-filter" @change=${(event: Event) => ((this._filter = (event.currentTarget as HTMLSelectElement).value as Visibility | 'all'), (this._page = 0))}>
+            ${['all', ...VISIBILITIES].map((visibility) => html`<option value=${visibility} ?selected=${visibility === this._filter}>${visibility === 'all' ? 'Any' : visibility}</option>`)}
+          </select>
+        </span>
+      </div>
+      <p class="hint" aria-live="polite" id="document-count">
+        ${matching === 0
+          ? 'No document matches.'
+          : `Documents ${(first + 1).toLocaleString('en')}–${(first + rows.length).toLocaleString('en')} of ${matching.toLocaleString('en')}${matching < documents.length ? ` matching (${documents.length.toLocaleString('en')} in all)` : ''}`}
+      </p>
+      ${rows.length === 0
+        ? nothing
+        : html`<table class="reflow" aria-describedby="document-count">
+          <thead>
+            <tr>
+              <th scope="col">Document id</th>
+              <th scope="col">Title</th>
+              <th scope="col">Visibility</th>
+              <th scope="col">Passages</th>
+              <th scope="col">Updated</th>
+              ${this.canEdit ? html`<th scope="col">Actions</th>` : nothing}
+            </tr>
+          </thead>
+          <tbody>
+            ${rows.map(
+              (document) => html`<tr data-doc-id=${document.doc_id}>
+                <td data-label="Document id"><code>${document.doc_id}</code></td>
+                <td data-label="Title">${document.title}</td>
+                <td data-label="Visibility">${document.visibility}${document.quotable === false ? ' (not quotable)' : ''}</td>
+                <td data-label="Passages">${document.passages ?? ''}</td>
+                <td data-label="Updated">${document.updated_at ? new Date(document.updated_at).toLocaleString() : ''}</td>
+                ${this.canEdit ? html`<td data-label="Actions">${this._renderActions(document)}</td>` : nothing}
+              </tr>`,
+            )}
+          </tbody>
+        </table>`}
+      ${pages > 1
+        ? html`<nav class="actions" aria-label="Pages of documents">
+            <button type="button" class="secondary" ?disabled=${page === 0} @click=${() => (this._page = page - 1)}>Previous page</button>
+            <span>Page ${page + 1} of ${pages}</span>
+            <button type="button" class="secondary" ?disabled=${page === pages - 1} @click=${() => (this._page = page + 1)}>Next page</button>
+          </nav>`
+        : nothing}`;
   }
 }
 

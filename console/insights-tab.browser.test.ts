@@ -39,7 +39,7 @@ function insights(days: number): Insights {
         reported_at: '2026-11-27T11:05:00.000Z',
         reason: 'out_of_date',
         comment: 'There is a promise form now.',
-        passage: { doc_id: 'guide.md', title: 'Guide', headings: ['Guide', 'Reading files'], text: 'Call readFile with a path.', url: 'https://docs.example.com/guide/#reading-files' },
+        passage: { doc_id: 'guide.md', title: 'Guide', headings: ['Guide', 'Reading files'], text: 'Call `readFile()` with a **path** [2]:\n\n```js\nfs.readFile(\'a.txt\', callback);\n```\n\n- the path\n- a callback', url: 'https://docs.example.com/guide/#reading-files' },
       },
       { question: 'How do I stream?', reported_at: '2026-11-27T10:05:00.000Z', reason: 'broken_link', passage: { doc_id: 'guide.md', title: 'Guide' } },
       { question: 'Where is the plan?', reported_at: '2026-11-27T09:05:00.000Z', reason: 'incorrect' },
@@ -84,11 +84,24 @@ describe('kb-insights-tab', () => {
     ]);
     expect(text(root.querySelector('table.reflow tbody tr'))).to.equal('How do I read a file? out of date guide.md 2026-11-27 11:00');
     expect([...root.querySelectorAll('ol.reports > li')].map((item) => text(item))).to.deep.equal([
-      'out of date, reported 2026-11-27 11:05 on the answer to “How do I read a file?”: There is a promise form now. Passage of Guide › Reading files (guide.md) Call readFile with a path.',
+      'out of date, reported 2026-11-27 11:05 on the answer to “How do I read a file?”: There is a promise form now. Passage of Guide › Reading files (guide.md) Call readFile() with a path [2]:fs.readFile(\'a.txt\', callback);the patha callback',
       'broken link, reported 2026-11-27 10:05 on the answer to “How do I stream?” Passage of Guide (guide.md) The document has changed since the report; check its current version.',
       "incorrect, reported 2026-11-27 09:05 on the answer to “Where is the plan?” The reported passage's document was removed, or you may not read it.",
     ]);
     expect(root.querySelector('ol.reports a')!.getAttribute('href')).to.equal('https://docs.example.com/guide/#reading-files');
+  });
+
+  it('a reported passage in markdown: rendered as the widget renders answers, code as code, no markdown characters shown', async () => {
+    const element = await insightsTab(new ScriptedApi());
+
+    const quote = element.shadowRoot!.querySelector('ol.reports blockquote')!;
+
+    expect(quote.querySelector('p code')?.textContent).to.equal('readFile()');
+    expect(quote.querySelector('strong')?.textContent).to.equal('path');
+    expect(quote.querySelector('pre code')?.textContent).to.equal("fs.readFile('a.txt', callback);");
+    expect([...quote.querySelectorAll('li')].map((item) => text(item))).to.deep.equal(['the path', 'a callback']);
+    expect(quote.querySelector('a')).to.equal(null);
+    expect(quote.textContent).not.to.match(/`|\*\*|^- /m);
   });
 
   it("under the console's style policy: no violation, each day's bars drawn to scale of the busiest day", async () => {

@@ -2,6 +2,8 @@ import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
 import type { Insights } from '../protocol/console-protocol.ts';
 import { consoleStyles } from './console-styles.ts';
+import { parseAnswerMarkdown } from '../widget/answer-markdown.ts';
+import { NO_CITATION_LINKS, renderAnswer } from '../widget/answer-markdown-render.ts';
 
 /** Periods offered, days. */
 const PERIODS = [7, 30, 90] as const;
@@ -17,8 +19,9 @@ const PERIODS = [7, 30, 90] as const;
  * each with "Answer this", which opens the Curated answers tab's form with
  * the question, or a note once a curated answer covers it),
  * the answers rated 👎 with their reasons, the problem reports with the
- * reported passage (as its `source_span` located it; a note once its document
- * changed), and a CSV export of every question of the period.
+ * reported passage (as its `source_span` located it, its markdown rendered
+ * as the widget renders answers; a note once its document changed), and a
+ * CSV export of every question of the period.
  *
  * @tagname kb-insights-tab
  * @summary Questions, abstentions, coverage gaps and 👎 answers.
@@ -64,7 +67,9 @@ export class KbInsightsTab extends LitElement {
         margin: 0.25rem 0 0.75rem;
         padding-inline-start: 0.75rem;
         border-inline-start: 3px solid #c4c8d0;
-        white-space: pre-wrap;
+      }
+      blockquote :is(p, ul, ol, pre) {
+        margin-block: 0 0.5rem;
       }
     `,
   ];
@@ -121,7 +126,7 @@ export class KbInsightsTab extends LitElement {
             </p>
             ${passage.text === undefined
               ? html`<p class="hint">The document has changed since the report; check its current version.</p>`
-              : html`<blockquote>${passage.text}</blockquote>`}`}
+              : html`<blockquote>${renderAnswer(parseAnswerMarkdown(passage.text), NO_CITATION_LINKS)}</blockquote>`}`}
     </li>`;
   }
 

@@ -27,6 +27,12 @@ export interface RenderAnswerOptions {
 }
 
 /**
+ * Options for text that is not an answer (a quoted passage): bracketed
+ * numbers in it are plain text, linking nowhere.
+ */
+export const NO_CITATION_LINKS: RenderAnswerOptions = { citationHref: () => undefined, citationLabel: () => '' };
+
+/**
  * Renders answer blocks as `<p>`, `<ul>`/`<ol start>` with `<li>`,
  * `<pre><code data-language>` (inside `<div class="code">` after the
  * `codeActions` when given), and inline `<em>`, `<strong>`, `<code>`, `<mark>`, and

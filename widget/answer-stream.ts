@@ -72,6 +72,13 @@ export interface AskOptions extends WidgetEndpoint {
    * the promise of {@link askQuestion} with that exception.
    */
   onFrame: (frame: StreamFrame) => void;
+  /**
+   * Milliseconds to wait, from the request on, for the next sign of life (a
+   * frame of any kind or a comment such as the server's `: ping` heartbeat,
+   * sent every 15 s while nothing else is, DESIGN.md "Wire decisions") before
+   * the question ends as `stalled`; no limit when undefined.
+   */
+  idleMilliseconds?: number | undefined;
 }
 
 /**
@@ -87,21 +94,25 @@ export interface AskOptions extends WidgetEndpoint {
  *   without a terminal frame.
  * - `aborted`: the caller's signal aborted.
  * - `refused`: the service answered with an HTTP error status (RFC 9457
- *   problem details: `code` and `detail` from the body, `code` `unknown` and
- *   `detail` the status text when the body is not such JSON), or with a
- *   success status that is not `text/event-stream` (`code` `unknown`).
+ *   problem details: `code` from the body, `unknown` when the body is not
+ *   such JSON), or with a success status that is not `text/event-stream`
+ *   (`code` `unknown`). The problem's `detail` is not kept: the widget words
+ *   every refusal by its code.
  *   `retryAfterSeconds` is the `Retry-After` header in whole seconds from now
  *   (RFC 9110 10.2.3: delay-seconds or an HTTP-date), when present and valid.
  * - `offline`: `fetch` itself failed: no network, DNS, refused connection, or
  *   a CORS failure (browsers do not tell these apart).
+ * - `stalled`: nothing arrived, not even a heartbeat, for `idleMilliseconds`
+ *   (a frozen server or a dead connection); the request was closed.
  */
 export type AskOutcome =
   | { kind: 'done'; abstained: boolean }
   | { kind: 'error'; code: string; message: string }
   | { kind: 'interrupted' }
   | { kind: 'aborted' }
-  | { kind: 'refused'; status: number; code: string; detail: string; retryAfterSeconds?: number }
-  | { kind: 'offline' };
+  | { kind: 'refused'; status: number; code: string; retryAfterSeconds?: number }
+  | { kind: 'offline' }
+  | { kind: 'stalled' };
 
 /**
  * Asks one question on the streaming endpoint: `POST
@@ -122,14 +133,29 @@ export type AskOutcome =
  * @returns the outcome; never rejects, except with an exception thrown by `onFrame`
  */
 export async function askQuestion(options: AskOptions): Promise<AskOutcome> {
-  const { signal, onFrame } = options;
+  const { signal, onFrame, idleMilliseconds } = options;
   if (signal.aborted) return { kind: 'aborted' };
 
-  // The request's own controller: follows the caller's signal, and closes the
-  // connection once this function has its outcome (a no-op after a complete response).
+  // The request's own controller: follows the caller's signal, closes the
+  // connection once nothing arrived for `idleMilliseconds` (each sign of life
+  // starts the wait again), and once this function has its outcome (a no-op
+  // after a complete response).
   const connection = new AbortController();
   const forwardAbort = () => connection.abort(signal.reason);
   signal.addEventListener('abort', forwardAbort, { once: true });
+  let stalled = false;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  const alive = () => {
+    clearTimeout(idleTimer);
+    if (idleMilliseconds === undefined) return;
+    idleTimer = setTimeout(() => {
+      stalled = true;
+      connection.abort();
+    }, idleMilliseconds);
+  };
+  // What the request made of the connection a stall closed (offline, interrupted) reads as `stalled`.
+  const ended = (outcome: AskOutcome): AskOutcome => (stalled ? { kind: 'stalled' } : signal.aborted ? { kind: 'aborted' } : outcome);
+  alive();
   try {
     const body: { question: string; top_k?: number } = { question: options.question };
     if (options.topK !== undefined) body.top_k = options.topK;
@@ -137,39 +163,37 @@ export async function askQuestion(options: AskOptions): Promise<AskOutcome> {
     try {
       response = await postToWidget(options, 'query/stream', body, { headers: { Accept: 'text/event-stream' }, signal: connection.signal });
     } catch {
-      return signal.aborted ? { kind: 'aborted' } : { kind: 'offline' };
+      return ended({ kind: 'offline' });
     }
-    if (!response.ok) {
-      const refusal = await readRefusal(response);
-      return signal.aborted ? { kind: 'aborted' } : refusal;
-    }
+    if (!response.ok) return ended(await readRefusal(response));
     const contentType = response.headers.get('Content-Type') ?? '';
     if (response.body === null || !/^text\/event-stream\s*(;|$)/i.test(contentType)) {
-      return {
-        kind: 'refused',
-        status: response.status,
-        code: 'unknown',
-        detail: `Expected an event stream, got ${contentType === '' ? 'no content type' : contentType}`,
-      };
+      return { kind: 'refused', status: response.status, code: 'unknown' };
     }
-    return await readFrames(response.body, signal, onFrame);
+    return ended(await readFrames(response.body, signal, onFrame, alive));
   } finally {
+    clearTimeout(idleTimer);
     signal.removeEventListener('abort', forwardAbort);
     connection.abort();
   }
 }
 
-/** Reads frames until the terminal frame, the end of the stream, a failure or the caller's abort. */
+/**
+ * Reads frames until the terminal frame, the end of the stream, a failure or
+ * the caller's abort, calling `alive` at each event and comment. Without a
+ * terminal frame the outcome is `interrupted`; {@link askQuestion} tells an
+ * abort or a stall from it.
+ */
 async function readFrames(
   body: NonNullable<Response['body']>,
   signal: AbortSignal,
   onFrame: (frame: StreamFrame) => void,
+  alive: () => void,
 ): Promise<AskOutcome> {
   const reader = body
     .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_BUFFER_SIZE }))
+    .pipeThrough(new EventSourceParserStream({ maxBufferSize: MAX_BUFFER_SIZE, onComment: alive }))
     .getReader();
-  const ended = (): AskOutcome => (signal.aborted ? { kind: 'aborted' } : { kind: 'interrupted' });
   try {
     for (;;) {
       let result: ReadableStreamReadResult<{ event?: string | undefined; data: string }>;
@@ -177,9 +201,10 @@ async function readFrames(
         result = await reader.read();
       } catch {
         // The connection broke, the caller aborted, or the buffer limit was exceeded.
-        return ended();
+        return { kind: 'interrupted' };
       }
-      if (result.done || signal.aborted) return ended();
+      if (result.done || signal.aborted) return { kind: 'interrupted' };
+      alive();
       const frame = readFrame(result.value.event, result.value.data);
       if (frame === undefined) continue;
       onFrame(frame);
@@ -212,7 +237,6 @@ export async function readRefusal(response: Response): Promise<Refusal> {
     kind: 'refused',
     status: response.status,
     code: typeof fields.code === 'string' ? fields.code : 'unknown',
-    detail: typeof fields.detail === 'string' ? fields.detail : response.statusText,
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   };
 }

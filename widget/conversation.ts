@@ -30,6 +30,8 @@ export type FailureReason =
   | 'rate-limited'
   | 'offline'
   | 'interrupted'
+  /** Nothing came from the service, not even a heartbeat, for the element's `stallTimeout`. */
+  | 'stalled'
   | 'generation-failed'
   | 'unavailable'
   | 'misconfigured'

@@ -56,15 +56,15 @@ describe('sendFeedback', () => {
     expect(JSON.parse(received[0]!.body)).toEqual(REPORT);
   });
 
-  it('a problem+json refusal: refused with its status, code, detail and Retry-After', async () => {
-    const { baseUrl } = await startServer(429, JSON.stringify({ code: 'rate_limited', detail: 'Too many requests' }), {
+  it('a problem+json refusal: refused with its status, code and Retry-After', async () => {
+    const { baseUrl } = await startServer(429, JSON.stringify({ code: 'rate_limited' }), {
       'Content-Type': 'application/problem+json',
       'Retry-After': '12',
     });
 
     const outcome = await sendFeedback({ baseUrl, kbId: 'docs', token: 'kbw_test' }, REPORT);
 
-    expect(outcome).toEqual({ kind: 'refused', status: 429, code: 'rate_limited', detail: 'Too many requests', retryAfterSeconds: 12 });
+    expect(outcome).toEqual({ kind: 'refused', status: 429, code: 'rate_limited', retryAfterSeconds: 12 });
   });
 
   it('a refusal whose body is not JSON: refused with code unknown', async () => {
@@ -82,7 +82,7 @@ describe('sendFeedback', () => {
     expect(await sendFeedback({ baseUrl, kbId: 'docs', token: 'kbw_test' }, REPORT)).toEqual({ kind: 'offline' });
   });
 
-  it('real kb-widget app: a 👎 with the spans of a real answer is sent; the same with one span altered is refused naming it', async () => {
+  it('real kb-widget app: a 👎 with the spans of a real answer is sent; the same with one span altered is refused as an invalid request', async () => {
     const fixture = await createWidgetFixture();
     try {
       const { token } = await fixture.issue();
@@ -95,7 +95,7 @@ describe('sendFeedback', () => {
       const altered = await sendFeedback(endpoint, { ...rating, source_spans: [{ ref: `${spans[0]!.ref.slice(0, -3)}abc` }] });
 
       expect(sent).toEqual({ kind: 'sent' });
-      expect(altered).toMatchObject({ kind: 'refused', status: 400, code: 'invalid_request', detail: expect.stringContaining('"source_spans[0]"') });
+      expect(altered).toMatchObject({ kind: 'refused', status: 400, code: 'invalid_request' });
     } finally {
       await fixture.close();
     }

@@ -125,13 +125,6 @@ export const kbWidgetStyles = css`
     padding: 4px 8px;
     border-radius: 6px;
   }
-  .log {
-    position: relative;
-    flex: 1;
-    min-height: 0;
-    display: flex;
-    flex-direction: column;
-  }
   .transcript {
     position: relative;
     flex: 1;
@@ -303,13 +296,9 @@ export const kbWidgetStyles = css`
     text-align: start;
     margin-block-start: 4px;
   }
+  /* Between the transcript and the field, where it covers nothing. */
   .jump {
-    position: absolute;
-    inset-block-end: 8px;
-    inset-inline: 0;
-    width: max-content;
-    margin-inline: auto;
-    box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
+    margin: 6px auto 0;
   }
   form {
     display: flex;

@@ -175,6 +175,61 @@ describe('kb-widget refusals', () => {
   });
 });
 
+describe('kb-widget stalled server', () => {
+  /** An inline widget that gives up after `stall-timeout` ms without a sign of life. */
+  async function impatientWidget(): Promise<KbWidget> {
+    return fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" mode="inline" stall-timeout="300"></kb-widget>`);
+  }
+
+  it('server accepts the question and then sends nothing: "isn\'t answering" with Try again, an error event, the request closed', async () => {
+    const element = await impatientWidget();
+    const failed = oneEvent(element, 'kb-widget-error') as Promise<KbWidgetErrorEvent>;
+
+    await askAndSettle(element, 'frozen');
+
+    expect(notice(element)).to.contain(DEFAULT_STRINGS.stalled);
+    expect(shadow(element).querySelector('.status')).to.equal(null);
+    expect(shadow(element).querySelector('.retry')).to.exist;
+    expect((await failed).reason).to.equal('stalled');
+  });
+
+  it('server freezes mid-answer: the words that arrived stay, "isn\'t answering" follows', async () => {
+    const element = await impatientWidget();
+
+    await askAndSettle(element, 'frozen mid-answer');
+
+    expect(lastAnswerText(element)).to.equal('Half an answer');
+    expect(notice(element)).to.contain(DEFAULT_STRINGS.stalled);
+  });
+
+  it('server sends only heartbeats for twice the stall timeout, then answers: the answer, no notice', async () => {
+    const element = await impatientWidget();
+
+    await askAndSettle(element, 'heartbeats');
+
+    expect(lastAnswerText(element)).to.equal('Answered after the heartbeats.');
+    expect(notice(element)).to.equal('');
+  });
+
+  it('two failed questions: each keeps its own Try again, and the first one\'s asks its question again', async () => {
+    const element = await impatientWidget();
+    await askAndSettle(element, 'truncated');
+    await askAndSettle(element, 'frozen');
+
+    const retries = shadow(element).querySelectorAll<HTMLButtonElement>('.retry');
+    expect(retries).to.have.length(2);
+    const settled = oneEvent(element, 'kb-widget-error');
+    retries[0]!.click();
+    await settled;
+    await element.updateComplete;
+
+    const requests = (await (await fetch('/scripted/requests')).json()) as { question: string }[];
+    expect(requests.map((request) => request.question)).to.deep.equal(['truncated', 'frozen', 'truncated']);
+    expect([...shadow(element).querySelectorAll('.question')].map((question) => question.textContent)).to.deep.equal(['frozen', 'truncated']);
+    expect(shadow(element).querySelectorAll('.retry')).to.have.length(2);
+  });
+});
+
 describe('kb-widget tokens', () => {
   it('expired token and a token provider: one fresh token, then the answer', async () => {
     const element = await widget({ token: 'stale' });
@@ -337,8 +392,12 @@ describe('kb-widget icons', () => {
     const element = await fixture<KbWidget>(html`<kb-widget kb-id="docs" token="good" style="--kb-widget-height: 400px"></kb-widget>`);
     await element.show();
     for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
+    const streaming = element.ask('slow');
+    await waitUntil(() => lastAnswerText(element).includes('word1'), 'tokens did not arrive', { timeout: 5000 });
     transcript(element).scrollTop = 0;
     await waitUntil(() => shadow(element).querySelector('.jump'), '"Jump to latest" did not appear');
+    element.stop();
+    await streaming;
 
     const controls = [...shadow(element).querySelectorAll('button, a, summary, label')];
     expect(controls.flatMap((control) => control.textContent?.match(SYMBOL_CHARACTERS) ?? [])).to.deep.equal([]);
@@ -576,7 +635,35 @@ describe('kb-widget transcript following the conversation', () => {
     expect(inView(element, answers[3]!)).to.equal(true);
   });
 
-  it('scrolled up while an answer streams: stays where the visitor reads and offers "Jump to latest", which scrolls to the end and returns focus to the field', async () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [360, 640],
+  ] as const) {
+    it(`launcher ${width} px wide on a page zoomed to 125 %, four long answers: the fourth question and its answer's first line in view, no "Jump to latest"`, async () => {
+      await setViewport({ width, height });
+      // Zoomed pages (and screens of 1.25 or 2.625 device pixels per px) scroll in fractions of a px.
+      document.documentElement.style.zoom = '1.25';
+      try {
+        const element = await widget({ mode: 'launcher' });
+        await element.show();
+
+        for (let count = 0; count < 4; count += 1) await askAndSettle(element, 'long with code');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+
+        const question = shadow(element).querySelectorAll('.question')[3]!;
+        const firstLine = shadow(element).querySelectorAll('.answer')[3]!.querySelector('p')!;
+        expect(firstLine.textContent).to.contain('First line of the answer');
+        expect(inView(element, question)).to.equal(true);
+        expect(inView(element, firstLine)).to.equal(true);
+        expect(shadow(element).querySelector('.jump')).to.equal(null);
+      } finally {
+        document.documentElement.style.zoom = '';
+        await setViewport({ width: 1024, height: 768 });
+      }
+    });
+  }
+
+  it('scrolled up while an answer streams: stays where the visitor reads and offers "Jump to latest" below the transcript, which scrolls to the end and returns focus to the field', async () => {
     const element = await shortWidget();
     for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
     const streaming = element.ask('slow');
@@ -589,6 +676,8 @@ describe('kb-widget transcript following the conversation', () => {
     expect(transcript(element).scrollTop).to.equal(0);
     const jump = shadow(element).querySelector<HTMLButtonElement>('.jump')!;
     expect(jump.textContent).to.contain(DEFAULT_STRINGS.jumpToLatest);
+    // Below the transcript, not over it: it covers none of the answer.
+    expect(jump.getBoundingClientRect().top).to.be.at.least(transcript(element).getBoundingClientRect().bottom);
     await expectNoAxeViolations(element);
 
     jump.click();
@@ -603,11 +692,22 @@ describe('kb-widget transcript following the conversation', () => {
     await streaming;
   });
 
+  it('scrolled up after the answers finished: no "Jump to latest", nothing new lies below', async () => {
+    const element = await shortWidget();
+    for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
+
+    transcript(element).scrollTop = 0;
+    await oneEvent(transcript(element), 'scroll');
+    await element.updateComplete;
+
+    expect(shadow(element).querySelector('.jump')).to.equal(null);
+  });
+
   it('a new question after scrolling up: the transcript follows again', async () => {
     const element = await shortWidget();
     for (let count = 0; count < 3; count += 1) await askAndSettle(element, 'answer');
     transcript(element).scrollTop = 0;
-    await waitUntil(() => shadow(element).querySelector('.jump'), '"Jump to latest" did not appear');
+    await oneEvent(transcript(element), 'scroll');
 
     await askAndSettle(element, 'answer');
 

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import type { Citation, FeedbackRequest, ProblemReason, RatingReason } from '../protocol/query-protocol.ts';
 import { askQuestion, type AskOutcome } from './answer-stream.ts';
 import { parseAnswerMarkdown } from './answer-markdown.ts';
-import { renderAnswer } from './answer-markdown-render.ts';
+import { NO_CITATION_LINKS, renderAnswer } from './answer-markdown-render.ts';
 import { followableUrl, groupSources, readableDocumentName } from './citation-sources.ts';
 import { applyFrame, failTurn, provenanceOf, refusalReason, startTurn, stopTurn, type FailureReason, type Turn } from './conversation.ts';
 import { loadTurns, saveTurns } from './conversation-storage.ts';
@@ -12,9 +12,6 @@ import { KbWidgetAnswerEvent, KbWidgetErrorEvent, KbWidgetQuestionEvent, KbWidge
 import { answerSentences, markSentences } from './quote-marks.ts';
 import { icon, type IconName } from './widget-icons.ts';
 import { DEFAULT_STRINGS, type WidgetStrings } from './widget-strings.ts';
-
-/** Quoted passages are rendered like answers, but bracketed numbers in them link nowhere. */
-const NO_CITATION_LINKS = { citationHref: () => undefined, citationLabel: () => '' };
 
 /**
  * A kebab- or snake-case name in camel case: failure reason `not-allowed` has
@@ -55,6 +52,11 @@ const NEAR_END_PIXELS = 24;
 /** Milliseconds a copy button shows "Copied". */
 const COPIED_MILLISECONDS = 2000;
 
+/** The id of the source a turn's citation `index` points at. */
+function sourceId(turnId: number, index: number): string {
+  return `kb-source-${turnId}-${index}`;
+}
+
 /** Question or suggestion text with its code spans (`` `x` ``) as code: no literal backticks. */
 function withInlineCode(text: string): unknown[] {
   return text.split(/`([^`]+)`/).map((part, index) => (index % 2 ? html`<code>${part}</code>` : part));
@@ -72,9 +74,12 @@ function withInlineCode(text: string): unknown[] {
  * @fires kb-widget-error - An answer failed or was refused ({@link KbWidgetErrorEvent}).
  * @fires kb-widget-toggle - The launcher panel opened or closed ({@link KbWidgetToggleEvent}).
  *
- * The transcript follows the conversation unless the visitor scrolled up to
- * read (then "Jump to latest" appears); the conversation shown is kept for
- * the tab in `sessionStorage` until "New conversation".
+ * A question asked rises to the top of the transcript and its answer reads
+ * downward from there; the view follows an answer to its end only once the
+ * visitor scrolled there. When words arrive below while the visitor reads
+ * further up, "Jump to latest" appears under the transcript, covering
+ * nothing. The conversation shown is kept for the tab in `sessionStorage`
+ * until "New conversation".
  *
  * @csspart launcher - The floating button of `mode="launcher"`.
  * @csspart panel - The panel holding the conversation.
@@ -118,6 +123,7 @@ export class KbWidget extends LitElement {
     theme: { reflect: true },
     strings: { attribute: false },
     tokenProvider: { attribute: false },
+    stallTimeout: { attribute: 'stall-timeout', type: Number },
     _open: { state: true },
     _turns: { state: true },
     _copied: { state: true },
@@ -154,12 +160,18 @@ export class KbWidget extends LitElement {
    * question is refused because the token expired.
    */
   declare tokenProvider: (() => Promise<string>) | undefined;
+  /**
+   * Milliseconds a question waits for the next sign of life from the service
+   * (a frame, or the heartbeat it sends every 15 s) before it ends as "The
+   * assistant isn't answering", with Try again; default 30,000.
+   */
+  declare stallTimeout: number;
 
   declare private _open: boolean;
   declare private _turns: Turn[];
   /** The text last copied, while its button says "Copied". */
   declare private _copied: string | undefined;
-  /** Whether more of the conversation lies below the transcript's view ("Jump to latest" is offered). */
+  /** Whether words arrived below the view while the visitor read further up ("Jump to latest" is offered). */
   declare private _behind: boolean;
   /** Feedback controls by key: `<turn id>` for an answer's rating, `<turn id>-<citation index>` for a problem report. */
   declare private _feedback: Record<string, FeedbackState | undefined>;
@@ -189,6 +201,7 @@ export class KbWidget extends LitElement {
     this.hotkey = false;
     this.theme = 'light';
     this.strings = {};
+    this.stallTimeout = 30_000;
     this._open = false;
     this._turns = [];
     this._behind = false;
@@ -253,6 +266,7 @@ export class KbWidget extends LitElement {
         token,
         question: trimmed,
         signal: controller.signal,
+        idleMilliseconds: this.stallTimeout,
         onFrame: (frame) => this.#updateTurn(turn.id, (current) => applyFrame(current, frame)),
       }),
     );
@@ -286,9 +300,14 @@ export class KbWidget extends LitElement {
       const end = transcript.scrollHeight - transcript.clientHeight;
       const question = [...transcript.querySelectorAll<HTMLElement>('.question')].at(-1);
       const target = this.#follow === 'end' || !question ? end : Math.min(end, question.offsetTop - 12);
-      // Only ever forward: the visitor may have scrolled on, past the question.
-      if (this.#follow !== 'none' && target > transcript.scrollTop) this.#autoScrollTop = transcript.scrollTop = target;
-      this._behind = end - transcript.scrollTop >= NEAR_END_PIXELS;
+      // Only ever forward: the visitor may have scrolled on, past the question. Read back: a zoomed page scrolls in device pixels.
+      if (this.#follow !== 'none' && target > transcript.scrollTop) {
+        transcript.scrollTop = target;
+        this.#autoScrollTop = transcript.scrollTop;
+      }
+      // "Jump to latest" only for words that arrived below while the visitor reads further up.
+      if (this.#follow !== 'none') this._behind = false;
+      else if (this.busy && changed.has('_turns') && end - transcript.scrollTop >= NEAR_END_PIXELS) this._behind = true;
     }
     const retryAt = this._turns.at(-1)?.failure?.retryAt ?? 0;
     if (retryAt > Date.now() && !this.#countdownTimer) {
@@ -325,28 +344,13 @@ export class KbWidget extends LitElement {
     }
   }
 
+  /** Ends a turn as its outcome says: a failure has words for the visitor; an answer or failure fires its event. */
   #finish(turnId: number, outcome: AskOutcome): void {
-    let reason: FailureReason | undefined;
-    let code: string | undefined;
-    let retryAfterSeconds: number | undefined;
-    switch (outcome.kind) {
-      case 'done':
-      case 'aborted':
-      case 'error':
-        break;
-      case 'refused':
-        reason = refusalReason(outcome.code, outcome.status);
-        code = outcome.code;
-        retryAfterSeconds = outcome.retryAfterSeconds;
-        break;
-      case 'interrupted':
-        reason = 'interrupted';
-        break;
-      case 'offline':
-        reason = 'offline';
-        break;
-    }
-    if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, retryAfterSeconds));
+    const refused = outcome.kind === 'refused' ? outcome : undefined;
+    const reason = refused ? refusalReason(refused.code, refused.status) : outcome.kind === 'interrupted' || outcome.kind === 'offline' || outcome.kind === 'stalled'
+        ? outcome.kind
+        : undefined;
+    if (reason) this.#updateTurn(turnId, (turn) => failTurn(turn, reason, refused?.retryAfterSeconds));
     const turn = this._turns.find((candidate) => candidate.id === turnId);
     if (!turn) return;
     if (turn.status === 'answered' || turn.status === 'abstained') {
@@ -359,7 +363,7 @@ export class KbWidget extends LitElement {
         }),
       );
     } else if (turn.status === 'failed') {
-      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure?.reason ?? 'generation-failed', outcome.kind === 'error' ? outcome.code : code));
+      this.dispatchEvent(new KbWidgetErrorEvent(turn.failure!.reason, outcome.kind === 'error' ? outcome.code : refused?.code));
     }
   }
 
@@ -432,17 +436,21 @@ export class KbWidget extends LitElement {
     void (this._open ? this.#focusInput() : this.show());
   };
 
-  /** The visitor scrolled: up, the transcript stays where they read; to the end, it keeps the end in view. */
+  /**
+   * The visitor scrolled (not the widget: a pixel apart from where it
+   * scrolled to): up, the transcript stays where they read; to the end, it
+   * keeps the end in view and "Jump to latest" goes.
+   */
   #trackScroll(event: Event): void {
     const transcript = event.currentTarget as HTMLElement;
     const top = transcript.scrollTop;
-    const behind = transcript.scrollHeight - top - transcript.clientHeight >= NEAR_END_PIXELS;
-    if (top !== this.#autoScrollTop) {
-      if (!behind) this.#follow = 'end';
+    const atEnd = transcript.scrollHeight - top - transcript.clientHeight < NEAR_END_PIXELS;
+    if (Math.abs(top - this.#autoScrollTop) > 1) {
+      if (atEnd) this.#follow = 'end';
       else if (top < this.#lastScrollTop) this.#follow = 'none';
     }
     this.#lastScrollTop = top;
-    this._behind = behind;
+    if (atEnd) this._behind = false;
   }
 
   #jumpToLatest(): void {
@@ -531,10 +539,6 @@ export class KbWidget extends LitElement {
     if (!(this.renderRoot as ShadowRoot).activeElement) this.renderRoot.querySelector<HTMLElement>(`#kb-thanks-${key}`)?.focus();
   }
 
-  #sourceId(turnId: number, index: number): string {
-    return `kb-source-${turnId}-${index}`;
-  }
-
   override render(): TemplateResult {
     const inline = this.mode === 'inline';
     const panelId = 'kb-widget-panel';
@@ -567,19 +571,17 @@ export class KbWidget extends LitElement {
             : nothing}
           ${inline ? nothing : html`<button class="close" @click=${() => void this.hide()} aria-label=${this.#text('close')}>${icon('close')}</button>`}
         </div>
-        <div class="log">
-          <div
-            class="transcript"
-            part="transcript"
-            role="log"
-            aria-label=${this.#text('transcript')}
-            @click=${this.#followCitation}
-            @scroll=${this.#trackScroll}
-          >
-            ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
-          </div>
-          ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
+        <div
+          class="transcript"
+          part="transcript"
+          role="log"
+          aria-label=${this.#text('transcript')}
+          @click=${this.#followCitation}
+          @scroll=${this.#trackScroll}
+        >
+          ${this._turns.length === 0 ? this.#renderWelcome() : this._turns.map((turn) => this.#renderTurn(turn))}
         </div>
+        ${this._behind ? html`<button class="jump" @click=${this.#jumpToLatest}>${this.#text('jumpToLatest')} ${icon('arrow-down')}</button>` : nothing}
         <p class="visually-hidden" role="status">${this._copied === undefined ? nothing : this.#text('copied')}</p>
         <form @submit=${this.#submitQuestion}>
           <input
@@ -627,19 +629,18 @@ export class KbWidget extends LitElement {
     const finished = turn.status !== 'streaming';
     const known = new Set(turn.citations.map((citation) => citation.index));
     const answer = renderAnswer(parseAnswerMarkdown(turn.text), {
-      citationHref: (index) => (known.has(index) ? `#${this.#sourceId(turn.id, index)}` : undefined),
+      citationHref: (index) => (known.has(index) ? `#${sourceId(turn.id, index)}` : undefined),
       citationLabel: (index) => this.#text('citation', { n: index }),
       ...(finished ? { codeActions: (code: string) => this.#renderCopy(code, this.#text('copyCode')) } : {}),
     });
-    const latest = turn === this._turns.at(-1);
     return html`
       <p class="question" part="message">${withInlineCode(turn.question)}</p>
       ${finished
         ? html`<article class="answer" part="message">${answer}</article>`
         : html`<div class="answer" part="message" aria-hidden="true">${answer}</div>
             ${turn.text ? nothing : html`<p class="status">${this.#text('thinking')}</p>`}`}
-      ${this.#renderNotice(turn, latest)} ${finished ? this.#renderSources(turn) : nothing} ${this.#renderActions(turn)}
-      ${turn.status === 'answered' && turn.suggestions.length > 0 && latest
+      ${this.#renderNotice(turn)} ${finished ? this.#renderSources(turn) : nothing} ${this.#renderActions(turn)}
+      ${turn.status === 'answered' && turn.suggestions.length > 0 && turn === this._turns.at(-1)
         ? html`<div>
             <h3>${this.#text('suggestions')}</h3>
             <div class="chips">${turn.suggestions.map((question) => this.#renderQuestionButton(question))}</div>
@@ -736,17 +737,18 @@ export class KbWidget extends LitElement {
     >`;
   }
 
-  #renderNotice(turn: Turn, latest: boolean): TemplateResult | typeof nothing {
+  /** What stopped or failed a turn; a failure worth retrying keeps its own Try again, whichever turn it is. */
+  #renderNotice(turn: Turn): TemplateResult | typeof nothing {
     if (turn.status === 'stopped') return html`<p class="status">${this.#text('stopped')}</p>`;
     if (turn.status !== 'failed' || !turn.failure) return nothing;
     const { reason, retryAfterSeconds, retryAt } = turn.failure;
     const words = this.#text(wordsOf(reason), { seconds: retryAfterSeconds ?? 30 });
-    const retryable = ['rate-limited', 'offline', 'interrupted', 'generation-failed', 'unavailable'].includes(reason);
+    const retryable = ['rate-limited', 'offline', 'interrupted', 'stalled', 'generation-failed', 'unavailable'].includes(reason);
     const wait = Math.ceil(((retryAt ?? 0) - Date.now()) / 1000);
     // The alert is announced once; the countdown lives on the button, outside it, so it is not announced every second.
     return html`<div class="notice">
       <p role="alert">${words}</p>
-      ${retryable && latest
+      ${retryable
         ? html`<button class="retry" aria-disabled=${wait > 0 ? 'true' : nothing} @click=${() => this.#retryQuestion(turn)}>
             ${wait > 0 ? this.#text('retryIn', { seconds: wait }) : this.#text('retry')}
           </button>`
@@ -769,7 +771,7 @@ export class KbWidget extends LitElement {
           (group) => html`<li part="citation">
             ${group.url ? this.#renderLink(group.url, group.title, 'title') : html`<span class="title">${group.title}</span>`}
             ${group.citations.map(({ citation, section }) => {
-              const id = this.#sourceId(turn.id, citation.index);
+              const id = sourceId(turn.id, citation.index);
               const label = `${citation.text ? this.#text('quote', { n: citation.index }) : `[${citation.index}]`}${section ? ` · ${section}` : ''}`;
               return html`${citation.text
                 ? html`<details id=${id}>

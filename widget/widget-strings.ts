@@ -72,6 +72,8 @@ export interface WidgetStrings {
   rateLimited: string;
   offline: string;
   interrupted: string;
+  /** Nothing came from the service, not even a heartbeat, for a while (the element's `stallTimeout`). */
+  stalled: string;
   generationFailed: string;
   unavailable: string;
   /** The page's token is missing, invalid or for another knowledge base: a setup problem, not the visitor's. */
@@ -127,6 +129,7 @@ export const DEFAULT_STRINGS: WidgetStrings = {
   rateLimited: 'Too many questions right now. Wait a moment, then try again.',
   offline: "Can't reach the assistant. Check your connection and try again.",
   interrupted: 'The answer was cut off.',
+  stalled: "The assistant isn't answering. Try again in a moment.",
   generationFailed: 'Something went wrong while answering.',
   unavailable: 'The assistant is unavailable right now. Try again in a moment.',
   misconfigured: "This assistant isn't set up correctly on this site.",

@@ -51,6 +51,19 @@ export const SCRIPTS = {
     ...tokens('Pass `recursive: true` [1], see also [2].'),
     frame('done', { abstained: false, provenance: 'qa_shortcut' }),
   ],
+  // An answer longer than the panel, as real ones are: a first sentence, paragraphs, code, sources and follow-ups.
+  'long with code': [
+    frame('citations', { citations: [citation(1, 'fs.md', 'Use mkdir with recursive: true.'), citation(2, 'path.md', 'Join paths with path.join().')] }),
+    ...tokens('First line of the answer [1].'),
+    ...tokens(Array.from({ length: 12 }, (_, index) => `\n\nParagraph ${index} explains one more detail of creating directories with the file system module [2].`).join('')),
+    frame('token', { text: `\n\n\`\`\`js\n${Array.from({ length: 10 }, (_, index) => `fs.mkdirSync('dir${index}', { recursive: true });`).join('\n')}\n\`\`\`\n` }),
+    frame('suggestions', { questions: ['How do I remove a directory?'] }),
+    frame('done', { abstained: false }),
+  ],
+  // A server that freezes part-way: the words so far, then nothing for a minute.
+  'frozen mid-answer': [...tokens('Half an answer'), 60_000],
+  // A server that sends its heartbeat (`: ping`) and nothing else for a while, then answers.
+  heartbeats: [...Array.from({ length: 6 }, () => [100, ': ping\n\n']).flat(), ...tokens('Answered after the heartbeats.'), frame('done', { abstained: false })],
   long: [...tokens(Array.from({ length: 60 }, (_, index) => `Sentence number ${index} of a long answer.`).join(' ')), frame('done', { abstained: false })],
 };
 
@@ -144,6 +157,14 @@ export async function scriptedAnswers(context, next) {
     context.type = 'application/problem+json';
     if (status === 429) context.set('Retry-After', retryAfter);
     context.body = JSON.stringify({ type: `urn:kb-widget:problem:${code}`, title: code, status, detail, code });
+    return;
+  }
+  // A frozen server: the request is accepted and nothing more comes, not even the headers, until the client gives up.
+  if (body.question === 'frozen') {
+    await new Promise((resolve) => context.req.socket.once('close', resolve));
+    // Nothing is written (the client is gone); the status only keeps the test runner from reporting a 404.
+    context.status = 200;
+    context.respond = false;
     return;
   }
   const hostile = /^hostile (\d+)$/.exec(body.question);
