@@ -5,6 +5,7 @@ import { ConsoleClient, type FetchFunction } from './console-client.ts';
 import type { ConsoleDocument, ConsoleMember, ConsoleToken, CuratedAnswerList, ImportSource, Insights, KnowledgeBaseDetail } from '../protocol/console-protocol.ts';
 import { defineConsoleElements } from './define.ts';
 import { KB_TABS, type KbKnowledgeBaseView, type KbTab } from './kb-view.ts';
+import { enforceConsoleStylePolicy } from './testing/console-style-policy.ts';
 
 /**
  * A knowledge base's view in Chromium against a scripted console API whose
@@ -17,6 +18,8 @@ import { KB_TABS, type KbKnowledgeBaseView, type KbTab } from './kb-view.ts';
  */
 defineKbWidget();
 defineConsoleElements();
+/** Every tab below renders under the console's own style policy (issue 32: an inline `style` it blocks leaves a chart empty). */
+const styleViolations = enforceConsoleStylePolicy();
 
 const KNOWLEDGE_BASE: KnowledgeBaseDetail = {
   id: 'docs',
@@ -149,6 +152,15 @@ function expectNoSidewaysScroll(what: string): void {
   expect(page.scrollWidth, `${what}: ${page.scrollWidth} px wide in a ${page.clientWidth} px viewport`).to.be.at.most(page.clientWidth);
 }
 
+/** Asserts that nothing rendered so far broke the console's style policy (violations are reported a task later). */
+async function expectNoPolicyViolation(what: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(
+    styleViolations.map((event) => `${event.violatedDirective} ${event.sample}`),
+    `${what}: the console's style policy was broken`,
+  ).to.deep.equal([]);
+}
+
 describe('kb-knowledge-base-view at 360 px', () => {
   before(async () => {
     await setViewport({ width: 360, height: 800 });
@@ -163,6 +175,7 @@ describe('kb-knowledge-base-view at 360 px', () => {
       await knowledgeBaseView(tab);
 
       expectNoSidewaysScroll(label);
+      await expectNoPolicyViolation(label);
     });
   }
 
@@ -176,5 +189,19 @@ describe('kb-knowledge-base-view at 360 px', () => {
 
     expect(developers.shadowRoot!.querySelector('code.token')!.textContent).to.equal(ISSUED_TOKEN);
     expectNoSidewaysScroll('Developers, token issued');
+    await expectNoPolicyViolation('Developers, token issued');
+  });
+
+  it('Documents with the upload and the import forms opened: the page does not scroll sideways, and no style is blocked', async () => {
+    const view = await knowledgeBaseView('documents');
+    const documents = view.shadowRoot!.querySelector('kb-documents-tab')!;
+    for (const name of ['Upload files', 'Import a website']) {
+      const button = [...documents.shadowRoot!.querySelectorAll('button')].find((candidate) => candidate.textContent!.trim() === name);
+      expect(button, `a "${name}" button`).to.exist;
+      button!.click();
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      expectNoSidewaysScroll(`Documents, ${name} open`);
+      await expectNoPolicyViolation(`Documents, ${name} open`);
+    }
   });
 });

@@ -87,14 +87,16 @@ test('upload, import a site, a visitor asks and rates, Insights shows it, Answer
 
   // Documents: a markdown file and a PDF, then a three-page site through its sitemap.
   const pdf = await makePdf([[{ text: 'Quokka router warranty', size: 20 }, { text: 'The warranty of the quokka router lasts three years from the day of purchase.' }]]);
+  await console.getByRole('button', { name: 'Upload files' }).click();
   await console.getByLabel('Files').setInputFiles([
     { name: 'support-desk.md', mimeType: 'text/markdown', buffer: Buffer.from('# Support desk\n\nThe support desk answers the phone on weekdays from nine to five.\n') },
     { name: 'router-warranty.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) },
   ]);
-  await console.getByRole('button', { name: 'Upload' }).click();
+  await console.getByRole('button', { name: 'Upload', exact: true }).click();
   const uploaded = console.getByRole('list', { name: 'Uploaded files' });
   await expect.poll(() => text(uploaded), { timeout: 30_000 }).toMatch(/router-warranty\.pdf: created.*support-desk\.md: created|support-desk\.md: created.*router-warranty\.pdf: created/);
 
+  await console.getByRole('button', { name: 'Import a website' }).click();
   await console.getByRole('radio', { name: 'A sitemap' }).check();
   await console.getByLabel('Sitemap URL').fill(`${site!.origin}/sitemap.xml`);
   await console.getByLabel('Import again').selectOption('Every week');

@@ -240,7 +240,7 @@ for (const width of [1280, 360]) {
       await page.context().close();
     });
 
-    test('four questions: each question and its answer scroll into view; scrolled up, "Jump to latest" returns to the end', async () => {
+    test('four questions: each question and its answer scroll into view; scrolled up with nothing new below, no "Jump to latest" covers the transcript', async () => {
       const page = await openDemo();
       const widget = inlineWidget(page);
 
@@ -251,15 +251,12 @@ for (const width of [1280, 360]) {
       expect((await transcriptState(page)).scrollTop).toBeGreaterThan(0);
       expect(await axeViolations(page)).toEqual([]);
 
+      // Issue 32: the pill shows only for words arriving below while the visitor reads above (widget/kb-widget.browser.test.ts streams them).
       await widget.locator('.transcript').evaluate((transcript) => transcript.scrollTo({ top: 0 }));
-      const jump = widget.getByRole('button', { name: /Jump to latest/ });
-      await expect.poll(() => jump.isVisible()).toBe(true);
+      await page.waitForTimeout(300);
+      expect(await widget.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0);
       expect((await transcriptState(page)).scrollTop).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
-      await jump.click();
-
-      await expect.poll(async () => (await transcriptState(page)).belowView).toBeLessThan(2);
-      await expect.poll(() => jump.count()).toBe(0);
       await page.context().close();
     }, 90_000);
 
