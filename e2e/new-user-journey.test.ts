@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse, StreamFrame } from '../protocol/query-protocol.ts';
 import { readFrames } from '../server/testing/read-frames.ts';
-import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
+import { askAsPrinted, issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
  * The README's journey, as a new user runs it: `npm start` on an empty data
@@ -55,6 +55,14 @@ describe('a new user after npm install && npm start', () => {
     expect(firstStartOutput).toMatch(/indexed 64 pages of node-docs/);
     expect(firstStartOutput).toContain(`KB_DATA_DIR=${dataDir} npm run --silent kb -- token issue --kb node-docs`);
     expect(token).toMatch(/^kbw_/);
+  });
+
+  test("the banner's two commands pasted in order into another terminal: the token goes into $TOKEN and the question gets a cited answer", async () => {
+    const answer = JSON.parse(await askAsPrinted(firstStartOutput)) as { answer: string; abstained: boolean; citations: unknown[] };
+
+    expect(answer.abstained).toBe(false);
+    expect(answer.citations.length).toBeGreaterThan(0);
+    expect(answer.answer).toContain('mkdir');
   });
 
   test('GET /healthz: ok', async () => {

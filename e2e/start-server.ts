@@ -58,14 +58,44 @@ export function startServer(env: Record<string, string>, ready: (output: string)
  * variables (`KB_*`, `DATABASE_URL`).
  *
  * @param output what `npm start` printed
- * @returns the token the command printed last
+ * @returns the token the command put into `$TOKEN`
  */
 export async function issueTokenAsPrinted(output: string): Promise<string> {
+  const [tokenLine] = bannerCommands(output);
+  const issued = await inOtherTerminal(`${tokenLine}\nprintf '%s\\n' "$TOKEN"`);
+  return issued.trim().split('\n').at(-1)!;
+}
+
+/**
+ * The banner's two commands pasted in order into one shell, as a new user
+ * does: the token into `$TOKEN`, then the `curl` that asks with it.
+ *
+ * @returns what the `curl` printed (the JSON answer)
+ */
+export async function askAsPrinted(output: string): Promise<string> {
+  const [tokenLine, curl] = bannerCommands(output);
+  return inOtherTerminal(`${tokenLine}\n${curl}`);
+}
+
+/** The banner's token line and its question (the `curl` with its continuation lines), as printed. */
+function bannerCommands(output: string): [string, string] {
   const lines = output.split('\n');
-  const printed = lines[lines.indexOf('Get a widget token (in another terminal):') + 1]!.trim();
+  const tokenAt = lines.findIndex((line) => line.startsWith('Get a widget token'));
+  const askAt = lines.findIndex((line) => line.startsWith('Then ask a question'));
+  if (tokenAt < 0 || askAt < 0) throw new Error(`The banner prints no token and question commands:\n${output}`);
+  const curl: string[] = [];
+  for (const line of lines.slice(askAt + 1)) {
+    if (line.trim() === '') break;
+    curl.push(line.trim());
+  }
+  return [lines[tokenAt + 1]!.trim(), curl.join('\n')];
+}
+
+/** Runs a script in a shell in the project folder without this server's variables, as in another terminal; resolves to its stdout. */
+async function inOtherTerminal(script: string): Promise<string> {
   const otherTerminal = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KB_') && name !== 'DATABASE_URL'));
-  const issued = await promisify(execFile)('sh', ['-c', printed], { cwd: PROJECT_ROOT, env: otherTerminal });
-  return issued.stdout.trim().split('\n').at(-1)!;
+  const { stdout } = await promisify(execFile)('sh', ['-c', script], { cwd: PROJECT_ROOT, env: otherTerminal });
+  return stdout;
 }
 
 /** Stops a server started by {@link startServer} and waits for it to exit. */

@@ -217,9 +217,9 @@ process.stdout.write(
       ? `  demo page: ${demoUrl}/ (its token allows only this origin; ${demoUrl.replace('localhost', '127.0.0.1')}/ shows a site that is not allowed)`
       : '  demo page: off (KB_DEMO_PORT=0)',
     '',
-    'Get a widget token (in another terminal):',
-    `  ${tokenIssueCommand(DEMO_KB_ID, { location, dataDir: config.dataDir, projectDir: process.cwd(), demoPort: config.demoPort })}`,
-    'Ask a question:',
+    'Get a widget token into $TOKEN (in another terminal, in this folder):',
+    `  TOKEN=$(${tokenIssueCommand(DEMO_KB_ID, { location, dataDir: config.dataDir, projectDir: process.cwd(), demoPort: config.demoPort })} | tail -n 1)`,
+    'Then ask a question with it (same terminal):',
     `  curl -s ${baseUrl}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget/query \\`,
     '    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
     `    -d '{"question":"How do I create a directory and its parent directories?"}'`,
