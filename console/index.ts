@@ -3,6 +3,7 @@
  * `/console/console.js` to the page at `/console`): registers the console's
  * elements; the page's `<kb-console-app>` then renders.
  */
+import './zod-jitless.ts';
 import { defineConsoleElements } from './define.ts';
 
 defineConsoleElements();

@@ -142,14 +142,14 @@ export class KbInsightsTab extends LitElement {
     const share = (count: number) => (100 * count) / most;
     return html`<table class="chart">
       <caption>
-        Questions and abstentions per day (UTC)
+        Questions and abstentions per day (UTC); bars: questions in blue, abstained in orange
       </caption>
       <thead>
         <tr>
           <th scope="col">Day</th>
           <th scope="col">Questions</th>
           <th scope="col">Abstained</th>
-          <th scope="col" class="bars"><span class="hint">Questions (blue), abstained (orange)</span></th>
+          <th scope="col" class="bars"><span class="hint">Chart</span></th>
         </tr>
       </thead>
       <tbody>

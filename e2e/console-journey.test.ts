@@ -79,6 +79,14 @@ async function ask(page: Page, question: string): Promise<string> {
 
 test('upload, import a site, a visitor asks and rates, Insights shows it, Answer this makes a curated answer that answers the next visitor', async () => {
   const console = await (await browser.newContext()).newPage();
+  // Every violation of the console's content-security policy, on any page of the journey (issue 32: none).
+  const policyViolations: string[] = [];
+  await console.exposeFunction('reportPolicyViolation', (violation: string) => policyViolations.push(violation));
+  await console.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportPolicyViolation(violation: string): void }).reportPolicyViolation(`${event.violatedDirective}: ${event.blockedURI} ${event.sourceFile}:${event.lineNumber} ${event.sample}`),
+    );
+  });
   await console.goto(`${apiUrl}/console`);
   await console.getByLabel('Email').fill('owner@example.com');
   await console.getByLabel('Password').fill(PASSWORD);
@@ -155,4 +163,14 @@ test('upload, import a site, a visitor asks and rates, Insights shows it, Answer
   const again = await ask(visitor, UNANSWERED);
   expect(again).toContain('"provenance":"qa_shortcut"');
   await expect.poll(() => widget.locator('article.answer').last().textContent()).toContain('handled by the support desk');
+
+  // On a phone (issue 32): with all this content, every tab fits 360 px, and nothing the page draws breaks its own CSP.
+  await console.setViewportSize({ width: 360, height: 800 });
+  for (const tab of ['Documents', 'Curated answers', 'Insights', 'Members', 'Developers']) {
+    await console.getByRole('link', { name: tab, exact: true }).click();
+    await expect.poll(() => text(console.locator('main'))).not.toContain('Loading');
+    const [scrollWidth, clientWidth] = await console.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    expect(scrollWidth, `${tab} at 360 px`).toBeLessThanOrEqual(clientWidth!);
+  }
+  expect(policyViolations).toEqual([]);
 }, 240_000);
