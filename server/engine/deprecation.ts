@@ -50,7 +50,7 @@ export function deprecationOf(passage: Pick<ScoredPassage, 'text'>): Deprecation
   const replacement = REPLACEMENT.exec(notice)?.[1]?.trim();
   if (!replacement) return { notice };
   const code = FIRST_CODE.exec(replacement)?.[1];
-  const subject = code === undefined ? undefined : readHeading(`\`${code}\``).subject.replace(/\(\)$/, '');
+  const subject = code === undefined ? undefined : apiSubject(`\`${code}\``);
   return { notice, replacement, ...(subject !== undefined && subject !== '' && { replacementSubject: subject }) };
 }
 
@@ -75,5 +75,10 @@ export function sectionDeprecation(passage: ScoredPassage, others: readonly Scor
 export function isReplacementSection(passage: ScoredPassage, deprecation: Deprecation): boolean {
   const heading = passage.headingPath.at(-1);
   if (heading === undefined || deprecation.replacementSubject === undefined) return false;
-  return readHeading(heading).subject.replace(/\(\)$/, '') === deprecation.replacementSubject;
+  return apiSubject(heading) === deprecation.replacementSubject;
+}
+
+/** What a heading or a name in code is about, without a trailing `()`: `fs.stat(path, callback)` and `fs.stat()` are both `fs.stat`. */
+function apiSubject(heading: string): string {
+  return readHeading(heading).subject.replace(/\(\)$/, '');
 }

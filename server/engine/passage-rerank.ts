@@ -116,28 +116,6 @@ export const DOCUMENT_SHARE_DEPTH = 10;
  */
 export const UNOBSERVED_DOCUMENT_SHARE = 0.476;
 
-/** The second stage's weights, one per relevance term (see the module's documentation). */
-export interface RerankWeights {
-  lexical: number;
-  dense: number;
-  document: number;
-  sentence: number;
-  pair: number;
-  window: number;
-  heading: number;
-}
-
-/** The weights every answer uses. */
-export const RERANK_WEIGHTS: RerankWeights = {
-  lexical: 1,
-  dense: DENSE_WEIGHT,
-  document: DOCUMENT_WEIGHT,
-  sentence: SENTENCE_WEIGHT,
-  pair: PAIR_WEIGHT,
-  window: WINDOW_WEIGHT,
-  heading: HEADING_WEIGHT,
-};
-
 /** A search result in the second stage's order. */
 export interface RerankedSearch extends SearchResult {
   /**
@@ -183,7 +161,7 @@ export interface Retrieval extends RerankedSearch {
  * @param search the first stage's result, best BM25 first
  * @returns the same passages and statistics, re-ordered, with their relevance
  */
-export function rerankPassages(questionTerms: readonly string[], search: SearchResult, weighting: RerankWeights = RERANK_WEIGHTS): RerankedSearch {
+export function rerankPassages(questionTerms: readonly string[], search: SearchResult): RerankedSearch {
   const bestScore = search.passages[0]?.score ?? 0;
   const weights = questionTermWeights(questionTerms, search);
   let totalWeight = 0;
@@ -195,16 +173,16 @@ export function rerankPassages(questionTerms: readonly string[], search: SearchR
   const bestSimilarity = Math.max(0, ...search.passages.map((passage) => passage.similarity ?? 0));
   const bestDocumentSimilarity = Math.max(0, ...search.passages.map((passage) => passage.documentSimilarity ?? 0));
   const scored = search.passages.map((passage, rank) => {
-    let relevance = bestScore > 0 ? weighting.lexical * (passage.score / bestScore) : 0;
-    if (bestSimilarity > 0) relevance += weighting.dense * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
-    if (bestDocumentSimilarity > 0) relevance += weighting.document * (Math.max(0, passage.documentSimilarity ?? 0) / bestDocumentSimilarity);
+    let relevance = bestScore > 0 ? passage.score / bestScore : 0;
+    if (bestSimilarity > 0) relevance += DENSE_WEIGHT * (Math.max(0, passage.similarity ?? 0) / bestSimilarity);
+    if (bestDocumentSimilarity > 0) relevance += DOCUMENT_WEIGHT * (Math.max(0, passage.documentSimilarity ?? 0) / bestDocumentSimilarity);
     if (totalWeight > 0) {
       const analysis = analyzePassage(passage);
       relevance +=
-        weighting.sentence * bestSentenceCoverage(analysis, weights, totalWeight) +
-        weighting.window * (windowWeight(analysis.terms, weights) / totalWeight) +
-        (pairWeight > 0 ? weighting.pair * (adjacentPairWeight(pairs, analysis.terms, weights) / pairWeight) : 0) +
-        weighting.heading * (termsWeight(analysis.subjectTerms, weights) / totalWeight);
+        SENTENCE_WEIGHT * bestSentenceCoverage(analysis, weights, totalWeight) +
+        WINDOW_WEIGHT * (windowWeight(analysis.terms, weights) / totalWeight) +
+        (pairWeight > 0 ? PAIR_WEIGHT * (adjacentPairWeight(pairs, analysis.terms, weights) / pairWeight) : 0) +
+        HEADING_WEIGHT * (termsWeight(analysis.subjectTerms, weights) / totalWeight);
     }
     return { passage, rank, relevance };
   });
@@ -276,8 +254,10 @@ export async function retrievePassages(
     terms = corrected;
     search = await sources.retriever.search({ reach, terms, topK: depth, ...asked });
   }
-  const reranked = await preferRecommended(rerankPassages(terms, search), sources.retriever, reach);
-  reranked.otherPages = otherPages(reranked.passages);
+  const ranked = rerankPassages(terms, search);
+  const reranked = await preferRecommended(ranked, sources.retriever, reach);
+  // A replacement put first changes the page the others are measured against.
+  if (reranked !== ranked) reranked.otherPages = otherPages(reranked.passages);
   // Only a first passage retrieved without another of its document needs the store's count.
   const first = reranked.passages[0];
   if (first && !reranked.passages.some((passage, rank) => rank > 0 && passage.docId === first.docId)) {
