@@ -211,7 +211,7 @@ process.stdout.write(
     `  owner: ${seed.owner.email}${seed.ownerCreated ? ' (created)' : ''}`,
     ...consoleLines(ownerPassword),
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
-    `  retrieval: ${retrievalLine(retrievalStatus(embedding))}${pendingVectors > 0 ? ` (embedding ${pendingVectors} passages in the background; until each has its vector, BM25F alone finds it)` : ''}`,
+    `  retrieval: ${retrievalLine(retrievalStatus(embedding))}${pendingVectors > 0 ? ` (embedding ${pendingVectors} passages in the background; until all have their vectors, answers use BM25F alone)` : ''}`,
     `  widget: ${baseUrl}/widget/kb-widget.js${existsSync(join(widgetDistDir, 'kb-widget.js')) ? '' : ' (not built: run npm run build)'}`,
     demoUrl
       ? `  demo page: ${demoUrl}/ (its token allows only this origin; ${demoUrl.replace('localhost', '127.0.0.1')}/ shows a site that is not allowed)`

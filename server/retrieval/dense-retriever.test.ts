@@ -143,6 +143,19 @@ describe('dense retrieval', () => {
 
     expect((await dense.search({ reach: VISITOR, terms: ['child'], topK: 1, question })).passages[0]!.docId).toBe('child.md');
   });
+
+  test('while a passage of the reach has no vector yet, dense retrieval finds nothing; once it has one, it takes part again', async () => {
+    const store = await openVectorStore();
+    const question = 'how do I list all the files in a folder?';
+    const dense = denseOver(store, { [question]: LIST_FILES });
+    await store.putDocuments([documentInput('child.md', 'Child processes', 'child_process.spawn starts a process.')]);
+
+    expect((await dense.search({ reach: VISITOR, terms: ['file'], topK: 2, question })).passages).toEqual([]);
+
+    const [pending] = await store.passagesWithoutVector(MODEL, 10, KB_ID);
+    await store.putPassageVectors(MODEL, [{ chunkId: pending!.chunkId, textHash: 'hash-child', vector: unit([0, 0, 0, 1]) }]);
+    expect((await dense.search({ reach: VISITOR, terms: ['file'], topK: 2, question })).passages[0]!.docId).toBe('fs.md');
+  });
 });
 
 describe('hybrid retrieval over one store', () => {

@@ -13,6 +13,13 @@ import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type
  * outside it are never scored, so a restricted passage can neither take a
  * visitor's slot nor show through a score.
  *
+ * Dense retrieval takes part only once every passage of the reach has its
+ * vector: with part of the knowledge base embedded (the minutes after a
+ * first start or a large ingest, while the background sweep runs), the
+ * passages without one would lose every similarity-weighted comparison
+ * and the evidence model's dense features would read a half index, so
+ * the question is answered by BM25F alone until the sweep is done.
+ *
  * Each thread holds the vectors of the knowledge bases it searched in
  * memory, read again when the knowledge base's content version changes
  * (every ingest, and every batch of new vectors, moves it).
@@ -54,9 +61,11 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       const empty: SearchResult = { passages: [], passageCount: statistics.passageCount, documentFrequencies: {} };
       const question = query.question?.trim() ?? '';
       if (!index || index.chunkIds.length === 0 || question === '' || query.topK <= 0) return empty;
+      const candidates = readableSlots(index, statistics.readableDocuments);
+      // Until every passage of the reach has its vector (the background sweep after a start or an ingest), dense retrieval stays out.
+      if (candidates.length < statistics.passageCount) return empty;
       const vector = await options.embedQuery(question);
       const scores = similarities(index, vector);
-      const candidates = readableSlots(index, statistics.readableDocuments);
       const best = topSlots(scores, candidates, candidates.length, query.topK);
       const documents = documentSimilarities(index, scores, candidates);
       const chunkIds = best.map((slot) => index.chunkIds[slot]!);
