@@ -9,11 +9,11 @@ import { createWidgetFixture, type WidgetFixture } from '../server/testing/widge
 import { expressTokenEndpoint, serverlessTokenEndpoint, type TokenEndpointTarget } from './token-endpoint-code.ts';
 
 /**
- * The token endpoint the Developers tab and the README give: the
+ * The token endpoint the Developers tab and docs/widget.md give: the
  * serverless function run against a real kb-widget server (an editor's
  * account signs in, a token for the site's origin comes back and answers
  * the widget's question from that origin), the Express module valid
- * JavaScript, and the README showing both as the tab writes them.
+ * JavaScript, and docs/widget.md showing both as the tab writes them.
  */
 const PASSWORD = 'endpoint password 2026';
 const SITE_ORIGIN = 'https://www.example.com';
@@ -71,11 +71,11 @@ describe('the pasted token endpoint', () => {
     await expect(promisify(execFile)(process.execPath, ['--check', file])).resolves.toBeDefined();
   });
 
-  test('README "Embedding the widget": both endpoints as the Developers tab writes them for kb.example.com', async () => {
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  test('docs/widget.md: both endpoints as the Developers tab writes them for kb.example.com', async () => {
+    const guide = await readFile(new URL('../docs/widget.md', import.meta.url), 'utf8');
     const example: TokenEndpointTarget = { serviceOrigin: 'https://kb.example.com', kbId: 'support', siteOrigin: SITE_ORIGIN, ttlMinutes: 60 };
 
-    expect(readme.includes(expressTokenEndpoint(example)), 'README shows the Express endpoint').toBe(true);
-    expect(readme.includes(serverlessTokenEndpoint(example)), 'README shows the serverless endpoint').toBe(true);
+    expect(guide.includes(expressTokenEndpoint(example)), 'docs/widget.md shows the Express endpoint').toBe(true);
+    expect(guide.includes(serverlessTokenEndpoint(example)), 'docs/widget.md shows the serverless endpoint').toBe(true);
   });
 });
