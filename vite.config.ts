@@ -80,7 +80,7 @@ const EMBEDDED_ONLY_SERVER_TESTS = ['server/ingest/kubernetes-docs.test.ts'];
  * `test`: server tests and DOM-free widget and console modules run in Node; each test
  * file builds its own fixtures (temporary data folders, ephemeral ports).
  * Widget tests that need a browser (`*.browser.test.ts`) run in Chromium
- * through web-test-runner instead. Two projects (DESIGN.md "Storage": one
+ * through web-test-runner instead. Two projects (docs/design-decisions.md "Storage": one
  * suite, two backends):
  * - `embedded`: every Node test, stores on the embedded SQLite backend;
  * - `postgres`: the server tests again with `KB_TEST_BACKEND=postgres`, so
@@ -94,7 +94,7 @@ const EMBEDDED_ONLY_SERVER_TESTS = ['server/ingest/kubernetes-docs.test.ts'];
  */
 /**
  * Drops the indentation after each line break inside the widget's Lit
- * `html` templates when building (issue 15: the bundle's size budget): a
+ * `html` templates when building (the bundle's size budget, docs/widget.md "The script file"): a
  * line break stays, so the whitespace the browser collapses stays
  * whitespace and the markup renders the same; a line break before the `>`
  * or `/>` that ends a tag goes. In `css` templates, also the comments, the

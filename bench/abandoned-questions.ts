@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Abandoned questions for `npm run bench` (issue 13): a client that posts a
+ * Abandoned questions for `npm run bench` (bench/README.md): a client that posts a
  * valid question and closes its connection a few milliseconds later, without
  * reading the answer, as a visitor leaving the page (or a hostile script)
  * does.

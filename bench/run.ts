@@ -28,7 +28,7 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
 /**
  * `npm run bench`: the figures of the query service on the bundled Node.js
  * docs, each beside a baseline measured in the same run on the same machine
- * (issue 6, "Load benchmark"). Loopback only, bounded in time (about eight
+ * (bench/README.md). Loopback only, bounded in time (about eight
  * minutes, most of it the scale table); written to bench/results.md and printed.
  *
  * - ingest time of the corpus, beside reading and hashing the same files;
@@ -60,7 +60,7 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/
  *   passages.
  */
 const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/** Copies of the Node.js docs in the scale table (issue 17): `BENCH_SCALES=1,4,16,64`. */
+/** Copies of the Node.js docs in the scale table (bench/README.md "Scale"): `BENCH_SCALES=1,4,16,64`. */
 const SCALES = (process.env.BENCH_SCALES ?? '1,4,16,64').split(',').map(Number);
 /** Questions of the Node.js docs set searched and answered at each scale, and asked in the JSON load with the answer cache off. */
 const SCALE_QUESTIONS = 100;
@@ -80,7 +80,7 @@ const ALL_PARTS = ['json', 'streams', 'abandoned', 'embedding', 'hybrid', 'scale
 const EMBEDDING_PASSAGES = 256;
 /** `BENCH_PARTS=streams` (or `json`, `abandoned`, `embedding`, `hybrid`, `scale`) runs one part alone while working on it; results.md is then left as it was. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(','));
-/** Questions abandoned by one client for the cost and resource figures (issue 13: 10,000). */
+/** Questions abandoned by one client for the cost and resource figures (10,000). */
 const ABANDONED_QUESTIONS = Number(process.env.BENCH_ABANDONED ?? 10_000);
 /** Clients abandoning questions at once while a normal client asks. */
 const ABANDONING_CLIENTS = 32;
@@ -182,7 +182,7 @@ try {
     );
     await stopChild(uncached.child);
 
-    // The question log's cost (issue 18: within 5 %): the same load on a server with the log and one without,
+    // The question log's cost (the target: within 5 %): the same load on a server with the log and one without,
     // alternated round by round so that the machine's drift falls on both; the median of the rounds.
     const logged = await startBenchServer(backend.location, backend.token, { questionLog: true });
     const unlogged = await startBenchServer(backend.location, backend.token, { questionLog: false });
@@ -232,7 +232,7 @@ try {
     }
   }
 
-  // Hybrid retrieval (issue 30): one client's JSON latency with the embedding model, beside BM25F alone, answer cache off.
+  // Hybrid retrieval (bench/README.md "Embedding and hybrid retrieval"): one client's JSON latency with the embedding model, beside BM25F alone, answer cache off.
   if (PARTS.has('hybrid')) {
     if (!folder) {
       notes.push(`Hybrid ${modelMissing}`);
@@ -335,7 +335,7 @@ async function streamFigures(embedded: StoreLocation, embeddedToken: string): Pr
 }
 
 /**
- * Abandoned questions (issue 13): a normal client's p50 undisturbed and while
+ * Abandoned questions (bench/README.md): a normal client's p50 undisturbed and while
  * one client, then 32 clients, abandon questions (post, then close 1-4 ms later); the server's
  * CPU per abandoned question beside its CPU per answered question; its open
  * files and threads before and after one client abandons 10,000.

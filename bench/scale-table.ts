@@ -15,7 +15,7 @@ import type { Retriever, SearchResult } from '../server/retrieval/retriever.ts';
 import type { Reach } from '../server/store/store.ts';
 
 /**
- * The scale table of `npm run bench` (issue 17): documentation corpora - the
+ * The scale table of `npm run bench` (bench/README.md "Scale"): documentation corpora - the
  * bundled Node.js docs copied 1×, 4×, 16× (... ) under new names, and the
  * Kubernetes docs of the evaluation data - ingested into each backend
  * through the normal ingestion path, then searched and answered at one

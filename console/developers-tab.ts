@@ -7,7 +7,7 @@ import { consoleStyles } from './console-styles.ts';
 import { expressTokenEndpoint, serverlessTokenEndpoint, type TokenEndpointTarget } from './token-endpoint-code.ts';
 
 /**
- * The Developers tab of a knowledge base (issue 4, SPEC.md 5): issue a
+ * The Developers tab of a knowledge base (docs/console.md "Developers"): issue a
  * widget token, see it once with the ready-to-paste snippet, list the
  * knowledge base's tokens and revoke them.
  *
@@ -24,7 +24,7 @@ import { expressTokenEndpoint, serverlessTokenEndpoint, type TokenEndpointTarget
  * serverless function for a static site), each with a Copy button.
  * Readers see the tab and the token list, but a sentence replaces the form.
  *
- * The token list (issue 18 item 7) is newest first, {@link TOKEN_PAGE_SIZE}
+ * The token list is newest first, {@link TOKEN_PAGE_SIZE}
  * a page ("Previous page" / "Next page"), filtered by status, purpose and
  * origin (text within an allowed origin), each row naming its token by id
  * suffix, creation time and origins, which every control of the row

@@ -18,7 +18,7 @@ import { enforceConsoleStylePolicy } from './testing/console-style-policy.ts';
  */
 defineKbWidget();
 defineConsoleElements();
-/** Every tab below renders under the console's own style policy (issue 32: an inline `style` it blocks leaves a chart empty). */
+/** Every tab below renders under the console's own style policy (an inline `style` it blocks leaves a chart empty). */
 const styleViolations = enforceConsoleStylePolicy();
 
 const KNOWLEDGE_BASE: KnowledgeBaseDetail = {

@@ -11,7 +11,7 @@ import { consoleStyles } from './console-styles.ts';
  * member with "Remove", which asks for a second click ("Confirm remove" /
  * "Cancel") like the Developers tab's Revoke. The server refuses a change or
  * removal that would leave no owner, and its sentence is shown. A removed
- * member's tokens stop working at once (DESIGN.md "Tokens and origins").
+ * member's tokens stop working at once (docs/design-decisions.md "Tokens and origins").
  *
  * Owners also invite a person by email with a role ("Invite a person"). No
  * mail is sent: when the person has no password yet, the tab shows their

@@ -1,5 +1,5 @@
 /**
- * The token endpoint a customer's site pastes (issue 32 item 9): a widget
+ * The token endpoint a customer's site pastes (docs/widget.md "Your site's token endpoint"): a widget
  * token lasts minutes (60 by default, at most the knowledge base's
  * `token_ttl_cap_minutes`), so a page that outlives its token needs its own
  * back end to hand the widget a fresh one. The snippet the console gives
@@ -14,8 +14,8 @@
  * /console/api/knowledge-bases/{kbId}/tokens`, sent with the service's
  * `Origin`, which the console's cross-site check requires), signs out, and
  * reuses the token until 10 minutes before it expires, so a busy site makes
- * one token an hour, not one per page view. The README's "Embedding the
- * widget" shows the same code (token-endpoint-code.test.ts checks it and
+ * one token an hour, not one per page view. docs/widget.md "Your site's
+ * token endpoint" shows the same code (token-endpoint-code.test.ts checks it and
  * runs it against a real server).
  */
 

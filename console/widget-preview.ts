@@ -47,7 +47,7 @@ export function loadWidgetScript(url: string = WIDGET_SCRIPT_PATH): Promise<void
 }
 
 /**
- * The live preview on the Developers tab (issue 4): the real `<kb-widget>`,
+ * The live preview on the Developers tab (docs/console.md "Developers"): the real `<kb-widget>`,
  * loaded from the API server as customers load it, answering from this
  * knowledge base as visitors of a site would see it.
  *

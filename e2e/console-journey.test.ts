@@ -6,7 +6,7 @@ import { axeViolations } from './axe-audit.ts';
 import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
- * Issue 18's journey in Debian's Chromium, against `npm start` on an empty
+ * The console's journey (docs/console.md) in Debian's Chromium, against `npm start` on an empty
  * data folder (private addresses allowed to the importer, so that it may
  * read the site this test serves on loopback): the owner signs in, uploads
  * a markdown file and a PDF, imports a three-page site through its sitemap;
@@ -79,7 +79,7 @@ async function ask(page: Page, question: string): Promise<string> {
 
 test('upload, import a site, a visitor asks and rates, Insights shows it, Answer this makes a curated answer that answers the next visitor', async () => {
   const console = await (await browser.newContext()).newPage();
-  // Every violation of the console's content-security policy, on any page of the journey (issue 32: none).
+  // Every violation of the console's content-security policy, on any page of the journey (none allowed).
   const policyViolations: string[] = [];
   await console.exposeFunction('reportPolicyViolation', (violation: string) => policyViolations.push(violation));
   await console.addInitScript(() => {
@@ -164,7 +164,7 @@ test('upload, import a site, a visitor asks and rates, Insights shows it, Answer
   expect(again).toContain('"provenance":"qa_shortcut"');
   await expect.poll(() => widget.locator('article.answer').last().textContent()).toContain('handled by the support desk');
 
-  // On a phone (issue 32): with all this content, every tab fits 360 px, and nothing the page draws breaks its own CSP.
+  // On a phone: with all this content, every tab fits 360 px, and nothing the page draws breaks its own CSP.
   await console.setViewportSize({ width: 360, height: 800 });
   for (const tab of ['Documents', 'Curated answers', 'Insights', 'Members', 'Developers']) {
     await console.getByRole('link', { name: tab, exact: true }).click();

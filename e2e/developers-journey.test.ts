@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
- * Issue 4's journey in Debian's Chromium: sign in at `/console`, open the
+ * The Developers tab's journey (docs/console.md "Developers") in Debian's Chromium: sign in at `/console`, open the
  * Developers tab, issue a token for the demo page's origin, ask a question in
  * the tab's live preview (a preview token limited to the console's origin)
  * and see a cited answer, paste the issued token into the demo page's widget,

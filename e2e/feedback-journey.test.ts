@@ -7,7 +7,7 @@ import { axeViolations } from './axe-audit.ts';
 import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
- * Issue 15 item 4 as a visitor and an editor meet it, in Debian's Chromium:
+ * Feedback (docs/widget.md, docs/console.md "Insights") as a visitor and an editor meet it, in Debian's Chromium:
  * `npm start` on an empty data folder, the demo page on its own origin. The
  * visitor rates an answer down with a reason and a comment, and reports a
  * broken link on one of its sources; the owner, signed in to the console

@@ -4,7 +4,7 @@ import { axeViolations } from './axe-audit.ts';
 import { CHROMIUM_LAUNCH, startDemo, type StartedDemo } from './start-server.ts';
 
 /**
- * Issue 18 item 6's journey in Debian's Chromium: the owner signs in at
+ * The invitation journey (docs/console.md "Members") in Debian's Chromium: the owner signs in at
  * `/console`, invites a new person from the Members tab and copies the
  * set-password link shown; the person opens it in a browser of their own,
  * chooses a password and lands signed in on their knowledge bases; the same

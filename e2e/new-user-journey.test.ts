@@ -8,7 +8,7 @@ import { readFrames } from '../server/testing/read-frames.ts';
 import { askAsPrinted, issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
- * The README's journey, as a new user runs it: `npm start` on an empty data
+ * The README's journey (its Quick start and Ask a question), as a new user runs it: `npm start` on an empty data
  * folder, a token from `npm run --silent kb -- token issue`, then questions
  * on both endpoints; then a second start that reuses the store.
  */

@@ -251,7 +251,7 @@ for (const width of [1280, 360]) {
       expect((await transcriptState(page)).scrollTop).toBeGreaterThan(0);
       expect(await axeViolations(page)).toEqual([]);
 
-      // Issue 32: the pill shows only for words arriving below while the visitor reads above (widget/kb-widget.browser.test.ts streams them).
+      // The pill shows only for words arriving below while the visitor reads above (widget/kb-widget.browser.test.ts streams them).
       await widget.locator('.transcript').evaluate((transcript) => transcript.scrollTo({ top: 0 }));
       await page.waitForTimeout(300);
       expect(await widget.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0);

@@ -24,7 +24,7 @@ import { retrievePassages } from '../server/engine/passage-rerank.ts';
  * on. Three sources, each weighing the same in the fit, each class-balanced
  * within itself:
  *
- * - the documentation sets (README "Evaluation"): the Node.js dev set's
+ * - the documentation sets (eval/README.md "Documentation sets"): the Node.js dev set's
  *   `fit` questions and the Kubernetes `q1` rewordings, with the off-topic
  *   questions of the fit halves; label 1 when the engine's answer (every
  *   question answered, threshold 0) cites a gold page, 0 when it cites another

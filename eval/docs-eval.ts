@@ -10,14 +10,14 @@ import { createAnswerEngine, prepareAnswer, type AnswerSources } from '../server
 import type { Retriever } from '../server/retrieval/retriever.ts';
 
 /**
- * The documentation evaluation (issue 14, README "Evaluation"): a docs
+ * The documentation evaluation (eval/README.md "Documentation sets"): a docs
  * corpus ingested in place through the normal ingestion path into a
  * throwaway embedded knowledge base (`ingestPaths`, as `npm run kb --
  * ingest <folder>` does), then every question asked through the answer
  * engine the HTTP endpoints use (`createAnswerEngine`, extractive answerer,
  * default threshold) and judged against its gold pages and key
  * (eval/docs-figures.ts). Figures per half (eval/docs-split.ts): the
- * README and the targets quote `report`; `fit` is what tuning may look at.
+ * eval/README.md and the targets quote `report`; `fit` is what tuning may look at.
  *
  * Two sets: the Node.js dev set (eval/node-docs-questions.jsonl over the
  * bundled Node.js v18 docs) and the Kubernetes docs with their question set

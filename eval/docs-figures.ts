@@ -3,7 +3,7 @@ import type { DocsQuestion } from './docs-questions.ts';
 import { meetsKey } from './key-terms.ts';
 
 /**
- * Scoring of the documentation evaluation (README "Evaluation"): one
+ * Scoring of the documentation evaluation (eval/README.md "Documentation sets"): one
  * question's outcome judged against its gold pages and key, and the figures
  * of a set of outcomes.
  */

@@ -4,7 +4,7 @@ import type { K8sWording } from './docs-questions.ts';
 
 /**
  * The documentation evaluation's part of `npm run eval`: the table of the
- * report and fit halves beside the anchors and issue 14's targets (report
+ * report and fit halves beside the anchors and the targets (eval/README.md; report
  * halves), the lines saying what was ingested and how long it took, and the
  * JSON object under `docs`.
  *
@@ -25,7 +25,7 @@ export interface DocsReport {
   k8sWording: K8sWording;
 }
 
-/** Issue 14's target for the Kubernetes corpus's ingestion into the embedded store, in seconds. */
+/** The target for the Kubernetes corpus's ingestion into the embedded store, in seconds. */
 export const K8S_INGEST_TARGET_SECONDS = 10;
 
 type FigureName = Exclude<keyof DocsFigures, 'answerable' | 'off_topic'>;

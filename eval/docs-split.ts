@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The fit/report split of the documentation evaluation (README
- * "Evaluation"): anything tuned (weights, thresholds, features) may be fitted
- * on `fit`; the figures the README and the targets quote are `report`'s.
+ * The fit/report split of the documentation evaluation (eval/README.md
+ * "Documentation sets"): anything tuned (weights, thresholds, features) may be fitted
+ * on `fit`; the figures eval/README.md and the targets quote are `report`'s.
  *
  * The split is stratified and deterministic: items are grouped by stratum
  * (for the Node.js set, the first gold page, so both halves cover the same

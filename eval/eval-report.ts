@@ -5,7 +5,7 @@ import type { SquadOpenRun } from './squad-open-eval.ts';
 
 /**
  * The human-readable report of `npm run eval`: one markdown table of the
- * figures beside the published anchors and issue 5's targets, then what was
+ * figures beside the published anchors and the targets (eval/README.md), then what was
  * ingested and how long each benchmark took; then the documentation sets'
  * table and lines (eval/docs-report.ts).
  *

@@ -15,7 +15,7 @@ import { DEMO_CORPUS_PATH } from '../server/seed.ts';
 
 /**
  * `npm run eval`: runs the engine on the public benchmarks in `shared/eval`
- * (README "Evaluation") and prints the figures beside the published anchors
+ * (eval/README.md) and prints the figures beside the published anchors
  * and the targets, with the time taken.
  *
  * Options:

@@ -1,5 +1,5 @@
 /**
- * Citation markers in answer text (DESIGN.md "Wire decisions": answer text
+ * Citation markers in answer text (docs/specification.md "Citation": answer text
  * marks citations inline as `[n]`, `n` = the citation's `index`).
  *
  * A marker is `[n]` (n a positive decimal integer) outside inline code spans

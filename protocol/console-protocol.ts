@@ -3,7 +3,7 @@ import { PROVENANCES } from './query-schemas.ts';
 import { ROLES, TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES } from './workspace-terms.ts';
 
 /**
- * The console API's wire types (`/console/api`, issue 4), defined once as zod
+ * The console API's wire types (`/console/api`, docs/http-api.md "Console API"), defined once as zod
  * schemas: the server validates requests with them and types its responses
  * by them, the console app imports their types (`import type`, so no zod in
  * its bundle), and the OpenAPI document's schemas are generated from them

@@ -1,6 +1,6 @@
 /**
  * Browser origins and the allowed-origin lists of widget tokens
- * (DESIGN.md "Tokens and origins", SPEC.md 5.2-5.3).
+ * (docs/design-decisions.md "Tokens and origins", docs/specification.md "Authentication").
  *
  * An origin is compared in its serialized form (RFC 6454 section 6.1, HTML
  * "serialization of an origin"), as produced by the WHATWG URL parser: the
@@ -148,11 +148,11 @@ export function matchesAllowedOrigin(allowed: AllowedOrigin, origin: string): bo
 
 /**
  * Whether a browser request's `Origin` header is allowed by a token's list
- * (DESIGN.md "Tokens and origins"). The header is normalized first; `null`,
+ * (docs/design-decisions.md "Tokens and origins"). The header is normalized first; `null`,
  * a malformed value, or no matching entry gives false. An empty list allows
  * no origin at all (a server-only token). Entries that do not parse never
  * match. A request without an `Origin` header is a server call and must be
- * decided before calling this (SPEC.md 5.3).
+ * decided before calling this (docs/specification.md "Authentication").
  *
  * @param origin the raw `Origin` request header value
  * @param allowed the token's allowed origins, as stored (canonical strings)

@@ -1,12 +1,12 @@
 /**
  * Types that cross the wire between the query service and its clients
- * (SPEC.md sections 2 and 6, DESIGN.md "Wire decisions").
+ * (docs/specification.md).
  *
  * Types only: the widget imports them with `import type`, so no validator or
  * server code reaches its bundle. Optional fields are omitted, never `null`.
  */
 
-/** Body of both query endpoints (SPEC.md 2.1). */
+/** Body of both query endpoints (docs/specification.md "Query request"). */
 export interface QueryRequest {
   /** The question in plain language, 1..2000 characters after trimming. */
   question: string;
@@ -18,18 +18,18 @@ export interface QueryRequest {
   conversation_id?: string;
 }
 
-/** How an answer was produced (SPEC.md 2.2). */
+/** How an answer was produced (docs/specification.md "Query response"). */
 export type Provenance = 'generated' | 'abstained' | 'qa_shortcut';
 
 /**
- * Opaque locator of a cited passage (SPEC.md 2.3). Clients must not parse
+ * Opaque locator of a cited passage (docs/specification.md "Citation"). Clients must not parse
  * `ref`; they pass the object back unchanged when reporting a problem.
  */
 export interface SourceSpan {
   ref: string;
 }
 
-/** What an answer was drawn from (SPEC.md 2.3). */
+/** What an answer was drawn from (docs/specification.md "Citation"). */
 export interface Citation {
   /** The `[n]` marker used inside the answer text. */
   index: number;
@@ -43,7 +43,7 @@ export interface Citation {
   /**
    * Readable name of the passage's place: the document title and its section
    * headings, joined by ` › `, e.g. `File system › fs.stat()`. Optional and
-   * additive (issue 15): omitted when the service has none, never empty or `null`.
+   * additive: omitted when the service has none, never empty or `null`.
    */
   title?: string;
   /**
@@ -54,7 +54,7 @@ export interface Citation {
   url?: string;
 }
 
-/** Response of the JSON endpoint (SPEC.md 2.2). */
+/** Response of the JSON endpoint (docs/specification.md "Query response"). */
 export interface QueryResponse {
   /** The grounded answer with `[n]` markers, or the refusal message when abstained. */
   answer: string;
@@ -63,7 +63,7 @@ export interface QueryResponse {
   abstained: boolean;
 }
 
-/** Stream frames (SPEC.md 6): `type` always equals the SSE event name. */
+/** Stream frames (docs/specification.md "Stream frames"): `type` always equals the SSE event name. */
 export interface TokenFrame {
   type: 'token';
   text: string;
@@ -88,13 +88,13 @@ export interface DoneFrame {
   abstained: boolean;
   /**
    * How the answer was produced (as in the JSON response), so a client can
-   * send it back with feedback. Optional and additive (issue 15): the
+   * send it back with feedback. Optional and additive: the
    * service always sends it; clients of older services fall back to
    * `abstained` or `generated`.
    */
   provenance?: Provenance;
 }
-/** Codes of a stream `error` frame (DESIGN.md "Wire decisions"). */
+/** Codes of a stream `error` frame (docs/specification.md "Stream frames"). */
 export type StreamErrorCode = 'generation_failed' | 'upstream_unavailable' | 'timeout' | 'internal';
 export interface ErrorFrame {
   type: 'error';
@@ -112,7 +112,8 @@ export type StreamFrame =
   | ErrorFrame;
 
 /**
- * Why a visitor rated an answer down (issue 15): it is wrong, it answers
+ * Why a visitor rated an answer down (docs/http-api.md "Feedback and problem
+ * reports"): it is wrong, it answers
  * another question, it is out of date, or something else.
  */
 export type RatingReason = 'incorrect' | 'not_what_i_asked' | 'out_of_date' | 'other';
@@ -163,7 +164,7 @@ export interface ProblemReport {
 export type FeedbackRequest = RatingFeedback | ProblemReport;
 
 /**
- * Codes of refused requests (DESIGN.md "Wire decisions"). The console API
+ * Codes of refused requests (docs/http-api.md "Refused requests"). The console API
  * adds 401 `unauthenticated` (no valid session), 403 `forbidden` (signed in
  * but the role does not allow it) and 403 `cross_site_request` (a
  * state-changing request from another origin), and 409 `conflict` (the

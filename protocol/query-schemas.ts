@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ProblemReason, Provenance, RatingReason } from './query-protocol.ts';
 
 /**
- * The widget endpoints' wire types (SPEC.md 2 and 6, issue 15) as zod
+ * The widget endpoints' wire types (docs/specification.md) as zod
  * schemas, for the server and the OpenAPI document: the server validates
  * request bodies with them (its refusals name the field, in these messages),
  * and `/openapi.json`'s widget schemas are generated from them
@@ -22,7 +22,7 @@ export const PROVENANCES = ['generated', 'abstained', 'qa_shortcut'] as const sa
 export const RATING_REASONS = ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'] as const satisfies readonly RatingReason[];
 export const PROBLEM_REASONS = ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'] as const satisfies readonly ProblemReason[];
 
-/** Codes of refused requests (DESIGN.md "Wire decisions"), with the console's. */
+/** Codes of refused requests (docs/http-api.md "Refused requests"), with the console's. */
 export const PROBLEM_CODES = [
   'invalid_request',
   'payload_too_large',
@@ -64,7 +64,7 @@ const question = () =>
 
 const topKMessage = `Field "top_k" must be an integer from 1 to ${MAX_TOP_K}`;
 
-/** Body of both query endpoints (SPEC.md 2.1). Unknown fields are ignored. */
+/** Body of both query endpoints (docs/specification.md "Query request"). Unknown fields are ignored. */
 export const QueryRequestSchema = z
   .object({
     question: question().meta({ description: 'The question in plain language, 1..2000 characters after trimming' }),
@@ -80,10 +80,10 @@ export const QueryRequestSchema = z
   })
   .meta({ id: 'QueryRequest', description: 'A question' });
 
-/** Opaque locator of a cited passage (SPEC.md 2.3): passed back unchanged. */
+/** Opaque locator of a cited passage (docs/specification.md "Citation"): passed back unchanged. */
 export const SourceSpanSchema = z.object({ ref: z.string() }).meta({ id: 'SourceSpan', description: 'Opaque locator of a cited passage; pass back unchanged' });
 
-/** What an answer was drawn from (SPEC.md 2.3). */
+/** What an answer was drawn from (docs/specification.md "Citation"). */
 export const CitationSchema = z
   .object({
     index: z.number().int().meta({ description: 'The `[n]` marker used inside `answer`' }),
@@ -102,10 +102,10 @@ export const CitationSchema = z
   })
   .meta({ id: 'Citation', description: 'A passage the answer cites' });
 
-/** How an answer was produced (SPEC.md 2.2). */
+/** How an answer was produced (docs/specification.md "Query response"). */
 export const ProvenanceSchema = z.enum(PROVENANCES);
 
-/** Response of the JSON endpoint (SPEC.md 2.2). */
+/** Response of the JSON endpoint (docs/specification.md "Query response"). */
 export const QueryResponseSchema = z
   .object({
     answer: z.string().meta({ description: 'The grounded answer with `[n]` markers, or the refusal message when abstained' }),
@@ -132,7 +132,7 @@ const feedbackCommon = {
     .meta({ description: "The visitor's words; blank counts as absent" }),
 };
 
-/** Body of the feedback endpoint (issue 15): a rating of an answer, or a problem report on one source, told apart by `kind`. */
+/** Body of the feedback endpoint (docs/specification.md "Feedback"): a rating of an answer, or a problem report on one source, told apart by `kind`. */
 export const FeedbackRequestSchema = z
   .discriminatedUnion('kind', [
     z

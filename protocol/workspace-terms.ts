@@ -1,5 +1,5 @@
 /**
- * The workspace's vocabulary as values (DESIGN.md "Access rules"), shared by
+ * The workspace's vocabulary as values (docs/design-decisions.md "Access rules"), shared by
  * the server, the console's wire schemas (protocol/console-protocol.ts) and
  * the console app. Values only, no validator: the console imports this
  * without pulling zod into its bundle.

@@ -30,7 +30,7 @@ try {
   process.stderr.write(
     `kb-widget: the embedding model could not be fetched. ${(error as Error).message}\n` +
       '  The server starts all the same, answering with lexical retrieval (BM25F) only, and tries again at each start.\n' +
-      '  Set KB_MODEL_DIR to a folder holding the files, or HF_ENDPOINT / KB_MODEL_INDEX_URL to a mirror (README "Embedding model").\n',
+      '  Set KB_MODEL_DIR to a folder holding the files, or HF_ENDPOINT / KB_MODEL_INDEX_URL to a mirror (docs/how-answers-are-made.md "The embedding model").\n',
   );
   process.exit(strict ? 1 : 0);
 }

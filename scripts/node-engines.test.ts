@@ -3,7 +3,7 @@ import semver from 'semver';
 import { describe, expect, test } from 'vitest';
 
 /**
- * The project's `engines.node` is truthful (issue 32 item 10): every Node
+ * The project's `engines.node` is truthful (docs/development.md "Node.js"): every Node
  * version it admits satisfies the `engines.node` of every package the lock
  * file installs, dev tools included, so `npm install` on any of them warns
  * no EBADENGINE (as it did on Node 20 for @web/* 1.x, which want Node 22).

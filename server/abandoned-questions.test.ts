@@ -8,7 +8,7 @@ import { ingestPaths } from './ingest/ingest-files.ts';
 import { createWidgetFixture, type WidgetFixture } from './testing/widget-fixture.ts';
 
 /**
- * Abandoned questions (issue 13): a visitor who posts a valid question and
+ * Abandoned questions (docs/http-api.md "Refused requests"): a visitor who posts a valid question and
  * closes the connection a few milliseconds later, again and again, once made
  * the server terminate and respawn an answer worker per question, leaking
  * file descriptors until it died of EMFILE. Cancellation is now cooperative

@@ -41,14 +41,14 @@ import {
 import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
 
 /**
- * Property tests of the access rules (DESIGN.md "Access rules", issue 4 item 5):
+ * Property tests of the access rules (docs/design-decisions.md "Access rules"):
  * over random workspaces, memberships, visibilities, restricted reader lists,
  * curated pairs, token scopes and questions, nothing an answer shows - cited
  * documents, quotes, answer text, suggestions - comes from a document outside
  * the token's reach, before and after permission changes.
  *
  * The reach is computed by the oracle in testing/random-workspace.ts, written
- * from DESIGN.md on the model, never by the code under test. Every document
+ * from docs/design-decisions.md on the model, never by the code under test. Every document
  * carries a unique marker word, so a leak shows as an outside marker in the
  * output. Answers use an abstention threshold of 0: every question that
  * retrieves anything is answered, so as much material as possible passes the

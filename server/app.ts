@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-/** JSON replacer that drops `null` values: fields with no value are omitted (SPEC.md 2). */
+/** JSON replacer that drops `null` values: fields with no value are omitted (docs/specification.md "Principles"). */
 function omitNull(_key: string, value: unknown): unknown {
   return value === null ? undefined : value;
 }

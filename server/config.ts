@@ -8,7 +8,7 @@ import { DEFAULT_MAX_TOKENS } from './engine/chat-completions-client.ts';
 import { MAX_CACHED_POSTINGS } from './retrieval/index-cache.ts';
 
 /**
- * Configuration from environment variables (README, "Configuration"). Only
+ * Configuration from environment variables (docs/operations.md "Configuration"). Only
  * the entry points (`server/main.ts`, `server/cli/main.ts`) pass
  * `process.env` here; everything else receives a {@link Config}.
  */

@@ -23,7 +23,7 @@ import { openTestStore, testBackend, type TestStore } from './testing/test-store
 import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
 
 /**
- * Faults of issue 6: the database unreachable under load (PostgreSQL behind a
+ * Faults (docs/operations.md "Running several replicas"): the database unreachable under load (PostgreSQL behind a
  * TCP proxy the test cuts and restores, as a stopped and restarted server
  * looks to its clients), and a crash in the middle of an ingest (the CLI
  * killed with SIGKILL), on both backends.

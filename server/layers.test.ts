@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 /**
- * The server's layers read top-down (README "Architecture"): a module imports
+ * The server's layers read top-down (docs/architecture.md "The server's layers"): a module imports
  * only from its own folder or from a layer below it, never from one above
  * (nor from a sibling of its own layer). Data flows api → engine → retrieval
  * → store; the protocol's wire types are below everything.

@@ -49,7 +49,7 @@ const logger = createLogger(config.logLevel);
 /** Output of `npm run build` (built by `npm start` when missing or stale). */
 const widgetDistDir = fileURLToPath(new URL('../dist', import.meta.url));
 const started = Date.now();
-// PostgreSQL when DATABASE_URL is set (README, "PostgreSQL"), else the embedded store in KB_DATA_DIR.
+// PostgreSQL when DATABASE_URL is set (docs/operations.md "PostgreSQL"), else the embedded store in KB_DATA_DIR.
 let location: StoreLocation;
 try {
   location = storeLocationFromEnv(process.env, config.dataDir);

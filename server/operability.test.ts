@@ -4,7 +4,8 @@ import { readFrames } from './testing/read-frames.ts';
 import { createWidgetFixture, type WidgetFixture } from './testing/widget-fixture.ts';
 
 /**
- * What an operator sees of the service (issue 18 "Operable"): a log line
+ * What an operator sees of the service (docs/operations.md "Logs, metrics and
+ * health"): a log line
  * per request under a request id, metrics that move with traffic,
  * liveness and readiness.
  */

@@ -1,6 +1,7 @@
 /**
  * Stream client of the widget: asks one question on the streaming endpoint
- * (SPEC.md 4, 6 and 7; DESIGN.md "Wire decisions") and hands each valid frame
+ * (docs/specification.md "Endpoints", "Stream frames"
+ * and "Refused requests") and hands each valid frame
  * to the caller as it arrives.
  *
  * DOM-free: only `fetch`, `AbortSignal`, `TextDecoderStream` and
@@ -75,7 +76,7 @@ export interface AskOptions extends WidgetEndpoint {
   /**
    * Milliseconds to wait, from the request on, for the next sign of life (a
    * frame of any kind or a comment such as the server's `: ping` heartbeat,
-   * sent every 15 s while nothing else is, DESIGN.md "Wire decisions") before
+   * sent every 15 s while nothing else is, docs/specification.md) before
    * the question ends as `stalled`; no limit when undefined.
    */
   idleMilliseconds?: number | undefined;
@@ -88,7 +89,7 @@ export interface AskOptions extends WidgetEndpoint {
  * - `done`: the terminal `done` frame arrived; `abstained` repeats its field.
  * - `error`: an `error` frame arrived (generation failed part-way); the frames
  *   before it were delivered and should stay visible with a notice. `code` is
- *   passed through as sent (DESIGN.md lists `generation_failed`,
+ *   passed through as sent (docs/specification.md lists `generation_failed`,
  *   `upstream_unavailable`, `timeout`, `internal`).
  * - `interrupted`: the stream ended, broke, or exceeded {@link MAX_BUFFER_SIZE}
  *   without a terminal frame.
@@ -118,12 +119,12 @@ export type AskOutcome =
  * Asks one question on the streaming endpoint: `POST
  * {baseUrl}/kb-api/api/v1/kb/{kbId}/widget/query/stream` with `Content-Type:
  * application/json`, `Accept: text/event-stream`, `Authorization: Bearer
- * <token>`, no cookies, and the body `{question, top_k?}` (SPEC.md 2.1).
+ * <token>`, no cookies, and the body `{question, top_k?}` (docs/specification.md "Query request").
  *
  * The response is read as server-sent events (HTML Standard, "Server-sent
  * events": UTF-8, `event:`/`data:` fields, comments such as `: ping` ignored)
  * with eventsource-parser. A frame reaches `onFrame` only when its event
- * name is one of the frame types of SPEC.md 6, its data is a JSON object whose
+ * name is one of the frame types of docs/specification.md, its data is a JSON object whose
  * `type` equals that name, and its fields have the types of
  * `protocol/query-protocol.ts` (extra fields are dropped; a citation's opaque
  * `source_span` object is kept as sent, see {@link readCitation}). Other events are ignored. After the
@@ -263,7 +264,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** One SSE event as a frame of SPEC.md 6, or undefined when it is unknown or malformed. */
+/** One SSE event as a frame (docs/specification.md "Stream frames"), or undefined when it is unknown or malformed. */
 function readFrame(event: string | undefined, data: string): StreamFrame | undefined {
   let value: unknown;
   try {
@@ -296,7 +297,7 @@ function readFrame(event: string | undefined, data: string): StreamFrame | undef
     }
     case 'done': {
       if (typeof value.abstained !== 'boolean') return undefined;
-      // `provenance` is additive (issue 15): kept when it is one of the three, dropped otherwise.
+      // `provenance` is additive (docs/specification.md "Stream frames"): kept when it is one of the three, dropped otherwise.
       const provenance = PROVENANCES.find((known) => known === value.provenance);
       return provenance ? { type: 'done', abstained: value.abstained, provenance } : { type: 'done', abstained: value.abstained };
     }
@@ -310,8 +311,8 @@ function readFrame(event: string | undefined, data: string): StreamFrame | undef
 }
 
 /**
- * A citation of SPEC.md 2.3, or undefined when a required field is missing or
- * of the wrong type. The optional `title` and `url` (issue 15) are kept when
+ * A citation (docs/specification.md "Citation"), or undefined when a required field is missing or
+ * of the wrong type. The optional `title` and `url` are kept when
  * they are non-empty strings and dropped otherwise: a newer or older server
  * never costs the visitor the sources.
  *
@@ -334,7 +335,7 @@ export function readCitation(value: unknown): Citation | undefined {
     index,
     doc_id: documentId,
     kb_id: knowledgeBaseId,
-    // Opaque (SPEC.md 2.3): kept exactly as sent, to be passed back unchanged.
+    // Opaque (docs/specification.md "Citation"): kept exactly as sent, to be passed back unchanged.
     source_span: sourceSpan as unknown as SourceSpan,
   };
   if (text !== undefined) citation.text = text;

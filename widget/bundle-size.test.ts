@@ -8,7 +8,7 @@ import { build, type Rolldown } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 /**
- * The built widget as customers load it (issue 3 item 6): `kb-widget.js`,
+ * The built widget as customers load it (docs/widget.md "The script file"): `kb-widget.js`,
  * one self-contained classic script, at most 20 KB gzipped, with Lit in its
  * production build and no way for answer text to become HTML. Builds with
  * the project's `vite.config.ts` into a temporary folder, so it checks the

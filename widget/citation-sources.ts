@@ -1,5 +1,5 @@
 /**
- * The sources list of an answer as a visitor reads it (issue 15 item 2):
+ * The sources list of an answer as a visitor reads it (docs/widget.md "What a visitor gets"):
  * one row per cited document, named by its title (or a readable form of its
  * `doc_id`), linked when it has a URL a visitor may follow, with the row's
  * citations under it. DOM-free.

@@ -1,5 +1,5 @@
 /**
- * The visible conversation kept across reloads of one tab (issue 15 item 9),
+ * The visible conversation kept across reloads of one tab (docs/widget.md "What a visitor gets"),
  * in `sessionStorage`: the service stays stateless, the tab remembers what it
  * showed. Only finished turns are kept (an answer still streaming at the
  * reload is lost), at most {@link MAX_STORED_TURNS} of them in at most

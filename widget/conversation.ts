@@ -2,7 +2,7 @@ import type { Citation, Provenance, StreamFrame } from '../protocol/query-protoc
 
 /**
  * The state of one question and its answer in the widget, and how stream
- * frames change it (SPEC.md section 6, "Client behavior"): `token` appends,
+ * frames change it (docs/specification.md "Stream frames"): `token` appends,
  * `citations` sets the sources, `reset` discards what was shown and keeps
  * listening, `abstain` replaces everything, `suggestions` offers follow-ups,
  * `done` completes, `error` keeps what arrived and adds a notice. DOM-free:
@@ -113,7 +113,7 @@ export function stopTurn(turn: Turn): Turn {
 }
 
 /**
- * The failure reason of a refused request (DESIGN.md "Wire decisions" codes).
+ * The failure reason of a refused request (docs/specification.md "Refused requests").
  *
  * @param code the problem `code` of the refusal
  */

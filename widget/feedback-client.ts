@@ -1,5 +1,5 @@
 /**
- * Feedback client of the widget (issue 15): sends a rating of an answer or a
+ * Feedback client of the widget (docs/http-api.md "Feedback and problem reports"): sends a rating of an answer or a
  * problem report on one source to `POST {baseUrl}/kb-api/api/v1/kb/{kbId}/widget/feedback`.
  * DOM-free, like answer-stream.ts, whose request and refusal handling it
  * shares; the body's type comes in with `import type`.

@@ -7,7 +7,7 @@ import { DEFAULT_STRINGS } from './widget-strings.ts';
 import { expectNoAxeViolations } from './testing/axe-in-browser.ts';
 
 /**
- * The feedback controls of `<kb-widget>` (issue 15 item 4) in Chromium,
+ * The feedback controls of `<kb-widget>` (docs/widget.md "What a visitor gets") in Chromium,
  * against the scripted API of widget/testing/scripted-answers.mjs, whose
  * feedback endpoint records each body it accepts (`/scripted/feedback`):
  * 👍/👎 under each finished answer, the reasons and comment after 👎, and

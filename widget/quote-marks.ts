@@ -1,5 +1,5 @@
 /**
- * Marks, in a quoted passage, the sentences an answer used (issue 15 item 2).
+ * Marks, in a quoted passage, the sentences an answer used (docs/widget.md "What a visitor gets").
  *
  * The extractive answerer quotes a passage's sentences verbatim
  * (server/engine/extractive-answerer.ts), but not byte for byte: whitespace

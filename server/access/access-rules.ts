@@ -1,7 +1,7 @@
 import type { Membership, Reach, Role, Visibility, WorkspaceRepository } from '../store/store.ts';
 
 /**
- * The workspace's access rules (DESIGN.md "Access rules"), in one place: the
+ * The workspace's access rules (docs/design-decisions.md "Access rules"), in one place: the
  * console's routes, the widget token check, token issue and the `kb` command
  * line all decide with these functions, so that no entry point applies a
  * weaker rule than another.

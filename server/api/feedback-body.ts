@@ -5,7 +5,7 @@ import { FeedbackRequestSchema, MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_
 
 /**
  * Validation of the feedback endpoint's body (protocol/query-protocol.ts
- * `FeedbackRequest`, DESIGN.md "Wire decisions"): `kind` tells a rating of
+ * `FeedbackRequest`, docs/specification.md "Feedback"): `kind` tells a rating of
  * an answer from a problem report on one source; `question` as for the
  * query endpoints; `comment` at most 1,000 characters after trimming (blank
  * = absent); a rating carries at most `MAX_TOP_K` source spans, as

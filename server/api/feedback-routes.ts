@@ -7,7 +7,7 @@ import type { SourceSpanCodec } from '../engine/source-span.ts';
 import type { FeedbackPassage, Reach, Store } from '../store/store.ts';
 
 /**
- * The feedback endpoint (issue 15; DESIGN.md "Wire decisions"), relative to
+ * The feedback endpoint (docs/specification.md "Feedback"), relative to
  * `/kb-api/api/v1/kb/:kbId/widget`: `POST /feedback` takes a rating of an
  * answer or a problem report on one source (protocol/query-protocol.ts
  * `FeedbackRequest`) and answers 204. It sits behind the same CORS, body,

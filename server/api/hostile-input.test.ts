@@ -7,7 +7,7 @@ import type { Problem } from '../../protocol/query-protocol.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 /**
- * Regressions of the hostile-input defects of issue 13, at the HTTP level on
+ * Regressions of the hostile-input defects (docs/http-api.md "Refused requests"), at the HTTP level on
  * the test run's backend: each once answered 500 `internal` or held the
  * connection; each is now a problem+json refusal that opens no stream.
  */

@@ -4,7 +4,7 @@ import { problem } from '../http/problem.ts';
 
 /**
  * Validation of the query request body, the same for both endpoints
- * (SPEC.md 2.1, DESIGN.md "Wire decisions": `question` 1..2000 characters
+ * (docs/specification.md "Query request": `question` 1..2000 characters
  * after trimming, `top_k` an integer 1..20, `options` an object,
  * `conversation_id` a string, unknown top-level fields ignored).
  */

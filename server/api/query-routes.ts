@@ -15,7 +15,7 @@ import { GenerationError } from '../engine/generation-error.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
- * The two endpoints of SPEC.md section 4, relative to
+ * The two query endpoints (docs/specification.md "Endpoints"), relative to
  * `/kb-api/api/v1/kb/:kbId/widget`. Authentication and body validation have
  * run before these handlers (app.ts), so a refusal is always an ordinary
  * HTTP response; once a stream is open, failures become one `error` frame.

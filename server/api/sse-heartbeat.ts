@@ -1,5 +1,5 @@
 /**
- * The idle heartbeat of an event stream (DESIGN.md "Wire decisions": a
+ * The idle heartbeat of an event stream (docs/specification.md "Stream frames": a
  * comment every 15 s while idle), apart from the writing it keeps alive.
  */
 

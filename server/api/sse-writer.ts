@@ -6,14 +6,14 @@ import { startHeartbeat } from './sse-heartbeat.ts';
 export { encodeFrame };
 
 /**
- * Server-sent events writing for the streaming endpoint (DESIGN.md "Wire
- * decisions", SPEC.md 6; format from the HTML Standard, "Server-sent events",
+ * Server-sent events writing for the streaming endpoint (docs/specification.md "Stream
+ * frames"; format from the HTML Standard, "Server-sent events",
  * section 9.2). Modelled on vercel/ai `write-to-server-response.ts`: headers
  * first, `drain` for backpressure, and the response always ended. The text
  * of events is sse-frame.ts's; the idle heartbeat is sse-heartbeat.ts's.
  */
 
-/** Default interval of the `: ping` comment heartbeat, in milliseconds (DESIGN.md: every 15 s while idle). */
+/** Default interval of the `: ping` comment heartbeat, in milliseconds (docs/specification.md: every 15 s while idle). */
 export const HEARTBEAT_MILLISECONDS = 15_000;
 
 

@@ -16,7 +16,7 @@ import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCo
 import { widgetAuth, type WidgetLocals } from './widget-auth.ts';
 import { widgetCors } from './widget-cors.ts';
 
-/** Path of one knowledge base's widget endpoints (SPEC.md 2). */
+/** Path of one knowledge base's widget endpoints (docs/specification.md "Endpoints"). */
 export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
 
 /** What the widget API needs (server/app.ts passes its own dependencies). */
@@ -42,7 +42,7 @@ export interface WidgetApiDeps {
 }
 
 /**
- * Mounts the widget API under `/kb-api` (SPEC.md) on the app: CORS, JSON
+ * Mounts the widget API under `/kb-api` (docs/specification.md) on the app: CORS, JSON
  * bodies of at most 16 KiB, per-client and per-token rate limits, the token
  * check, then the query, stream and feedback endpoints. On the app itself,
  * not in a router of its own, so that a request passes through no more

@@ -6,7 +6,7 @@ import type { TokenRepository, WorkspaceRepository } from '../store/store.ts';
 
 /**
  * Middleware that authenticates a widget request before any answer work or
- * stream begins (SPEC.md 4.3 and 5): reads the token from
+ * stream begins (docs/specification.md "Endpoints" and "Authentication"): reads the token from
  * `Authorization: Bearer` or `X-Widget-Token`, runs the token check, and on
  * success leaves the grant in `response.locals.grant`. Refusals are 401
  * problems with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750

@@ -7,7 +7,7 @@ import { widgetCors } from './widget-cors.ts';
 /**
  * The widget endpoints' CORS on a real HTTP server: a page on another origin
  * must be able to read `Retry-After` (the widget counts it down on its retry
- * button, issue 15 item 8) and `WWW-Authenticate`; browsers hide every
+ * button, docs/widget.md) and `WWW-Authenticate`; browsers hide every
  * response header that `Access-Control-Expose-Headers` does not name, beyond
  * the CORS-safelisted few.
  */

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { normalizeOrigin } from '../../protocol/origins.ts';
 
 /**
- * CORS for the widget endpoints (DESIGN.md "Tokens and origins"): preflights
+ * CORS for the widget endpoints (docs/design-decisions.md "Tokens and origins"): preflights
  * are answered for any well-formed Origin, since they carry no token; the
  * real request enforces the token's allowed origins. Responses echo the
  * request's Origin (never `*`) with `Vary: Origin` and no credentials, so a

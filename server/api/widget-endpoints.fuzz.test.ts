@@ -7,8 +7,8 @@ import type { Problem, QueryResponse, SourceSpan } from '../../protocol/query-pr
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 /**
- * A fuzz test of the widget endpoints (issue 13; the feedback endpoint of
- * issue 15 too, with spans genuine, altered and forged): 2,000 random requests a
+ * A fuzz test of the widget endpoints (docs/http-api.md "Refused requests"; the
+ * feedback endpoint too, with spans genuine, altered and forged): 2,000 random requests a
  * run, bodies and headers together - deep nesting, invalid UTF-8, duplicate
  * keys and headers, every content encoding (honest or lying), charsets,
  * sizes around the limit, tokens well- and ill-formed, origins allowed and

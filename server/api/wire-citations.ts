@@ -4,8 +4,8 @@ import type { SourceSpanCodec } from '../engine/source-span.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * Turns engine citations into wire citations (SPEC.md 2.3, with the
- * additive `title` and `url` of DESIGN.md "Wire decisions": the place's
+ * Turns engine citations into wire citations (docs/specification.md "Citation",
+ * with the additive `title` and `url`: the place's
  * readable name, and the page URL with the section's anchor when the
  * knowledge base has a site URL; each omitted when empty). `text` is set
  * only when `withQuotes` (streamed frames) and the passage is quotable.
@@ -35,7 +35,7 @@ export function toWireCitations(
   });
 }
 
-/** Separator between the parts of a citation title (DESIGN.md: "File system › fs.stat()"). */
+/** Separator between the parts of a citation title (docs/specification.md "Citation": "File system › fs.stat()"). */
 export const TITLE_SEPARATOR = ' › ';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { PasswordLinkRecord, PasswordLinkRepository } from '../store/store.ts';
 
 /**
- * One-time set-password links (issue 18 "Members"): an owner invites a
+ * One-time set-password links (docs/console.md "Members"): an owner invites a
  * person by email and is shown a link to pass on (no mail is sent); the
  * person opens it, chooses a password and is signed in.
  *

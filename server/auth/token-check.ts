@@ -6,7 +6,7 @@ import type { ProblemCode } from '../../protocol/query-protocol.ts';
 
 /**
  * The check every widget request passes before any answer work or stream
- * starts (SPEC.md 5, DESIGN.md "Tokens and origins"), in this order:
+ * starts (docs/specification.md "Authentication", docs/design-decisions.md "Tokens and origins"), in this order:
  * token present, known, not revoked, not expired, issuer still holding
  * update permission, bound to the requested knowledge base, origin allowed.
  */
@@ -17,7 +17,7 @@ export interface WidgetCredentials {
   token: string | undefined;
   /** `{kbId}` of the request path. */
   kbId: string;
-  /** The `Origin` header; undefined for a server-to-server call (accepted, SPEC.md 5.3). */
+  /** The `Origin` header; undefined for a server-to-server call (accepted, docs/specification.md "Authentication"). */
   origin: string | undefined;
   /** Epoch milliseconds. */
   now: number;

@@ -5,16 +5,17 @@ import type { Store, TokenPurpose, TokenRecord, Visibility } from '../store/stor
 import { VISIBILITIES } from '../store/store.ts';
 
 /**
- * Widget tokens (SPEC.md section 5, DESIGN.md "Tokens and origins"): opaque,
+ * Widget tokens (docs/specification.md "Authentication", docs/design-decisions.md "Tokens and
+ * origins"): opaque,
  * high-entropy, prefixed `kbw_`, shown once at issue and stored only as a
  * SHA-256 hash, bound to one knowledge base and a list of allowed origins.
  */
 
 /** Recognisable prefix of every widget token (lets secret scanners find leaked ones). */
 export const TOKEN_PREFIX = 'kbw_';
-/** Default lifetime (SPEC.md 5.5 and 8). */
+/** Default lifetime (docs/specification.md "Limits"). */
 export const DEFAULT_TOKEN_TTL_MINUTES = 60;
-/** Default scope: public documents only (DESIGN.md "Access rules"). */
+/** Default scope: public documents only (docs/design-decisions.md "Access rules"). */
 export const DEFAULT_TOKEN_SCOPE: readonly Visibility[] = ['public'];
 /** Random bytes per token: 256 bits, far beyond guessing. */
 const TOKEN_BYTES = 32;

@@ -99,7 +99,7 @@ const positiveInteger = (value: string): number => {
 };
 
 /**
- * Builds the `kb` command line (README, "Command line"). Each action opens
+ * Builds the `kb` command line (docs/cli.md). Each action opens
  * the store, does its work and closes it.
  */
 export function createCli(deps: CliDeps): Command {

@@ -5,9 +5,9 @@ import { problem } from '../http/problem.ts';
 import { CONSOLE_CSP } from './console-csp.ts';
 
 /**
- * The console's page (issue 4): `GET /console` answers a small HTML shell
+ * The console's page (docs/console.md): `GET /console` answers a small HTML shell
  * whose only script is the console bundle, `GET /console/console.js`, and
- * whose icon is `GET /console/favicon.svg` (issue 32 item 10: without it,
+ * whose icon is `GET /console/favicon.svg` (without it,
  * every load's `/favicon.ico` was a 404)
  * (`npm run build` writes it to `dist/console/console.js` from
  * `console/index.ts`, see vite.console.config.ts). Everything else the page

@@ -16,10 +16,10 @@ export { MAX_DOCUMENT_BODY_BYTES };
 export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
 
 /**
- * The console's JSON API behind the Developers tab (issue 4), relative to
+ * The console's JSON API behind the Developers tab (docs/http-api.md "Console API"), relative to
  * `/console/api`. Every route needs a signed-in person (app.ts mounts the
  * session check first); widget tokens are never accepted here. Access
- * follows the workspace roles (DESIGN.md "Access rules"):
+ * follows the workspace roles (docs/design-decisions.md "Access rules"):
  *
  * - any member of a knowledge base sees it, the documents they can read, its
  *   members and its tokens;

@@ -12,8 +12,8 @@ import type { CuratedAnswer, DocumentRecord, FaqPair, Role } from '../store/stor
 import { membership, parseBody, readableDocuments, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
 /**
- * The curated answers of a knowledge base (`qa_shortcut`, DESIGN.md "The
- * engine"): listed to members, added, edited and removed by editors and
+ * The curated answers of a knowledge base (`qa_shortcut`, docs/design-decisions.md
+ * "The engine"): listed to members, added, edited and removed by editors and
  * owners. A curated answer is only ever shown to a person who can read
  * every document it cites - in the widget (answer-engine.ts) as here - so
  * the list leaves out the others and counts them, and one of those cannot

@@ -1,8 +1,8 @@
 /**
  * The ready-to-paste snippet the console API returns with a token it issued
  * (`POST /console/api/knowledge-bases/{kbId}/tokens`): the widget's script
- * tag, the element with the token, and a `tokenProvider` (README "Embedding
- * the widget") so the page keeps working after the token expires. Without
+ * tag, the element with the token, and a `tokenProvider` (docs/widget.md
+ * "Keeping the token fresh") so the page keeps working after the token expires. Without
  * one, a pasted embed stops answering once its token's lifetime is over.
  */
 

@@ -4,7 +4,7 @@ import type { FeedbackCursor, FeedbackRecord } from '../store/store.ts';
 
 /**
  * How the console API pages and shows visitors' feedback (`GET
- * /console/api/knowledge-bases/{kbId}/feedback`, issue 15): newest first,
+ * /console/api/knowledge-bases/{kbId}/feedback`, docs/http-api.md): newest first,
  * `limit` records a page, `cursor` the opaque `next_cursor` of the previous
  * page; passages named by document id and title, never by raw span.
  */

@@ -9,7 +9,7 @@ import { emailsByUserId, membership, parseBody, requireMemberReaders, requireUpd
 import { jobReadRoutes } from './job-views.ts';
 
 /**
- * Website imports from the console (README "Importing a website"): an
+ * Website imports from the console (docs/ingestion.md "Importing a website"): an
  * editor or owner starts one - pages of one site and what they link to
  * below their folder, or one sitemap - and it runs on the server as a job
  * (ingest/import-jobs.ts) that every member may follow. The fetcher's rules

@@ -9,7 +9,7 @@ import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixtu
 import { OPENAPI_DOCUMENT } from './openapi.ts';
 
 /**
- * Invitations over real HTTP (issue 18 "Members"): an owner invites an email
+ * Invitations over real HTTP (docs/http-api.md "Members and invitations"): an owner invites an email
  * with a role and is shown a one-time set-password link; the invitee opens
  * it, chooses a password and is signed in. The fixture's `docs` has owner,
  * alice (editor) and reader with passwords, and bob (editor) without one: a

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 description of kb-widget's HTTP API, served at
- * `/openapi.json`: the two widget endpoints (SPEC.md section 4), the
- * feedback endpoint (issue 15) and the console API behind the Developers tab
+ * `/openapi.json`: the two widget endpoints (docs/specification.md "Endpoints"), the
+ * feedback endpoint and the console API behind the Developers tab
  * (session sign-in, set-password links, knowledge bases, documents,
  * uploads, feedback, members and invitations, tokens).
  * Kept beside the routes it describes; a test checks that every route the

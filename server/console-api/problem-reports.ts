@@ -8,7 +8,7 @@ const MAX_PAGES = 20;
 
 /**
  * Visitors' problem reports of a period, newest first, each with the
- * passage it reports as its `source_span` located it (issue 15): the
+ * passage it reports as its `source_span` located it (docs/console.md "Insights"): the
  * passage's headings, text and page link while its document is unchanged
  * since the report (the same passage, by id, in the version reported), only the document's id
  * and title once it has been re-indexed, and nothing of a document removed

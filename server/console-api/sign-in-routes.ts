@@ -16,7 +16,8 @@ import { hashPassword, needsRehash, passwordPolicyProblem, verifyPassword } from
 import type { Store } from '../store/store.ts';
 
 /**
- * Sign-in and sign-out of the console, relative to `/console/api` (issue 4):
+ * Sign-in and sign-out of the console, relative to `/console/api`
+ * (docs/http-api.md "Sign-in and sessions"):
  *
  * - `POST /session` `{email, password}` -> 204 and the session cookie; 401
  *   `unauthenticated` with one message whether the email is unknown, the

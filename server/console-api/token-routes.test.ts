@@ -5,7 +5,7 @@ import { hashToken } from '../auth/widget-tokens.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 
 /**
- * The token list at scale over real HTTP (issue 18 item 7): newest first, a
+ * The token list at scale over real HTTP (docs/http-api.md "Tokens"): newest first, a
  * page at a time, filtered by status, origin and purpose, bad parameters
  * refused; expired preview and demo tokens deleted, embed tokens kept; the
  * snippet's expiry and `tokenProvider`. Each test has its own workspace

@@ -9,7 +9,7 @@ import { documentIdProblem, membership, parseBody, requireMemberReaders, require
 import { jobReadRoutes } from './job-views.ts';
 
 /**
- * Uploads of files from the console (README "Console", Documents): an
+ * Uploads of files from the console (docs/console.md "Documents"; docs/http-api.md "Uploads"): an
  * editor or owner sends files - markdown, HTML, plain text, PDF - with the
  * access they get, and they are indexed on the server as a job
  * (ingest/upload-jobs.ts) that every member may follow, each file in its own

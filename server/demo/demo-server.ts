@@ -9,8 +9,8 @@ import { issueToken } from '../auth/widget-tokens.ts';
 import type { Store, TokenRecord } from '../store/store.ts';
 
 /**
- * The demo (issue 3 item 7): a customer-like page on its own origin that
- * embeds the widget exactly as the README tells customers to, one
+ * The demo (docs/widget.md "The demo page"): a customer-like page on its own
+ * origin that embeds the widget exactly as docs/widget.md tells customers to, one
  * `<script src="{api}/widget/kb-widget.js">` tag and `<kb-widget>` elements
  * (a launcher and an inline one with starter questions).
  *

@@ -302,8 +302,8 @@ async function* generateAnswer(
  * The abstention's events: the refusal, naming the pages that came near
  * (title, linked when the page has a URL) so the asker has somewhere to go,
  * then any follow-up suggestions. The pages are not `citations`: an
- * abstention draws on nothing (SPEC 2.3: citations are what an answer was
- * drawn from).
+ * abstention draws on nothing (docs/specification.md "Query response": citations are
+ * what an answer was drawn from).
  */
 function abstention(near: readonly ScoredPassage[] = [], questions: readonly string[] = []): AnswerEvent[] {
   const pages = near.map((passage) => `- ${passage.url ? `[${markdownLinkText(passage.title)}](${passage.url})` : passage.title}`);

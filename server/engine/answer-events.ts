@@ -2,8 +2,8 @@ import type { Provenance } from '../../protocol/query-protocol.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * What the engine produces for one question: the stream frames of SPEC.md
- * section 6 before they are put on the wire (citations still carry their
+ * What the engine produces for one question: the stream frames of
+ * docs/specification.md "Stream frames" before they are put on the wire (citations still carry their
  * passage; the API layer turns them into wire citations). Both endpoints
  * consume the same events, so the JSON answer and the streamed answer to a
  * question are the same text and citations.
@@ -32,8 +32,8 @@ export interface CollectedAnswer {
 }
 
 /**
- * Folds events the way a client applies frames (SPEC.md 6, "Client
- * behavior"): tokens append, `reset` discards text and sources, `abstain`
+ * Folds events the way a client applies frames (docs/specification.md
+ * "Stream frames"): tokens append, `reset` discards text and sources, `abstain`
  * replaces everything with its message.
  *
  * @throws Error when the events end without a `done`

@@ -2,7 +2,7 @@ import type { ChatMessage } from './chat-completions-client.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * The prompt of the generated answer (DESIGN.md "The engine"): two messages.
+ * The prompt of the generated answer (docs/design-decisions.md "The engine"): two messages.
  *
  * System message ({@link SYSTEM_PROMPT}): answer only from the numbered
  * passages, cite every claim with `[n]` markers that match the passage

@@ -15,7 +15,7 @@ import type { Reach, Store } from '../store/store.ts';
  * Worker-thread entry of the answer pool (engine/answer-pool.ts): prepares an
  * answer (curated match, BM25 retrieval, sentence selection; see
  * `prepareAnswer`) on this thread's own store connection, so no question
- * stalls the event loop that carries every open stream (DESIGN.md "Storage").
+ * stalls the event loop that carries every open stream (docs/design-decisions.md "Storage").
  * Delivery, including streaming from a chat model, happens on the main thread.
  */
 

@@ -4,7 +4,7 @@ import { GenerationError } from './generation-error.ts';
 /**
  * A streaming client for an OpenAI-compatible chat completions endpoint
  * (`POST {baseUrl}/chat/completions`, as served by OpenAI, Ollama, vLLM,
- * llama.cpp and others; DESIGN.md "The engine").
+ * llama.cpp and others; docs/design-decisions.md "The engine").
  *
  * Request: JSON `{ model, messages, stream: true, temperature: 0, max_tokens }`,
  * with `Authorization: Bearer <apiKey>` when a key is configured. Response: server-

@@ -34,8 +34,8 @@
  * the fit halves of three sources weighing the same, each class-balanced:
  * the Node.js dev set and the Kubernetes `q1` questions (label: the answer
  * cites a gold page; off-topic questions negative) and SQuAD 2.0 under the
- * open protocol (odd-positioned articles). README "Calibration" gives the
- * method and the report-half figures.
+ * open protocol (odd-positioned articles). docs/how-answers-are-made.md "The evidence
+ * score" gives the method, eval/README.md "Calibration" the report-half figures.
  */
 
 /** Features of one candidate answer, each in 0..1 (`documentMargin` and the dense ones may be negative). */
@@ -126,7 +126,7 @@ export const EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
  * rephrase): counting it twice as costly, the service answers when the odds
  * p / (1 - p) are at least 2, i.e. p >= 2/3 (the Bayes decision rule for
  * unequal costs; Duda, Hart & Stork, "Pattern Classification", 2nd ed.,
- * section 2.2). README "Calibration" gives the resulting figures.
+ * section 2.2). eval/README.md "Calibration" gives the resulting figures.
  */
 export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 

@@ -11,7 +11,7 @@ import { BM25_K1 } from '../retrieval/bm25f.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * The `extractive` answerer (DESIGN.md "The engine"): offline and
+ * The `extractive` answerer (docs/design-decisions.md "The engine"): offline and
  * deterministic. It picks the best-supported sentences of the retrieved
  * passages and composes a short answer with `[n]` citation markers
  * (engine/answer-composition.ts: a documented API or task is led by its
@@ -47,7 +47,7 @@ export const CANDIDATE_PASSAGES = 5;
 /**
  * Weight of the passage's relevance (engine/passage-rerank.ts, a share of
  * the best passage's) in a sentence's support. On the calibration half of
- * SQuAD open (README "Evaluation"), 1 and 2 quote the question's own
+ * SQuAD open (eval/README.md), 1 and 2 quote the question's own
  * paragraph more often than 0.5; 1 is the smaller.
  */
 const RANK_PRIOR = 1;
@@ -64,7 +64,7 @@ const HYBRID_RANK_PRIOR = 4;
 /**
  * Weight of the sentence's {@link phraseCoverage} (question term pairs it
  * holds side by side) in its support. On the calibration half of SQuAD open
- * (eval/, README "Evaluation"), weights 0.1 to 0.3 all quote the question's
+ * (eval/README.md), weights 0.1 to 0.3 all quote the question's
  * own paragraph about one point more often than none; 0.2 is the middle.
  */
 const PHRASE_WEIGHT = 0.2;
@@ -73,7 +73,7 @@ const PHRASE_WEIGHT = 0.2;
  * the passage's section heading (engine/section-heading.ts) in a sentence's
  * support: a section whose heading names what the question asks about is
  * the one to answer from. Chosen on the fit halves of the documentation
- * sets (README "Evaluation"): 0, 1, 1.5 and 2 gave Node.js right 0.252,
+ * sets (eval/README.md): 0, 1, 1.5 and 2 gave Node.js right 0.252,
  * 0.290, 0.299 and 0.299 and Kubernetes cited gold 0.115, 0.130, 0.140 and
  * 0.120 (re-ranking heading weight 0.5); SQuAD's "Paragraph n" headings
  * hardly ever match, its figures (calibration half) are level.

@@ -1,8 +1,8 @@
 import type { StreamErrorCode } from '../../protocol/query-protocol.ts';
 
 /**
- * Generating an answer with the chat model failed (DESIGN.md "Wire
- * decisions", stream error codes). `code` is the stream `error` frame's code:
+ * Generating an answer with the chat model failed (docs/specification.md "Stream
+ * frames", `error` codes). `code` is the stream `error` frame's code:
  * - `upstream_unavailable`: the model server could not be reached, answered
  *   with an HTTP error status, or failed before sending any text;
  * - `generation_failed`: the model's stream broke after some text arrived;

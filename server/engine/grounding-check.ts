@@ -3,8 +3,8 @@ import { NO_ANSWER } from './answer-prompt.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * The grounding check of a generated answer (DESIGN.md "The engine": the chat
- * model's output "is checked for grounding before it is accepted"). An answer
+ * The grounding check of a generated answer (docs/design-decisions.md "The engine": the chat
+ * model's output must pass a grounding check before it stands). An answer
  * is accepted only when all of these hold:
  *
  * 1. It is not the model's refusal: it does not contain {@link NO_ANSWER}
@@ -39,7 +39,7 @@ import type { ScoredPassage } from '../store/store.ts';
  * An accepted answer's citations are the cited passages renumbered in order
  * of first appearance, and its markers rewritten to match (a group becomes
  * `[1][2]`), so every marker has a citation and every citation is referenced
- * (DESIGN.md "Wire decisions").
+ * (docs/specification.md "Citation").
  */
 
 /** Share of a sentence's content terms that must occur in the passages it cites. */

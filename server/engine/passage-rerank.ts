@@ -45,7 +45,7 @@ import type { Reach, ScoredPassage, Store } from '../store/store.ts';
  *
  * The first three weights were chosen on the calibration half of SQuAD 2.0 under the
  * open protocol (odd-positioned articles, `npm run eval -- --only squad
- * --squad-half calibration`; README "Evaluation"), never on the report half.
+ * --squad-half calibration`; eval/README.md), never on the report half.
  */
 
 /** Passages the first stage (BM25) returns for re-ranking, when the caller wants fewer. */
@@ -60,7 +60,7 @@ export const WINDOW_WEIGHT = 0.5;
  * Weight of the IDF-weighted share of the question's terms in the subject of
  * the passage's own section heading (`PassageAnalysis.subjectTerms`: an API
  * reference names its sections for the API, a guide for the task). Chosen on
- * the fit halves of the documentation sets (README "Evaluation"): 0, 0.5
+ * the fit halves of the documentation sets (eval/README.md): 0, 0.5
  * and 1 (the answerer's subject weight at 1.5) gave Node.js right 0.308,
  * 0.299 and 0.290 and Kubernetes cited gold 0.125, 0.140 and 0.125; 0.5 has
  * the best sum, within noise. SQuAD (calibration half), whose section
@@ -100,7 +100,7 @@ export const HEADING_CONTEXT_WEIGHT = 0.5;
  * Passages, from the first after re-ranking, over which
  * {@link RerankedSearch.documentShare} is computed. Chosen by five-fold
  * cross-validation of the evidence model over the calibration articles of
- * SQuAD open (README "Calibration"): log-loss 0.181 at 10, 0.182 at 8, 14
+ * SQuAD open (eval/README.md "Calibration"): log-loss 0.181 at 10, 0.182 at 8, 14
  * and 20, 0.187 at 5.
  */
 export const DOCUMENT_SHARE_DEPTH = 10;

@@ -3,7 +3,7 @@ import type { FaqPair } from '../store/store.ts';
 
 /**
  * Matching a question against a knowledge base's curated question/answer
- * pairs (`qa_shortcut`, DESIGN.md "The engine").
+ * pairs (`qa_shortcut`, docs/design-decisions.md "The engine").
  *
  * Similarity is the Dice coefficient of the two questions' analyzed term sets
  * (L. R. Dice, "Measures of the Amount of Ecologic Association Between

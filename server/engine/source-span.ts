@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
 import type { SourceSpan } from '../../protocol/query-protocol.ts';
 
 /**
- * Opaque, verifiable passage locators (DESIGN.md "Wire decisions":
+ * Opaque, verifiable passage locators (docs/specification.md "Citation":
  * `source_span` is stable for the same passage version, verifiable by the
  * server and reveals nothing a client may rely on).
  *

@@ -19,14 +19,14 @@ import type { SearchResult } from '../retrieval/retriever.ts';
  *
  * Only the retrieved passages are read, so a correction can only lead to a
  * term the asker's reach holds, and a knowledge base's other documents
- * never change an answer (DESIGN.md "Access rules").
+ * never change an answer (docs/design-decisions.md "Access rules").
  */
 
 /**
  * Shortest term corrected, in characters (after stemming): shorter terms
  * have too many neighbours one edit away (`cat` -> `car`, `cap`, `at`) for
- * the guess to be safe. On the calibration half of SQuAD open (README
- * "Evaluation"), 4 cites the question's paragraph as often as 5 and 6 (one
+ * the guess to be safe. On the calibration half of SQuAD open (eval/README.md
+ * "The benchmarks"), 4 cites the question's paragraph as often as 5 and 6 (one
  * question in 2,442 apart) but abstains on fewer absent questions (0.975
  * against 0.979 and 0.981); 5 is the middle.
  */

@@ -1,7 +1,7 @@
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * Follow-up questions (DESIGN.md "The engine": from curated pairs and the
+ * Follow-up questions (docs/design-decisions.md "The engine": from curated pairs and the
  * headings of retrieved passages), curated ones first, in plain words.
  * Suggestions only ever come from material inside the caller's reach:
  * retrieved passages and pairs already filtered.

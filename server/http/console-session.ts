@@ -4,7 +4,7 @@ import { problem } from './problem.ts';
 import type { SessionRecord, SessionRepository, User, WorkspaceRepository } from '../store/store.ts';
 
 /**
- * Console sessions: who is signed in to `/console` (issue 4).
+ * Console sessions: who is signed in to `/console` (docs/http-api.md "Sign-in and sessions").
  *
  * A session id is 32 random bytes (256 bits), base64url, kept only in the
  * person's cookie `kbw_session` (`HttpOnly; SameSite=Lax; Path=/`, plus

@@ -7,7 +7,7 @@ import { requestLogger } from './request-log.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 
 /**
- * Refused requests as RFC 9457 problem details (DESIGN.md "Wire decisions"):
+ * Refused requests as RFC 9457 problem details (docs/specification.md "Refused requests"):
  * errors are values with a status (`http-errors`) carrying a problem `code`,
  * turned into an `application/problem+json` response in exactly one place,
  * {@link problemHandler}. Never a stack trace, never a 500 for bad input.
@@ -42,7 +42,7 @@ export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
  * Creates a refusal to throw or pass to `next`.
  *
  * @param status HTTP status
- * @param code problem code (DESIGN.md)
+ * @param code problem code (docs/http-api.md "Refused requests")
  * @param detail what was wrong, with the offending value
  * @param headers extra response headers (e.g. `Retry-After`)
  */

@@ -3,7 +3,7 @@ import { problem } from './problem.ts';
 import { normalizeOrigin } from '../../protocol/origins.ts';
 
 /**
- * Cross-site request forgery defence of the console (issue 4).
+ * Cross-site request forgery defence of the console (docs/http-api.md "Sign-in and sessions").
  *
  * The console authenticates with a cookie, which a browser attaches to
  * requests that other sites make too. Two layers, as the OWASP Cross-Site

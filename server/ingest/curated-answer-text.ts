@@ -5,7 +5,7 @@ import { findCitationMarkers } from '../../protocol/citation-markers.ts';
  * the n-th source (1-based), so every marker needs a source and, once the
  * text has markers, every source needs a marker. A text with sources and no
  * markers gets them appended (`… [1] [2]`), so a curated answer's citations
- * are always referenced, as the widget shows them (SPEC.md "Citations").
+ * are always referenced, as the widget shows them (docs/specification.md "Citation").
  *
  * Used by `kb faq import` (ingest/faq-file.ts) and the console's Curated
  * answers tab (console-api/curated-answer-routes.ts).

@@ -5,8 +5,8 @@ import { CitationMarkerError, withCitationMarkers } from './curated-answer-text.
 import type { FaqPair } from '../store/store.ts';
 
 /**
- * The curated question/answer file of `kb faq import` (README, "Curated
- * answers"), JSON or YAML:
+ * The curated question/answer file of `kb faq import` (docs/ingestion.md
+ * "Curated answers"), JSON or YAML:
  *
  * ```yaml
  * pairs:

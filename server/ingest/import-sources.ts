@@ -7,8 +7,8 @@ import { DEFAULT_FETCH_LIMITS } from './web/guarded-fetch.ts';
 import { ingestSite, type SiteIngestReport } from './web/ingest-site.ts';
 
 /**
- * Website imports as the service runs them, once or on a schedule (issue 18
- * "Import from a website": re-sync per source). A person starts one from
+ * Website imports as the service runs them, once or on a schedule
+ * (docs/ingestion.md "Importing a website": re-synced websites). A person starts one from
  * the console; with an interval it becomes a *source*
  * (`import_sources`), which {@link syncDueImportSources} imports again
  * when due, with the access of who set it up. Each sync records what it

@@ -18,7 +18,7 @@ import { NotFoundError, type DocumentInput, type KnowledgeBase, type Store, type
  * Re-ingest is idempotent: a file whose bytes and access options hash to the
  * stored content hash is neither parsed nor written. Ingesting a folder also
  * removes the documents previously ingested from that folder whose files are
- * gone (DESIGN.md "The engine": removed documents removed from the index).
+ * gone (docs/design-decisions.md "The engine": removed documents leave the index).
  *
  * A page that is not published - a draft (front matter `draft: true`) or a
  * page with no text (a section index that is only front matter) - is
@@ -240,7 +240,7 @@ export interface SourceFiles {
 /**
  * Expands paths into the supported files they name. A file's document id is
  * its name; a file inside a given folder gets its path relative to that
- * folder, with `/` separators (DESIGN.md: `doc_id` is stable and readable).
+ * folder, with `/` separators (docs/specification.md "Citation": `doc_id` is stable and readable).
  */
 export async function collectSourceFiles(paths: readonly string[]): Promise<SourceFiles> {
   const files: SourceFile[] = [];

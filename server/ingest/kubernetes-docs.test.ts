@@ -12,7 +12,7 @@ import { collectSourceFiles, ingestPaths, type IngestReport } from './ingest-fil
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 /**
- * Issue 14's test of ingestion on a real documentation site: the English
+ * The test of ingestion on a real documentation site (docs/ingestion.md "Documentation sites"): the English
  * Kubernetes docs (`../shared/eval/k8s-docs`, 1,569 Hugo pages with front
  * matter and shortcodes, read in place, never copied into the project) are
  * ingested through the normal path, then no title, stored passage, answer,
@@ -24,12 +24,12 @@ import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 const CORPUS = fileURLToPath(new URL('../../../shared/eval/k8s-docs', import.meta.url));
 const DOCS = join(CORPUS, 'docs');
 const AVAILABLE = existsSync(DOCS);
-const SKIP_NOTE = `the Kubernetes docs corpus is not at ${CORPUS} (see the README, "Evaluation")`;
+const SKIP_NOTE = `the Kubernetes docs corpus is not at ${CORPUS} (see eval/README.md, "Documentation sets")`;
 const KB_ID = 'k8s';
 const REACH: Reach = { kbId: KB_ID, userId: '', visibilities: ['public'] };
 
 /**
- * Front matter and generator markup as they leaked before issue 14: YAML
+ * Front matter and generator markup as they once leaked: YAML
  * keys at the start of a line or after a sentence ("title: Device id:
  * device date: …"), front matter fences, Hugo shortcodes, Docusaurus and
  * MkDocs admonitions, HTML comments, JSX component tags (closing, with

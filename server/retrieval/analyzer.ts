@@ -4,7 +4,7 @@ import { STOP_WORDS } from './stop-words.ts';
 
 /**
  * The one text analyzer of the engine, used for documents at ingest and for
- * questions at query time, by every storage backend (DESIGN.md "Storage").
+ * questions at query time, by every storage backend (docs/design-decisions.md "Storage").
  *
  * Steps, after Lucene's `EnglishAnalyzer`: Unicode NFKC, possessive `'s`
  * removed, split on anything that is not a letter, a digit or a combining

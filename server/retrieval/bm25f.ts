@@ -66,7 +66,7 @@ export const PASSAGE_RANKING: FieldedBm25 = {
  * text and path words (retrieval/index-fields.ts `indexPage`), with a large
  * k1 so that a page naming the subject many times keeps gaining. Weights, b
  * and k1 fitted by coordinate ascent on the fit halves of the documentation
- * sets (Kubernetes `q1`, Node.js `fit`; README "Evaluation"), never on
+ * sets (Kubernetes `q1`, Node.js `fit`; eval/README.md), never on
  * their report halves.
  */
 export const PAGE_RANKING: FieldedBm25 = {

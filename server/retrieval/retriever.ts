@@ -1,7 +1,7 @@
 import type { Reach, ScoredPassage } from '../store/store.ts';
 
 /**
- * The seam between answering and finding passages (DESIGN.md "The engine":
+ * The seam between answering and finding passages (docs/design-decisions.md "The engine":
  * the engine reaches passages only through a `Retriever`). The lexical
  * retriever (retrieval/lexical-retriever.ts), the dense retriever
  * (retrieval/dense-retriever.ts) and their fusion (retrieval/hybrid-retriever.ts)
@@ -32,7 +32,7 @@ export interface SearchResult {
   /**
    * Passages inside the reach (N of the IDF). Every statistic here is
    * computed within the reach, never over the whole knowledge base, so that
-   * no answer depends on documents the question cannot reach (DESIGN.md
+   * no answer depends on documents the question cannot reach (docs/design-decisions.md
    * "Access rules"; server/access-rules.property.test.ts).
    */
   passageCount: number;

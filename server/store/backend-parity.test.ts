@@ -36,7 +36,7 @@ function hashedEmbedding(text: string): Float32Array {
 }
 
 /**
- * DESIGN.md "Storage": one analyzer and one BM25 formula, so the same
+ * docs/design-decisions.md "Storage": one analyzer and one BM25 formula, so the same
  * question over the same ingested corpus returns the same passages in the
  * same order on both backends. Pages of the demo corpus (the Node.js API
  * docs) are ingested through the real pipeline, with every visibility, into

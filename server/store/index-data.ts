@@ -46,7 +46,7 @@ export interface IndexedPage {
  * What a search reads of a knowledge base inside a reach, in one snapshot.
  * Every statistic is computed within the reach, never over the whole
  * knowledge base, so that no answer depends on documents the question cannot
- * reach (DESIGN.md "Access rules"; server/access-rules.property.test.ts).
+ * reach (docs/design-decisions.md "Access rules"; server/access-rules.property.test.ts).
  */
 export interface ReachStatistics {
   /** The knowledge base's index version: changes with every change of its passages. */

@@ -3,7 +3,7 @@ import { embeddedStoreLocation, type StoreLocation } from './open-store.ts';
 import { POSTGRES_POOL_DEFAULTS } from './postgres-store.ts';
 
 /**
- * Which store the entry points open (README, "PostgreSQL"): PostgreSQL when
+ * Which store the entry points open (docs/operations.md "PostgreSQL"): PostgreSQL when
  * `DATABASE_URL` is set, with its pool settings from `KB_PG_*`; otherwise
  * the embedded store in the data folder. Like server/config.ts, it is given
  * the environment by `server/main.ts` and `server/cli/main.ts` and reads

@@ -139,7 +139,7 @@ CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
 `,
   },
   {
-    // Documentation sites (issue 14; sqlite-schema.ts migration 8): a
+    // Documentation sites (sqlite-schema.ts migration 8): a
     // knowledge base's site, each document's description, page URL and front
     // matter route, each passage's section anchor.
     version: 2,
@@ -155,7 +155,7 @@ ALTER TABLE chunks ADD COLUMN anchor text;
 `,
   },
   {
-    // Visitors' feedback (issue 15; sqlite-schema.ts migration 9): ratings of
+    // Visitors' feedback (sqlite-schema.ts migration 9): ratings of
     // answers and problem reports on sources, with the passages their
     // source spans located; nothing identifies the visitor.
     version: 3,
@@ -184,7 +184,7 @@ CREATE TABLE feedback_passages (
 `,
   },
   {
-    // Fielded index (issue 14): the same change as SQLite migration 10 (see
+    // Fielded index: the same change as SQLite migration 10 (see
     // sqlite-schema.ts). (Number 3 belongs to the feedback table.)
     version: 4,
     sql: `
@@ -231,7 +231,7 @@ UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = ve
 `,
   },
   {
-    // Index segments (issue 17): postings packed per term and segment
+    // Index segments: postings packed per term and segment
     // (index-segments.ts, segment-codec.ts) instead of a row per posting,
     // so a search reads a few rows per query term. The documents are marked
     // stale: the server re-indexes them from their stored passages at start
@@ -296,7 +296,7 @@ ALTER TABLE index_stats ADD COLUMN content_version bigint NOT NULL DEFAULT 0;
 `,
   },
   {
-    // The question log (issue 18; sqlite-schema.ts migration 13).
+    // The question log (sqlite-schema.ts migration 13).
     version: 7,
     sql: `
 CREATE TABLE question_log (
@@ -318,7 +318,7 @@ CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
   {
-    // Tokens at scale (issue 18 item 7; sqlite-schema.ts migration 14): the
+    // Tokens at scale (sqlite-schema.ts migration 14): the
     // purpose 'demo', and the list's keyset index (newest first on
     // created_at, id).
     version: 8,
@@ -330,8 +330,7 @@ CREATE INDEX tokens_kb ON tokens (kb_id, created_at, id);
 `,
   },
   {
-    // Invitations' set-password links (issue 18 "Members"; sqlite-schema.ts
-    // migration 15).
+    // Invitations' set-password links (sqlite-schema.ts migration 15).
     version: 9,
     sql: `
 CREATE TABLE password_links (
@@ -347,7 +346,7 @@ CREATE INDEX password_links_expires ON password_links (expires_at);
 `,
   },
   {
-    // Re-synced website imports (issue 18; sqlite-schema.ts migration 16).
+    // Re-synced website imports (sqlite-schema.ts migration 16).
     version: 10,
     sql: `
 CREATE TABLE import_sources (

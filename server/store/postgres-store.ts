@@ -8,7 +8,7 @@ import { sharedRepositories, type SharedRepositories } from './shared-repositori
 import { nestedTransaction, numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from './sql-executor.ts';
 import { StoreUnavailableError, type Reach, type ScoredPassage, type Store, type StoredPassage } from './store.ts';
 
-/** Connection pool settings of the PostgreSQL store (README, "PostgreSQL"). */
+/** Connection pool settings of the PostgreSQL store (docs/operations.md "PostgreSQL"). */
 export interface PostgresPoolSettings {
   /** Most connections the pool opens (default 10). */
   maxConnections?: number;

@@ -2,7 +2,7 @@ import type { SqlExecutor } from './sql-executor.ts';
 import type { QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from './store.ts';
 
 /**
- * The question log (issue 18), written once for both backends over a
+ * The question log (docs/operations.md "Question log"), written once for both backends over a
  * {@link SqlExecutor}: entries arrive in batches from the writer that keeps
  * them off the request path (engine/question-log-writer.ts), are listed
  * newest first a page at a time (keyset pagination on creation time, then

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from './sql-executor.ts';
 import type { RateLimitRepository } from './store.ts';
 
-/** Rate-limit windows kept in the database, shared by every process on it (issue 6). */
+/** Rate-limit windows kept in the database, shared by every process on it (docs/operations.md "Running several replicas"). */
 export function rateLimitRepository(sql: SqlExecutor): RateLimitRepository {
   return {
     async hitRateLimit(key, windowMs, at, hits = 1) {

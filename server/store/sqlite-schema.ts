@@ -100,7 +100,7 @@ CREATE TABLE settings (
 `,
   },
   {
-    // Console sign-in (issue 4): a password hash per user (none until set)
+    // Console sign-in (docs/http-api.md "Sign-in and sessions"): a password hash per user (none until set)
     // and sessions stored by the SHA-256 of their id.
     version: 2,
     sql: `
@@ -152,7 +152,7 @@ ALTER TABLE tokens ADD COLUMN purpose TEXT NOT NULL DEFAULT 'embed' CHECK (purpo
 `,
   },
   {
-    // BM25 statistics within the reach (DESIGN.md "Access rules"): what a
+    // BM25 statistics within the reach (docs/design-decisions.md "Access rules"): what a
     // question is told must not depend on documents it cannot reach, so N,
     // avgdl and each term's df are computed over the readable documents.
     // Postings carry their document so they can be filtered without a join,
@@ -187,7 +187,7 @@ CREATE INDEX postings_chunk ON postings (chunk_id);
   },
   {
     // Rate-limit windows kept in the database, so that every process on it
-    // shares them (issue 6: replicas share limits on one PostgreSQL).
+    // shares them (docs/operations.md "Running several replicas").
     version: 6,
     sql: `
 CREATE TABLE rate_limits (
@@ -211,7 +211,7 @@ ALTER TABLE index_stats ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 `,
   },
   {
-    // Documentation sites (issue 14): a knowledge base's site (base URL, how
+    // Documentation sites (docs/ingestion.md): a knowledge base's site (base URL, how
     // it publishes pages and makes heading ids), each document's description,
     // page URL and what its front matter said about the URL, and each
     // passage's section anchor, so citations can link to the section.
@@ -230,7 +230,7 @@ ALTER TABLE chunks ADD COLUMN anchor TEXT;
 `,
   },
   {
-    // Visitors' feedback (issue 15): ratings of answers and problem reports
+    // Visitors' feedback (docs/http-api.md): ratings of answers and problem reports
     // on sources, for the knowledge base's editors. The passages are those
     // the answer's source spans located (document, passage, version); no
     // foreign key to documents, so a record outlives the document it names.
@@ -261,7 +261,7 @@ CREATE TABLE feedback_passages (
 `,
   },
   {
-    // Fielded index (issue 14, retrieval/index-fields.ts): a posting keeps
+    // Fielded index (retrieval/index-fields.ts): a posting keeps
     // the term's frequency in each field of its passage (the document's
     // title and description, the section headings, the text) and a passage
     // each field's length; each page is indexed whole too (page_postings:
@@ -316,7 +316,7 @@ UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = ve
 `,
   },
   {
-    // Index segments (issue 17, store/index-segments.ts): postings packed
+    // Index segments (store/index-segments.ts): postings packed
     // per term and segment instead of a row per posting, as PostgreSQL
     // migration 5. Every document is stale until the server re-indexes it
     // from its stored passages at start, as after migration 10.
@@ -378,7 +378,7 @@ ALTER TABLE index_stats ADD COLUMN content_version INTEGER NOT NULL DEFAULT 0;
 `,
   },
   {
-    // The question log (issue 18): each question visitors asked, what became
+    // The question log (docs/operations.md "Question log"): each question visitors asked, what became
     // of it and the feedback that arrived for it, for the knowledge base's
     // editors; kept for a retention period (question-log-retention.ts).
     // Nothing identifies the visitor. Cited documents are a JSON array.
@@ -403,7 +403,7 @@ CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
   {
-    // Tokens at scale (issue 18 item 7): the purpose 'demo' for the demo
+    // Tokens at scale (docs/console.md "Developers"): the purpose 'demo' for the demo
     // page's tokens, and an index for the Developers tab's list, newest
     // first a page at a time (keyset on created_at, id). SQLite cannot
     // change a CHECK in place: the table is rebuilt
@@ -432,7 +432,7 @@ CREATE INDEX tokens_issuer ON tokens (issuer_id);
 `,
   },
   {
-    // Invitations (issue 18 "Members"): one-time set-password links, stored
+    // Invitations (docs/console.md "Members"): one-time set-password links, stored
     // by the SHA-256 of their secret with their user, expiry, use and
     // replacement by a newer link (store/password-link-repository.ts).
     version: 15,
@@ -450,7 +450,7 @@ CREATE INDEX password_links_expires ON password_links (expires_at);
 `,
   },
   {
-    // Re-synced website imports (issue 18 "Import from a website"): a source
+    // Re-synced website imports (docs/ingestion.md "Importing a website"): a source
     // per knowledge base, kind and URLs with its access, bounds, interval and
     // next sync; and per page of its last sync the validators to send next
     // time and the links found (store/import-source-repository.ts).

@@ -5,7 +5,7 @@
  * answers, visitors' feedback, widget tokens, console passwords,
  * set-password links and console sessions.
  *
- * One interface, two backends (DESIGN.md "Storage"): the embedded SQLite store
+ * One interface, two backends (docs/design-decisions.md "Storage"): the embedded SQLite store
  * and, later, PostgreSQL. Every method is async so either can implement it.
  * Times are milliseconds since the Unix epoch. The store knows nothing of
  * HTTP: it throws {@link StoreUnavailableError} when its database cannot be
@@ -289,7 +289,7 @@ export interface SessionRecord {
 }
 
 /**
- * A one-time set-password link (issue 18 "Members"): an owner invites a
+ * A one-time set-password link (docs/console.md "Members"): an owner invites a
  * person who has no password yet and is shown a link carrying a secret; the
  * person opens it and chooses a password. The secret lives only in the link;
  * the store keeps its SHA-256.
@@ -319,7 +319,7 @@ export interface FeedbackPassage {
 }
 
 /**
- * A visitor's feedback, as stored (issue 15): a `rating` of an answer
+ * A visitor's feedback, as stored (docs/http-api.md "Feedback and problem reports"): a `rating` of an answer
  * (`rating` set, `reason` only with `down`) or a `problem` report on one
  * source (`reason` set, one passage). Nothing about the visitor is kept: no
  * address, token or user agent. Reasons are the API's words
@@ -356,7 +356,7 @@ export interface FeedbackCursor {
   id: number;
 }
 
-/** Users, knowledge bases and roles: who belongs where (DESIGN.md "Access rules"). */
+/** Users, knowledge bases and roles: who belongs where (docs/design-decisions.md "Access rules"). */
 export interface WorkspaceRepository {
   createUser(input: { email: string; name: string }): Promise<User>;
   getUser(id: string): Promise<User | undefined>;
@@ -510,7 +510,7 @@ export interface IndexRepository {
   countPassages(reach: Reach, docId: string): Promise<number>;
 }
 
-/** Visitors' ratings and problem reports (issue 15). */
+/** Visitors' ratings and problem reports (docs/http-api.md "Feedback and problem reports"). */
 export interface FeedbackRepository {
   /**
    * Stores a visitor's feedback and its passages in one transaction.
@@ -527,7 +527,7 @@ export interface FeedbackRepository {
   listFeedback(reach: Reach, page: { limit: number; before?: FeedbackCursor }): Promise<FeedbackRecord[]>;
 }
 
-/** One question a visitor asked and what became of it (issue 18). Nothing identifies the visitor: no address, no token. */
+/** One question a visitor asked and what became of it (docs/operations.md "Question log"). Nothing identifies the visitor: no address, no token. */
 export interface QuestionLogEntry {
   kbId: string;
   /** When the answer ended, epoch ms. */
@@ -557,7 +557,7 @@ export interface QuestionLogRecord extends QuestionLogEntry {
 /** Feedback to attach to the logged question it is about. */
 export type QuestionFeedback = { kind: 'rating'; rating: 'up' | 'down'; reason?: string } | { kind: 'problem' };
 
-/** The questions visitors asked, kept for the knowledge base's editors (issue 18 "Question log"). */
+/** The questions visitors asked, kept for the knowledge base's editors (docs/operations.md "Question log"). */
 export interface QuestionLogRepository {
   /** Stores entries in one transaction; an entry of a knowledge base removed meanwhile is dropped. */
   addQuestionLogEntries(entries: readonly QuestionLogEntry[]): Promise<void>;
@@ -707,8 +707,8 @@ export interface RateLimitRepository {
 }
 
 /**
- * A website a knowledge base re-imports on a schedule (issue 18 "Import
- * from a website": re-sync per source): what to crawl, who may read the
+ * A website a knowledge base re-imports on a schedule
+ * (docs/ingestion.md "Importing a website": re-synced websites): what to crawl, who may read the
  * pages, the crawl's bounds, and when it runs next.
  */
 export interface ImportSourceRecord {

@@ -12,7 +12,7 @@ import { openSqliteStore } from './sqlite-store.ts';
 import type { Store, TokenRecord } from './store.ts';
 
 /**
- * The token list at scale (issue 18 item 7) on the test run's backend: a
+ * The token list at scale (docs/http-api.md "Tokens") on the test run's backend: a
  * page newest first, filtered in SQL by status, origin and purpose,
  * continued by a cursor; one token found by id; expired preview and demo
  * tokens deleted, embed tokens kept. Then each backend's migration that

@@ -7,7 +7,7 @@ import type { Role, Store, TokenRecord, Visibility } from '../store/store.ts';
 import { VISIBILITIES } from '../store/store.ts';
 
 /**
- * Random workspaces for property tests of the access rules (DESIGN.md
+ * Random workspaces for property tests of the access rules (docs/design-decisions.md
  * "Access rules"), in three parts:
  *
  * - a **model**: plain data that fast-check generates and shrinks (users,
@@ -15,7 +15,7 @@ import { VISIBILITIES } from '../store/store.ts';
  *   curated pairs, tokens, questions, permission changes);
  * - a **builder** that makes a model real in a store, through the normal
  *   ingestion path (`ingestPaths`) and the normal token issuance (`issueToken`);
- * - the **oracle**: the reach rule written again from DESIGN.md, on the model,
+ * - the **oracle**: the reach rule written again from docs/design-decisions.md, on the model,
  *   independently of `access/access-rules.ts` and of the store's SQL filter.
  *
  * Every document is written around one marker word of its own (a nonsense
@@ -536,8 +536,8 @@ export function documentKey(kb: number, doc: number): string {
 }
 
 /**
- * Whether a token works in the world the model describes (DESIGN.md "Tokens
- * and origins": valid only while its issuer still exists and still has
+ * Whether a token works in the world the model describes (docs/design-decisions.md
+ * "Tokens and origins": valid only while its issuer still exists and still has
  * update permission on the KB; expiry and revocation are not modelled).
  */
 export function tokenWorks(model: WorkspaceModel, token: Pick<IssuedToken, 'kb' | 'issuer'>): boolean {
@@ -547,7 +547,7 @@ export function tokenWorks(model: WorkspaceModel, token: Pick<IssuedToken, 'kb' 
 }
 
 /**
- * The reach of a token, written from DESIGN.md "Access rules" on the model:
+ * The reach of a token, written from docs/design-decisions.md "Access rules" on the model:
  * nothing when the token does not work; otherwise the documents of the
  * token's knowledge base, not removed, whose visibility is in the token's
  * scope and which the issuer can read now - `public`: anyone; `workspace`:

@@ -8,7 +8,7 @@ import { embeddedStoreLocation, openStore, type StoreLocation } from '../store/o
 import type { Store } from '../store/store.ts';
 
 /**
- * Stores for tests, on the backend the test run selects (DESIGN.md "Storage":
+ * Stores for tests, on the backend the test run selects (docs/design-decisions.md "Storage":
  * one suite, two backends): the embedded SQLite store by default, PostgreSQL
  * when `KB_TEST_BACKEND=postgres` (the `postgres` project of vite.config.ts
  * sets it and creates a database for the run,

@@ -1,6 +1,6 @@
 // A scripted stand-in for the kb-widget API inside web-test-runner's dev
 // server (same origin as the test page): real HTTP, the real SSE framing and
-// refusal bodies of SPEC.md / DESIGN.md, each answer chosen by the question
+// refusal bodies of docs/specification.md, each answer chosen by the question
 // and each refusal by the token. Widget tests use it to drive every frame
 // sequence and refusal through the element's real networking.
 
@@ -23,7 +23,7 @@ export const SCRIPTS = {
   truncated: [...tokens('Cut off before the')],
   'unknown frame': [frame('mystery', { secret: 'ignore me' }), ': a comment\n\n', ...tokens('Still fine.'), frame('done', { abstained: false })],
   slow: [...Array.from({ length: 40 }, (_, index) => [150, frame('token', { text: ` word${index}` })]).flat(), frame('done', { abstained: false })],
-  // Two sections of one titled document and an untitled one, as the server will send them (issue 15 item 2).
+  // Two sections of one titled document and an untitled one, as the server sends them.
   titled: [
     frame('citations', {
       citations: [
@@ -45,7 +45,7 @@ export const SCRIPTS = {
     frame('done', { abstained: false }),
   ],
   abstain: [frame('abstain', { answer: 'I could not find that in the docs.' }), frame('done', { abstained: true })],
-  // A curated answer whose done frame names its provenance (issue 15: sent back with feedback).
+  // A curated answer whose done frame names its provenance (sent back with feedback).
   curated: [
     frame('citations', { citations: [citation(1, 'fs.md', 'Pass recursive: true.'), citation(2, 'path.md')] }),
     ...tokens('Pass `recursive: true` [1], see also [2].'),

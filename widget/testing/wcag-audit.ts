@@ -1,7 +1,7 @@
 import type { Result, RunOptions } from 'axe-core';
 
 /**
- * The accessibility audit of issue 15: axe-core's rules tagged for WCAG 2.0,
+ * The accessibility audit (docs/widget.md "Rendering and accessibility"): axe-core's rules tagged for WCAG 2.0,
  * 2.1 and 2.2, levels A and AA. Asking by tag also runs the rules axe leaves
  * off by default, such as `target-size` (WCAG 2.2 success criterion 2.5.8),
  * which `chai-a11y-axe`'s `accessible()` skips. Used by the browser tests
