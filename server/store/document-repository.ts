@@ -4,17 +4,15 @@ import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type Indexe
 import { lockKnowledgeBase } from './knowledge-base-checks.ts';
 import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
 import { documentRecord, type DocumentRowBase } from './store-records.ts';
-import {
-  ConflictError,
-  NotFoundError,
-  StoreUnavailableError,
-  type BatchPutOutcome,
-  type ChunkInput,
-  type DocumentInput,
-  type DocumentRepository,
-  type IndexRepository,
-  type PutOutcome,
+import type {
+  BatchPutOutcome,
+  ChunkInput,
+  DocumentInput,
+  DocumentRepository,
+  IndexRepository,
+  PutOutcome,
 } from './store.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
 
 /**
  * The writes of a document's many rows, which each backend makes its own

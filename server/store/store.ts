@@ -9,8 +9,11 @@
  * and, later, PostgreSQL. Every method is async so either can implement it.
  * Times are milliseconds since the Unix epoch. The store knows nothing of
  * HTTP: it throws {@link StoreUnavailableError} when its database cannot be
- * reached and {@link ConflictError} / {@link NotFoundError} for record rules.
+ * reached and {@link ConflictError} / {@link NotFoundError} for record rules
+ * (store-errors.ts).
  */
+
+export { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
 
 import type { EmbeddingRepository } from './embedding-repository.ts';
 import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
@@ -830,19 +833,4 @@ export interface Store
   ping(): Promise<void>;
 
   close(): Promise<void>;
-}
-
-/** The database cannot be reached or is closed: a retryable condition. */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError';
-}
-
-/** A record the operation needs does not exist. */
-export class NotFoundError extends Error {
-  override name = 'NotFoundError';
-}
-
-/** The operation would break a uniqueness rule (e.g. a second user with one email). */
-export class ConflictError extends Error {
-  override name = 'ConflictError';
 }

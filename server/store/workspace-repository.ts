@@ -1,7 +1,8 @@
 import { requireKnowledgeBase } from './knowledge-base-checks.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { changedKnowledgeBase, KNOWLEDGE_BASE_COLUMNS, newId, newKnowledgeBase, toKnowledgeBase, type KnowledgeBaseRow } from './store-records.ts';
-import { NotFoundError, type Membership, type Role, type User, type WorkspaceRepository } from './store.ts';
+import type { Membership, Role, User, WorkspaceRepository } from './store.ts';
+import { NotFoundError } from './store-errors.ts';
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
 
