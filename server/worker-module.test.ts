@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { prepareSource, type PrepareTask, type PrepareWireResult } from './ingest/prepare-worker.ts';
-import { toWire } from './store/packed-index.ts';
+import { toWire } from './store/index/packed-index.ts';
 import type { KnowledgeBase } from './store/store.ts';
 import { workerModule } from './worker-module.ts';
 

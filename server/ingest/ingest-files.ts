@@ -130,7 +130,7 @@ export async function ingestPaths(store: Store, options: IngestOptions): Promise
 /**
  * Most documents written in one transaction (Store.putDocuments): one commit
  * per batch instead of one per document, each document still all or nothing.
- * A batch is one index segment (store/index-segments.ts): at 256 rather than
+ * A batch is one index segment (store/index/index-segments.ts): at 256 rather than
  * 64, a batch's documents share more of their terms, so fewer term rows are
  * written and merged (16 copies of the Node.js docs, embedded: 12.8 to 10.9 s;
  * 512 was no faster).

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { prepareSource, type PrepareResult, type PrepareTask, type PrepareWireResult } from './prepare-worker.ts';
-import { fromWire } from '../store/packed-index.ts';
+import { fromWire } from '../store/index/packed-index.ts';
 import { workerModule } from '../worker-module.ts';
 
 /**
@@ -59,7 +59,7 @@ export function createDocumentPreparer(documents: number, threads: number): Docu
     execArgv: worker.execArgv,
   });
   return {
-    // The index comes back flattened (store/packed-index.ts) and is wrapped, not rebuilt, here.
+    // The index comes back flattened (store/index/packed-index.ts) and is wrapped, not rebuilt, here.
     prepare: async (task) => {
       const result = await pool.run(task);
       return result.kind === 'prepared' ? { kind: 'prepared', input: fromWire(result.input) } : result;

@@ -1,5 +1,5 @@
 import { prepareDocument, SourceRejectedError, SourceSkippedError, withExtractedText, type SourceDocument } from './ingest-source.ts';
-import { toWire, type DocumentInputWire } from '../store/packed-index.ts';
+import { toWire, type DocumentInputWire } from '../store/index/packed-index.ts';
 import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
 
 /**
@@ -25,7 +25,7 @@ export type PrepareResult =
   | { kind: 'prepared'; input: DocumentInput }
   | { kind: 'skipped' | 'rejected'; reason: string };
 
-/** A {@link PrepareResult} as a worker sends it back: the document's index flattened (store/packed-index.ts). */
+/** A {@link PrepareResult} as a worker sends it back: the document's index flattened (store/index/packed-index.ts). */
 export type PrepareWireResult = Exclude<PrepareResult, { kind: 'prepared' }> | { kind: 'prepared'; input: DocumentInputWire };
 
 /** The worker's entry: prepares the document and flattens its index for the trip back. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { IndexCache, type IndexLoader } from './index-cache.ts';
-import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexColumns, type KnowledgeBaseIndex } from '../store/index-data.ts';
+import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexColumns, type KnowledgeBaseIndex } from '../store/index/index-data.ts';
 
 /** Columns of `postings` passages of document 1, each with one posting of "alpha" in its text (length 1). */
 function oneTermColumns(version: number, fieldCount: number, postings: number): IndexColumns {

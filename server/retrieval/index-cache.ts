@@ -1,4 +1,4 @@
-import type { KnowledgeBaseIndex } from '../store/index-data.ts';
+import type { KnowledgeBaseIndex } from '../store/index/index-data.ts';
 
 /**
  * A thread's in-memory lexical index, per knowledge base: the whole index

@@ -1,5 +1,5 @@
 import { analyze, ANALYZER_VERSION } from './analyzer.ts';
-import type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts } from '../store/index-data.ts';
+import type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts } from '../store/index/index-data.ts';
 
 export type { FieldCounts, IndexedPage, IndexedPassage, PageFieldCounts };
 

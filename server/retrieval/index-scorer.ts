@@ -1,6 +1,6 @@
 import { inverseDocumentFrequency, type FieldedBm25 } from './bm25f.ts';
 import { topSlots } from './top-k.ts';
-import type { IndexColumns } from '../store/index-data.ts';
+import type { IndexColumns } from '../store/index/index-data.ts';
 
 /**
  * Fielded BM25 top-k over index columns held in memory (store/index-data.ts),

@@ -3,7 +3,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { inverseDocumentFrequency, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_POOL, PASSAGE_RANKING } from './bm25f.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import type { RetrievalQuery, SearchResult } from './retriever.ts';
-import type { IndexedPage } from '../store/index-data.ts';
+import type { IndexedPage } from '../store/index/index-data.ts';
 import type { ChunkInput, Visibility } from '../store/store.ts';
 import { aboutDocument, operationArbitrary, pageOf, READERS, type Operation } from '../testing/search-test-fixtures.ts';
 import { openTestStore } from '../testing/test-store.ts';

@@ -1,6 +1,6 @@
 import { bumpContentVersion } from './content-version.ts';
-import type { IndexedPage } from './index-data.ts';
-import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index-segments.ts';
+import type { IndexedPage } from './index/index-data.ts';
+import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index/index-segments.ts';
 import { lockKnowledgeBase } from './knowledge-base-checks.ts';
 import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
 import { documentRecord, type DocumentRowBase } from './store-records.ts';
@@ -60,9 +60,9 @@ export interface NewDocumentRow {
   /** Epoch milliseconds. */
   updatedAt: number;
   chunkCount: number;
-  /** Sums over its passages of the field lengths in terms: title, description, heading, body (index-data.ts). */
+  /** Sums over its passages of the field lengths in terms: title, description, heading, body (store/index/index-data.ts). */
   lengthSums: readonly number[];
-  /** Its page fields' lengths in terms: title, description, lead, headings, body, path (index-data.ts `PageFieldCounts`). */
+  /** Its page fields' lengths in terms: title, description, lead, headings, body, path (store/index/index-data.ts `PageFieldCounts`). */
   pageLengths: readonly number[];
   analysisVersion: string;
 }
@@ -184,7 +184,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
    * knowledge base's statistics, its passages holding their field lengths;
    * returns the document's index entry, for the caller to write its
    * postings with those of the other documents of the transaction
-   * (index-segments.ts, one segment per transaction).
+   * (store/index/index-segments.ts, one segment per transaction).
    */
   const writeIndex = async (
     transaction: SqlExecutor,
@@ -241,7 +241,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
    * Inserts new documents (none of them stored) with their readers and
    * passages, and adds their passages to their knowledge bases'
    * statistics; returns their index entries, in order, for the caller to
-   * write their postings (index-segments.ts, one segment per transaction).
+   * write their postings (store/index/index-segments.ts, one segment per transaction).
    * A few statements for the lot, whatever their number.
    */
   const insertDocuments = async (transaction: SqlExecutor, inputs: readonly DocumentInput[]): Promise<DocumentIndexEntry[]> => {

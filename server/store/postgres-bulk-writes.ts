@@ -18,7 +18,7 @@ const NEW_DOCUMENTS_INSERT = `INSERT INTO documents (${NEW_DOCUMENT_NAMES})
  * The PostgreSQL store's many-row writes of a document (document-repository.ts):
  * one statement over unnested arrays per batch, on the transaction's
  * connection, instead of a round trip per row. (Postings are written by
- * index-segments.ts, the same for both backends.)
+ * store/index/index-segments.ts, the same for both backends.)
  */
 export const POSTGRES_BULK_WRITES: DocumentBulkWrites = {
   async insertDocuments(transaction, rows) {

@@ -1,15 +1,15 @@
 import type { QueryResultRow } from 'pg';
-import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
-import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
-import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
-import { SegmentColumnsBuilder, type TermRow } from './segment-codec.ts';
+import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
+import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index/index-rows.ts';
+import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index/index-segments.ts';
+import { SegmentColumnsBuilder, type TermRow } from './index/segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { POSTGRES_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
- * The PostgreSQL store's reads of the lexical index (store/index-data.ts),
- * from its segments (index-segments.ts), and of passages. Nothing here
+ * The PostgreSQL store's reads of the lexical index (store/index/index-data.ts),
+ * from its segments (store/index/index-segments.ts), and of passages. Nothing here
  * scores: retrieval/ does, the same way for every backend.
  */
 
@@ -89,7 +89,7 @@ const TERM_ROWS_PER_PAGE = 2_000;
 
 /**
  * The whole index of a knowledge base, its passages' and its pages', from
- * its segments (index-segments.ts). Call on a client inside a
+ * its segments (store/index/index-segments.ts). Call on a client inside a
  * `REPEATABLE READ` transaction, so its reads see one snapshot. Terms come
  * in byte order (the `"C"` collation of the column).
  *

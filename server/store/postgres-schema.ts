@@ -232,7 +232,7 @@ UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = ve
   },
   {
     // Index segments: postings packed per term and segment
-    // (index-segments.ts, segment-codec.ts) instead of a row per posting,
+    // (store/index/index-segments.ts, store/index/segment-codec.ts) instead of a row per posting,
     // so a search reads a few rows per query term. The documents are marked
     // stale: the server re-indexes them from their stored passages at start
     // (retrieval/reindex.ts), as after migration 4.

@@ -1,5 +1,5 @@
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
-import type { KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+import type { KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
 import { POSTGRES_BULK_WRITES } from './postgres-bulk-writes.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { countPostgresPassages, readPostgresIndex, readPostgresPassagesById, readPostgresPassagesOf, readPostgresTermIndex, readReachStatistics, type Queryable } from './postgres-index.ts';

@@ -1,14 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
-import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index-rows.ts';
-import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index-segments.ts';
-import { SegmentColumnsBuilder, type TermRow } from './segment-codec.ts';
+import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
+import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index/index-rows.ts';
+import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index/index-segments.ts';
+import { SegmentColumnsBuilder, type TermRow } from './index/segment-codec.ts';
 import { reachFilter } from './reach-filter.ts';
 import { SQLITE_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';
 
 /**
- * The embedded store's reads of the lexical index (store/index-data.ts) and
+ * The embedded store's reads of the lexical index (store/index/index-data.ts) and
  * of passages, as SQL over the `postings`, `chunks` and `documents` tables.
  * Nothing here scores: retrieval/ does, the same way for every backend.
  */

@@ -316,7 +316,7 @@ UPDATE index_stats SET body_length_sum = 0, heading_length_sum = 0, version = ve
 `,
   },
   {
-    // Index segments (store/index-segments.ts): postings packed
+    // Index segments (store/index/index-segments.ts): postings packed
     // per term and segment instead of a row per posting, as PostgreSQL
     // migration 5. Every document is stale until the server re-indexes it
     // from its stored passages at start, as after migration 10.

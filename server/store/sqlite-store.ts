@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import type { KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+import type { KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
 import { sharedRepositories, type SharedRepositories } from './shared-repositories.ts';
 import { sqliteBulkWrites } from './sqlite-bulk-writes.ts';
 import { prepareIndexReads, type SqliteIndexReads } from './sqlite-index.ts';

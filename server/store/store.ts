@@ -1,6 +1,6 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
- * passages, the lexical index's data (store/index-data.ts; retrieval/ scores it),
+ * passages, the lexical index's data (store/index/index-data.ts; retrieval/ scores it),
  * passages' embedding vectors (store/embedding-repository.ts), curated
  * answers, visitors' feedback, widget tokens, console passwords,
  * set-password links and console sessions.
@@ -16,7 +16,7 @@
 export { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
 
 import type { EmbeddingRepository } from './embedding-repository.ts';
-import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index-data.ts';
+import type { IndexedPage, IndexedPassage, KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
 
 // Passage vectors for dense retrieval: their own module, part of the Store below.
 export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embedding-repository.ts';
@@ -451,7 +451,7 @@ export interface ContentVersionRepository {
   contentVersion(kbId: string): Promise<string | undefined>;
 }
 
-/** The lexical index's data and the passages retrieval returns, always within a reach (store/index-data.ts); re-indexing. */
+/** The lexical index's data and the passages retrieval returns, always within a reach (store/index/index-data.ts); re-indexing. */
 export interface IndexRepository {
   /**
    * Refreshes the database's planner statistics of the index tables after a
@@ -464,7 +464,7 @@ export interface IndexRepository {
   refreshPlannerStatistics(): Promise<void>;
   /**
    * The index version of the reach's knowledge base and its statistics
-   * inside the reach (store/index-data.ts), read in one snapshot.
+   * inside the reach (store/index/index-data.ts), read in one snapshot.
    */
   reachStatistics(reach: Reach): Promise<ReachStatistics>;
   /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import type { RetrievalQuery } from '../retrieval/retriever.ts';
-import type { FieldCounts, IndexedPage } from '../store/index-data.ts';
+import type { FieldCounts, IndexedPage } from '../store/index/index-data.ts';
 import { NotFoundError, type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
 
 /**

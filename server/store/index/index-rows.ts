@@ -1,10 +1,10 @@
 import type { ReachStatistics } from './index-data.ts';
-import { passageSiteFields, type PassageSiteColumns } from './store-records.ts';
-import type { StoredPassage } from './store.ts';
+import { passageSiteFields, type PassageSiteColumns } from '../store-records.ts';
+import type { StoredPassage } from '../store.ts';
 
 /**
  * The index tables' columns as both backends' index reads select them
- * (sqlite-index.ts, postgres-index.ts), and the one row mapping they share:
+ * (store/sqlite-index.ts, store/postgres-index.ts), and the one row mapping they share:
  * postings as {@link PostingRow}s and units (passages, pages) as
  * {@link ChunkLengthRow}s of index-data.ts, in the order those expect.
  */

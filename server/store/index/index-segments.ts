@@ -2,7 +2,7 @@ import { FIELD_COUNT, PAGE_FIELD_COUNT, type IndexedPage, type IndexedPassage } 
 import { selectMerge, type SegmentSize } from './merge-policy.ts';
 import { packedPostingsOf } from './packed-index.ts';
 import { mergePostings, packSegment, type PackedSegment, type SegmentUnit } from './segment-codec.ts';
-import type { SqlExecutor } from './sql-executor.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
 
 /**
  * The lexical index as immutable segments, both backends, the design of
@@ -19,7 +19,7 @@ import type { SqlExecutor } from './sql-executor.ts';
  *
  * Every change happens inside the transaction that changes the documents,
  * under the knowledge base's lock, and bumps its index version like any
- * other (document-repository.ts): replicas reading in a snapshot see either
+ * other (store/document-repository.ts): replicas reading in a snapshot see either
  * the segments before a write or after it.
  */
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
+import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { FIELD_COUNT, PAGE_FIELD_COUNT } from './index-data.ts';
 import { fromWire, packedPostingsOf, toWire } from './packed-index.ts';
 import { packSegment, type SegmentUnit } from './segment-codec.ts';
-import type { DocumentInput } from './store.ts';
+import type { DocumentInput } from '../store.ts';
 
 /** A document of three passages (one repeating another's words), analyzed as ingest analyzes it. */
 function documentInput(): DocumentInput {

@@ -1,13 +1,13 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
-import { analyze } from '../retrieval/analyzer.ts';
-import { IndexCache } from '../retrieval/index-cache.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
-import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { adminQuery, openTestStore, type TestStore } from '../testing/test-store.ts';
+import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
+import { IndexCache } from '../../retrieval/index-cache.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
+import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
+import { adminQuery, openTestStore, type TestStore } from '../../testing/test-store.ts';
 import { MAX_DELETED_SHARE, MERGE_FACTOR } from './merge-policy.ts';
-import type { DocumentInput, Reach, Store } from './store.ts';
+import type { DocumentInput, Reach, Store } from '../store.ts';
 
 /**
  * The index segments (index-segments.ts) as a search sees them, on the test
