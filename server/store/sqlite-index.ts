@@ -2,7 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from './index/index-rows.ts';
 import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from './index/index-segments.ts';
-import { SegmentColumnsBuilder, type TermRow } from './index/segment-codec.ts';
+import { SegmentColumnsBuilder, type TermRow } from './index/segment-columns.ts';
 import { reachFilter } from './reach-filter.ts';
 import { SQLITE_DIALECT } from './sql-executor.ts';
 import type { Reach, ScoredPassage, StoredPassage } from './store.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { IndexColumns } from './index-data.ts';
-import { mergePostings, packSegment, SegmentColumnsBuilder, type SegmentUnit } from './segment-codec.ts';
+import { mergePostings, packSegment, type SegmentUnit } from './segment-codec.ts';
+import { SegmentColumnsBuilder } from './segment-columns.ts';
 
 /** Three passages of two documents, two fields each: unit id, document id, lengths, term frequencies. */
 const UNITS: SegmentUnit[] = [
