@@ -48,8 +48,8 @@ const STORE_FREE_SERVER_TESTS = [
   'server/ingest/heading-anchors.test.ts',
   'server/ingest/document-path.test.ts',
   'server/ingest/page-url.test.ts',
-  'server/store/postgres-config.test.ts',
-  'server/store/postgres-errors.test.ts',
+  'server/store/postgres/postgres-config.test.ts',
+  'server/store/postgres/postgres-errors.test.ts',
   'server/embedding/model-fetch.test.ts',
   'server/embedding/embedder.test.ts',
 ];

@@ -18,7 +18,7 @@ import { ImportJobs } from './ingest/import-jobs.ts';
 import { startImportResync } from './ingest/import-sources.ts';
 import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
-import { storeLocationFromEnv } from './store/postgres-config.ts';
+import { storeLocationFromEnv } from './store/postgres/postgres-config.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
 import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
 import { randomBytes } from 'node:crypto';

@@ -3,7 +3,7 @@ import { CliError, createCli } from './program.ts';
 import { loadConfig } from '../config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
 import { openStore } from '../store/open-store.ts';
-import { storeLocationFromEnv } from '../store/postgres-config.ts';
+import { storeLocationFromEnv } from '../store/postgres/postgres-config.ts';
 
 /**
  * Entry of `npm run kb -- <command>`: reads the environment (like

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { openPostgresStore, type PostgresPoolSettings } from './postgres-store.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openPostgresStore, type PostgresPoolSettings } from './postgres/postgres-store.ts';
+import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
 /** File name of the embedded database inside the data folder. */
@@ -11,7 +11,7 @@ export const DATABASE_FILE = 'kb.sqlite';
  * worker) to open its own connection to the same store.
  * - `sqlite`: the embedded database file (the default, `KB_DATA_DIR`);
  * - `postgres`: a PostgreSQL database (`DATABASE_URL`), optionally one schema
- *   of it, with the pool settings of postgres-store.ts.
+ *   of it, with the pool settings of postgres/postgres-store.ts.
  */
 export type StoreLocation =
   | { kind: 'sqlite'; path: string }

@@ -29,7 +29,7 @@ import { workspaceRepository } from './workspace-repository.ts';
 /**
  * Every repository whose rules and row mapping are written once for both
  * backends over a {@link SqlExecutor}: all of the store but the index reads
- * (sqlite-index.ts, postgres-index.ts) and the backend's own `ping` and
+ * (sqlite/sqlite-index.ts, postgres/postgres-index.ts) and the backend's own `ping` and
  * `close`. Times are epoch milliseconds, passed as `BIGINT` where
  * PostgreSQL must type arithmetic on them.
  */
@@ -49,7 +49,7 @@ export type SharedRepositories = WorkspaceRepository &
 
 /**
  * The shared repositories over one backend's executor, as one object a
- * store takes as it is (sqlite-store.ts, postgres-store.ts).
+ * store takes as it is (sqlite/sqlite-store.ts, postgres/postgres-store.ts).
  *
  * @param bulk the backend's many-row writes of a document
  * @param now the clock, epoch milliseconds (record times)

@@ -1,6 +1,6 @@
 /**
- * Row mapping and record rules both store backends share (sqlite-store.ts,
- * postgres-store.ts): the columns are the same, only the SQL dialect and
+ * Row mapping and record rules both store backends share (sqlite/sqlite-store.ts,
+ * postgres/postgres-store.ts): the columns are the same, only the SQL dialect and
  * a few column types differ, so records are built once, here.
  */
 import { randomBytes } from 'node:crypto';

@@ -10,8 +10,8 @@ import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts'
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
-import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
+import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { openTestStore as openBackendTestStore, testBackend, type TestStore } from '../testing/test-store.ts';
 import {
   ConflictError,
@@ -31,7 +31,7 @@ import {
  * of the test run (server/testing/test-store.ts): the embedded SQLite store in
  * the `embedded` test project, PostgreSQL in the `postgres` one. The SQLite
  * migration tests at the end run in the `embedded` project only;
- * PostgreSQL's own are in postgres-store.test.ts, and the two backends'
+ * PostgreSQL's own are in postgres/postgres-store.test.ts, and the two backends'
  * rankings are compared in backend-parity.test.ts.
  */
 

@@ -810,8 +810,8 @@ export interface SettingsRepository {
 
 /**
  * The whole storage of a workspace, on one database: every repository
- * above, plus health and closing. Each backend (sqlite-store.ts,
- * postgres-store.ts) implements it; code takes the narrowest repository,
+ * above, plus health and closing. Each backend (sqlite/sqlite-store.ts,
+ * postgres/postgres-store.ts) implements it; code takes the narrowest repository,
  * or `Pick` of one, that it needs.
  */
 export interface Store

@@ -6,7 +6,7 @@ import { NotFoundError } from './store-errors.ts';
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
 
-/** A `users` row as {@link USER_COLUMNS} selects it (PostgreSQL's `bigint` read as a number, store/postgres-store.ts). */
+/** A `users` row as {@link USER_COLUMNS} selects it (PostgreSQL's `bigint` read as a number, store/postgres/postgres-store.ts). */
 type UserRow = User;
 
 /** E-mail addresses are compared trimmed and lowercased: `Ada@Example.com ` is `ada@example.com`. */

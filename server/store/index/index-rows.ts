@@ -4,7 +4,7 @@ import type { StoredPassage } from '../store.ts';
 
 /**
  * The index tables' columns as both backends' index reads select them
- * (store/sqlite-index.ts, store/postgres-index.ts), and the one row mapping they share:
+ * (store/sqlite/sqlite-index.ts, store/postgres/postgres-index.ts), and the one row mapping they share:
  * postings as {@link PostingRow}s and units (passages, pages) as
  * {@link ChunkLengthRow}s of index-data.ts, in the order those expect.
  */

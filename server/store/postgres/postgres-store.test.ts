@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
-import { adminQuery, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
+import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { adminQuery, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
 import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
-import { StoreUnavailableError, type DocumentInput, type Store } from './store.ts';
-import { analyze } from '../retrieval/analyzer.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
-import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { reindexStaleDocuments } from '../retrieval/reindex.ts';
+import { StoreUnavailableError, type DocumentInput, type Store } from '../store.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
+import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
+import { reindexStaleDocuments } from '../../retrieval/reindex.ts';
 
 /**
  * What only the PostgreSQL store has: migrations shared by several processes,
  * a connection pool that outlives dropped connections, and an unreachable
  * server reported as StoreUnavailableError. (Everything both backends do is
- * in store.test.ts, which runs on each.) Runs in the `postgres` test project.
+ * in store/store.test.ts, which runs on each.) Runs in the `postgres` test project.
  */
 
 /** A fresh schema name, dropped after the test, with stores opened on it closed first. */

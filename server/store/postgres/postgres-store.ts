@@ -1,13 +1,13 @@
 import pg, { type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
-import type { KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
+import type { KnowledgeBaseIndex, ReachStatistics } from '../index/index-data.ts';
 import { POSTGRES_BULK_WRITES } from './postgres-bulk-writes.ts';
 import { translatePostgresError } from './postgres-errors.ts';
 import { countPostgresPassages, readPostgresIndex, readPostgresPassagesById, readPostgresPassagesOf, readPostgresTermIndex, readReachStatistics, type Queryable } from './postgres-index.ts';
 import { migratePostgres } from './postgres-migrate.ts';
-import { sharedRepositories, type SharedRepositories } from './shared-repositories.ts';
-import { nestedTransaction, numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from './sql-executor.ts';
-import type { Reach, ScoredPassage, Store, StoredPassage } from './store.ts';
-import { StoreUnavailableError } from './store-errors.ts';
+import { sharedRepositories, type SharedRepositories } from '../shared-repositories.ts';
+import { nestedTransaction, numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from '../sql-executor.ts';
+import type { Reach, ScoredPassage, Store, StoredPassage } from '../store.ts';
+import { StoreUnavailableError } from '../store-errors.ts';
 
 /** Connection pool settings of the PostgreSQL store (docs/operations.md "PostgreSQL"). */
 export interface PostgresPoolSettings {

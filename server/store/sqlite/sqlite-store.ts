@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
-import type { KnowledgeBaseIndex, ReachStatistics } from './index/index-data.ts';
-import { sharedRepositories, type SharedRepositories } from './shared-repositories.ts';
+import type { KnowledgeBaseIndex, ReachStatistics } from '../index/index-data.ts';
+import { sharedRepositories, type SharedRepositories } from '../shared-repositories.ts';
 import { sqliteBulkWrites } from './sqlite-bulk-writes.ts';
 import { prepareIndexReads, type SqliteIndexReads } from './sqlite-index.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor, type TransactionOptions } from './sql-executor.ts';
-import type { Reach, ScoredPassage, Store, StoredPassage } from './store.ts';
-import { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
+import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor, type TransactionOptions } from '../sql-executor.ts';
+import type { Reach, ScoredPassage, Store, StoredPassage } from '../store.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
   /** Database file path; its folder is created when missing. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { embeddedStoreLocation, type StoreLocation } from './open-store.ts';
+import { embeddedStoreLocation, type StoreLocation } from '../open-store.ts';
 import { POSTGRES_POOL_DEFAULTS } from './postgres-store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DATABASE_FILE, describeStoreLocation } from './open-store.ts';
+import { DATABASE_FILE, describeStoreLocation } from '../open-store.ts';
 import { storeLocationFromEnv } from './postgres-config.ts';
 
 describe('storeLocationFromEnv', () => {

@@ -5,7 +5,7 @@
  * them exactly once.
  *
  * The tables and columns are those of the embedded store
- * (sqlite-schema.ts: migration 1 here is its migrations 1 to 7, migration 2 its 8, migration 3 its 9) so its queries translate one to
+ * (store/sqlite/sqlite-schema.ts: migration 1 here is its migrations 1 to 7, migration 2 its 8, migration 3 its 9) so its queries translate one to
  * one, with PostgreSQL's own types where they are the natural choice: `bigint`
  * identity ids and epoch-millisecond times, `boolean` flags, `text[]` for the
  * heading path, allowed origins and scope. Text that lists are sorted by
@@ -139,7 +139,7 @@ CREATE INDEX rate_limits_reset ON rate_limits (reset_at);
 `,
   },
   {
-    // Documentation sites (sqlite-schema.ts migration 8): a
+    // Documentation sites (store/sqlite/sqlite-schema.ts migration 8): a
     // knowledge base's site, each document's description, page URL and front
     // matter route, each passage's section anchor.
     version: 2,
@@ -155,7 +155,7 @@ ALTER TABLE chunks ADD COLUMN anchor text;
 `,
   },
   {
-    // Visitors' feedback (sqlite-schema.ts migration 9): ratings of
+    // Visitors' feedback (store/sqlite/sqlite-schema.ts migration 9): ratings of
     // answers and problem reports on sources, with the passages their
     // source spans located; nothing identifies the visitor.
     version: 3,
@@ -185,7 +185,7 @@ CREATE TABLE feedback_passages (
   },
   {
     // Fielded index: the same change as SQLite migration 10 (see
-    // sqlite-schema.ts). (Number 3 belongs to the feedback table.)
+    // store/sqlite/sqlite-schema.ts). (Number 3 belongs to the feedback table.)
     version: 4,
     sql: `
 DROP TABLE postings;
@@ -296,7 +296,7 @@ ALTER TABLE index_stats ADD COLUMN content_version bigint NOT NULL DEFAULT 0;
 `,
   },
   {
-    // The question log (sqlite-schema.ts migration 13).
+    // The question log (store/sqlite/sqlite-schema.ts migration 13).
     version: 7,
     sql: `
 CREATE TABLE question_log (
@@ -318,7 +318,7 @@ CREATE INDEX question_log_created ON question_log (created_at);
 `,
   },
   {
-    // Tokens at scale (sqlite-schema.ts migration 14): the
+    // Tokens at scale (store/sqlite/sqlite-schema.ts migration 14): the
     // purpose 'demo', and the list's keyset index (newest first on
     // created_at, id).
     version: 8,
@@ -330,7 +330,7 @@ CREATE INDEX tokens_kb ON tokens (kb_id, created_at, id);
 `,
   },
   {
-    // Invitations' set-password links (sqlite-schema.ts migration 15).
+    // Invitations' set-password links (store/sqlite/sqlite-schema.ts migration 15).
     version: 9,
     sql: `
 CREATE TABLE password_links (
@@ -346,7 +346,7 @@ CREATE INDEX password_links_expires ON password_links (expires_at);
 `,
   },
   {
-    // Re-synced website imports (sqlite-schema.ts migration 16).
+    // Re-synced website imports (store/sqlite/sqlite-schema.ts migration 16).
     version: 10,
     sql: `
 CREATE TABLE import_sources (
@@ -376,7 +376,7 @@ CREATE TABLE import_pages (
   },
   {
     // Dense retrieval: passage vectors and the embedding cache
-    // (sqlite-schema.ts migration 17). Stored uncompressed, as
+    // (store/sqlite/sqlite-schema.ts migration 17). Stored uncompressed, as
     // segment_terms' postings: float bytes hardly compress, and a read is
     // then a copy.
     version: 11,
