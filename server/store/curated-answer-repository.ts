@@ -1,6 +1,6 @@
 import type { SqlExecutor } from './sql-executor.ts';
 import { bumpContentVersion } from './content-version.ts';
-import { lockKnowledgeBase } from './knowledge-base-checks.ts';
+import { lockKnowledgeBase } from './workspace/knowledge-base-checks.ts';
 import type { CuratedAnswer, CuratedAnswerRepository, FaqPair } from './store.ts';
 
 /**

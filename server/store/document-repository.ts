@@ -1,7 +1,7 @@
 import { bumpContentVersion } from './content-version.ts';
 import type { IndexedPage } from './index/index-data.ts';
 import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index/index-segments.ts';
-import { lockKnowledgeBase } from './knowledge-base-checks.ts';
+import { lockKnowledgeBase } from './workspace/knowledge-base-checks.ts';
 import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
 import { documentRecord, type DocumentRowBase } from './store-records.ts';
 import type {

@@ -1,4 +1,4 @@
-import { requireKnowledgeBase } from './knowledge-base-checks.ts';
+import { requireKnowledgeBase } from './workspace/knowledge-base-checks.ts';
 import { reachFilter, reachParameters } from './reach-filter.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { FEEDBACK_COLUMNS, feedbackRecords, type FeedbackPassageRow, type FeedbackRow } from './store-records.ts';

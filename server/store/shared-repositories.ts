@@ -8,7 +8,7 @@ import { passwordLinkRepository } from './password-link-repository.ts';
 import { questionLogRepository } from './question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
 import { sessionRepository } from './session-repository.ts';
-import { settingsRepository } from './settings-repository.ts';
+import { settingsRepository } from './workspace/settings-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type {
   ContentVersionRepository,
@@ -19,12 +19,11 @@ import type {
   QuestionLogRepository,
   RateLimitRepository,
   SessionRepository,
-  SettingsRepository,
   TokenRepository,
-  WorkspaceRepository,
 } from './store.ts';
+import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 import { tokenRepository } from './token-repository.ts';
-import { workspaceRepository } from './workspace-repository.ts';
+import { workspaceRepository } from './workspace/workspace-repository.ts';
 
 /**
  * Every repository whose rules and row mapping are written once for both

@@ -3,28 +3,14 @@
  * postgres/postgres-store.ts): the columns are the same, only the SQL dialect and
  * a few column types differ, so records are built once, here.
  */
-import { randomBytes } from 'node:crypto';
 import type {
-  AnchorStyle,
   DocumentRecord,
   FeedbackInput,
   FeedbackRecord,
-  KnowledgeBase,
-  KnowledgeBaseChanges,
-  Store,
   TokenPurpose,
   TokenRecord,
-  UrlStyle,
   Visibility,
 } from './store.ts';
-
-/**
- * A new record id: `prefix_` and 12 base64url characters of 9 random bytes
- * (72 bits), e.g. `usr_Qx3...`, `tok_...`.
- */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(9).toString('base64url')}`;
-}
 
 /** A `tokens` row as both backends select it, its list columns aside (JSON text in SQLite, arrays in PostgreSQL). */
 export interface TokenRowBase {
@@ -60,57 +46,6 @@ export function tokenRecord(row: TokenRowBase, decoded: { allowedOrigins: string
   if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
   if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
   return token;
-}
-
-/** A `knowledge_bases` row as both backends select it ({@link KNOWLEDGE_BASE_COLUMNS}). */
-export interface KnowledgeBaseRow {
-  id: string;
-  name: string;
-  created_at: number;
-  base_url: string | null;
-  url_style: UrlStyle;
-  anchor_style: AnchorStyle;
-}
-
-/** The columns of a {@link KnowledgeBaseRow}. */
-export const KNOWLEDGE_BASE_COLUMNS = 'id, name, created_at, base_url, url_style, anchor_style';
-
-export function toKnowledgeBase(row: KnowledgeBaseRow): KnowledgeBase {
-  const knowledgeBase: KnowledgeBase = {
-    id: row.id,
-    name: row.name,
-    createdAt: row.created_at,
-    urlStyle: row.url_style,
-    anchorStyle: row.anchor_style,
-  };
-  if (row.base_url !== null) knowledgeBase.baseUrl = row.base_url;
-  return knowledgeBase;
-}
-
-/** The record a new knowledge base is created as: `pretty` URLs and `github` anchors unless given. */
-export function newKnowledgeBase(input: Parameters<Store['createKnowledgeBase']>[0], createdAt: number): KnowledgeBase {
-  const knowledgeBase: KnowledgeBase = {
-    id: input.id,
-    name: input.name,
-    createdAt,
-    urlStyle: input.urlStyle ?? 'pretty',
-    anchorStyle: input.anchorStyle ?? 'github',
-  };
-  if (input.baseUrl !== undefined) knowledgeBase.baseUrl = input.baseUrl;
-  return knowledgeBase;
-}
-
-/** A knowledge base with changes applied: absent fields keep their value, `baseUrl: null` removes it. */
-export function changedKnowledgeBase(current: KnowledgeBase, changes: KnowledgeBaseChanges): KnowledgeBase {
-  const { baseUrl: _removed, ...rest } = current;
-  const baseUrl = changes.baseUrl === undefined ? current.baseUrl : (changes.baseUrl ?? undefined);
-  return {
-    ...rest,
-    name: changes.name ?? current.name,
-    urlStyle: changes.urlStyle ?? current.urlStyle,
-    anchorStyle: changes.anchorStyle ?? current.anchorStyle,
-    ...(baseUrl === undefined ? {} : { baseUrl }),
-  };
 }
 
 /** The columns of a `documents` row both backends select alike (the readers and flag columns differ in type). */

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '../../../protocol/workspace-terms.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import { NotFoundError } from '../store-errors.ts';
 import { requireKnowledgeBase } from './knowledge-base-checks.ts';
-import type { SqlExecutor } from './sql-executor.ts';
-import { changedKnowledgeBase, KNOWLEDGE_BASE_COLUMNS, newId, newKnowledgeBase, toKnowledgeBase, type KnowledgeBaseRow } from './store-records.ts';
-import type { Membership, Role, User, WorkspaceRepository } from './store.ts';
-import { NotFoundError } from './store-errors.ts';
+import type { AnchorStyle, KnowledgeBase, KnowledgeBaseChanges, Membership, UrlStyle, User, WorkspaceRepository } from './workspace.ts';
 
 const USER_COLUMNS = 'id, email, name, created_at AS "createdAt"';
 
@@ -12,6 +13,65 @@ type UserRow = User;
 /** E-mail addresses are compared trimmed and lowercased: `Ada@Example.com ` is `ada@example.com`. */
 function normalizedEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/**
+ * A new record id: `prefix_` and 12 base64url characters of 9 random bytes
+ * (72 bits), e.g. `usr_Qx3...`, `tok_...`.
+ */
+function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString('base64url')}`;
+}
+
+/** A `knowledge_bases` row as both backends select it ({@link KNOWLEDGE_BASE_COLUMNS}). */
+interface KnowledgeBaseRow {
+  id: string;
+  name: string;
+  created_at: number;
+  base_url: string | null;
+  url_style: UrlStyle;
+  anchor_style: AnchorStyle;
+}
+
+/** The columns of a {@link KnowledgeBaseRow}. */
+const KNOWLEDGE_BASE_COLUMNS = 'id, name, created_at, base_url, url_style, anchor_style';
+
+function toKnowledgeBase(row: KnowledgeBaseRow): KnowledgeBase {
+  const knowledgeBase: KnowledgeBase = {
+    id: row.id,
+    name: row.name,
+    createdAt: row.created_at,
+    urlStyle: row.url_style,
+    anchorStyle: row.anchor_style,
+  };
+  if (row.base_url !== null) knowledgeBase.baseUrl = row.base_url;
+  return knowledgeBase;
+}
+
+/** The record a new knowledge base is created as: `pretty` URLs and `github` anchors unless given. */
+function newKnowledgeBase(input: Parameters<WorkspaceRepository['createKnowledgeBase']>[0], createdAt: number): KnowledgeBase {
+  const knowledgeBase: KnowledgeBase = {
+    id: input.id,
+    name: input.name,
+    createdAt,
+    urlStyle: input.urlStyle ?? 'pretty',
+    anchorStyle: input.anchorStyle ?? 'github',
+  };
+  if (input.baseUrl !== undefined) knowledgeBase.baseUrl = input.baseUrl;
+  return knowledgeBase;
+}
+
+/** A knowledge base with changes applied: absent fields keep their value, `baseUrl: null` removes it. */
+function changedKnowledgeBase(current: KnowledgeBase, changes: KnowledgeBaseChanges): KnowledgeBase {
+  const { baseUrl: _removed, ...rest } = current;
+  const baseUrl = changes.baseUrl === undefined ? current.baseUrl : (changes.baseUrl ?? undefined);
+  return {
+    ...rest,
+    name: changes.name ?? current.name,
+    urlStyle: changes.urlStyle ?? current.urlStyle,
+    anchorStyle: changes.anchorStyle ?? current.anchorStyle,
+    ...(baseUrl === undefined ? {} : { baseUrl }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { SettingsRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { SettingsRepository } from './workspace.ts';
 
 /** Workspace settings created once (the source-span key, ...). */
 export function settingsRepository(sql: SqlExecutor): SettingsRepository {
