@@ -1,5 +1,5 @@
 import type { SqlExecutor } from './sql-executor.ts';
-import { bumpContentVersion } from './content-version.ts';
+import { bumpContentVersion } from './documents/content-version.ts';
 import { lockKnowledgeBase } from './workspace/knowledge-base-checks.ts';
 import type { CuratedAnswer, CuratedAnswerRepository, FaqPair } from './store.ts';
 

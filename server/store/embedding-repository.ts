@@ -1,4 +1,4 @@
-import { bumpContentVersion } from './content-version.ts';
+import { bumpContentVersion } from './documents/content-version.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 
 /**
@@ -59,7 +59,7 @@ export interface EmbeddingRepository {
    * of a chunk id given twice, the last) and every vector in the cache
    * (insert or ignore: a text hash already cached keeps its vector; a
    * skipped passage's vector is cached too, its text may come back), and
-   * bumps the content version (store/content-version.ts) of every knowledge
+   * bumps the content version (store/documents/content-version.ts) of every knowledge
    * base whose passages got a vector, so cached answers are recomputed.
    */
   putPassageVectors(modelKey: string, vectors: readonly PassageVector[]): Promise<void>;

@@ -1,6 +1,7 @@
-import { contentVersionRepository } from './content-version.ts';
+import { contentVersionRepository } from './documents/content-version.ts';
 import { curatedAnswerRepository } from './curated-answer-repository.ts';
-import { documentRepository, type DocumentBulkWrites, type DocumentWrites } from './document-repository.ts';
+import { documentRepository, type DocumentWrites } from './documents/document-repository.ts';
+import type { DocumentBulkWrites } from './documents/document-rows.ts';
 import { embeddingRepository, type EmbeddingRepository } from './embedding-repository.ts';
 import { feedbackRepository } from './feedback-repository.ts';
 import { importSourceRepository } from './import-source-repository.ts';
@@ -11,7 +12,6 @@ import { sessionRepository } from './session-repository.ts';
 import { settingsRepository } from './workspace/settings-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type {
-  ContentVersionRepository,
   CuratedAnswerRepository,
   FeedbackRepository,
   ImportSourceRepository,
@@ -21,6 +21,7 @@ import type {
   SessionRepository,
   TokenRepository,
 } from './store.ts';
+import type { ContentVersionRepository } from './documents/documents.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 import { tokenRepository } from './token-repository.ts';
 import { workspaceRepository } from './workspace/workspace-repository.ts';

@@ -2,7 +2,7 @@ import { StoreUnavailableError } from './store-errors.ts';
 
 /**
  * What a repository written once for both backends needs of a database
- * (workspace/workspace-repository.ts, document-repository.ts, ...): statements with
+ * (workspace/workspace-repository.ts, documents/document-repository.ts, ...): statements with
  * `?` placeholders, their failures already translated into the store's
  * errors, and transactions. The SQLite store runs them through
  * better-sqlite3, the PostgreSQL store on its pool (placeholders numbered

@@ -4,7 +4,6 @@
  * a few column types differ, so records are built once, here.
  */
 import type {
-  DocumentRecord,
   FeedbackInput,
   FeedbackRecord,
   TokenPurpose,
@@ -46,51 +45,6 @@ export function tokenRecord(row: TokenRowBase, decoded: { allowedOrigins: string
   if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
   if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
   return token;
-}
-
-/** The columns of a `documents` row both backends select alike (the readers and flag columns differ in type). */
-export interface DocumentRowBase {
-  kb_id: string;
-  doc_id: string;
-  title: string;
-  description: string | null;
-  url: string | null;
-  route_url: string | null;
-  route_slug: string | null;
-  visibility: Visibility;
-  content_hash: string;
-  source_root: string | null;
-  updated_at: number;
-  chunk_count: number;
-}
-
-/**
- * A document record from its row; optional fields are omitted when their
- * column is null, never set to `undefined`.
- *
- * @param decoded the backend's readers (any order; sorted here) and quotable flag
- */
-export function documentRecord(row: DocumentRowBase, decoded: { readers: string[]; quotable: boolean }): DocumentRecord {
-  const record: DocumentRecord = {
-    kbId: row.kb_id,
-    docId: row.doc_id,
-    title: row.title,
-    visibility: row.visibility,
-    readers: [...decoded.readers].sort(),
-    quotable: decoded.quotable,
-    contentHash: row.content_hash,
-    chunkCount: row.chunk_count,
-    updatedAt: row.updated_at,
-  };
-  if (row.description !== null) record.description = row.description;
-  if (row.url !== null) record.url = row.url;
-  if (row.route_url !== null || row.route_slug !== null) {
-    record.route = {};
-    if (row.route_url !== null) record.route.url = row.route_url;
-    if (row.route_slug !== null) record.route.slug = row.route_slug;
-  }
-  if (row.source_root !== null) record.sourceRoot = row.source_root;
-  return record;
 }
 
 /** The site columns of a passage row (documents `d`, chunks `c`), as both backends select them. */

@@ -19,7 +19,7 @@ import type { SqlExecutor } from '../sql-executor.ts';
  *
  * Every change happens inside the transaction that changes the documents,
  * under the knowledge base's lock, and bumps its index version like any
- * other (store/document-repository.ts): replicas reading in a snapshot see either
+ * other (store/documents/document-repository.ts): replicas reading in a snapshot see either
  * the segments before a write or after it.
  */
 

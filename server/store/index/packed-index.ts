@@ -1,5 +1,5 @@
 import { FIELD_COUNT, PAGE_FIELD_COUNT, type FieldCounts, type IndexedPage, type IndexedPassage, type PageFieldCounts } from './index-data.ts';
-import type { ChunkInput, DocumentInput } from '../store.ts';
+import type { ChunkInput, DocumentInput } from '../documents/documents.ts';
 
 /**
  * A prepared document in the form that crosses from an ingest worker to the

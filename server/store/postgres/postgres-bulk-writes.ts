@@ -1,4 +1,4 @@
-import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from '../document-repository.ts';
+import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from '../documents/document-rows.ts';
 import type { SqlExecutor } from '../sql-executor.ts';
 
 /** The values of one field of every passage's lengths, in passage order. */
@@ -15,7 +15,7 @@ const NEW_DOCUMENTS_INSERT = `INSERT INTO documents (${NEW_DOCUMENT_NAMES})
   RETURNING id, kb_id, doc_id`;
 
 /**
- * The PostgreSQL store's many-row writes of a document (store/document-repository.ts):
+ * The PostgreSQL store's many-row writes of a document (store/documents/document-repository.ts):
  * one statement over unnested arrays per batch, on the transaction's
  * connection, instead of a round trip per row. (Postings are written by
  * store/index/index-segments.ts, the same for both backends.)

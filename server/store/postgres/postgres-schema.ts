@@ -288,7 +288,7 @@ UPDATE index_stats SET version = version + 1;
 `,
   },
   {
-    // The content version (store/content-version.ts), bumped by every write
+    // The content version (store/documents/content-version.ts), bumped by every write
     // that can change an answer: what the answer cache keys answers by.
     version: 6,
     sql: `

@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3';
-import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from '../document-repository.ts';
+import { NEW_DOCUMENT_COLUMNS, type DocumentBulkWrites } from '../documents/document-rows.ts';
 
 /**
- * The embedded store's many-row writes of a document (store/document-repository.ts):
+ * The embedded store's many-row writes of a document (store/documents/document-repository.ts):
  * one prepared statement run per row, synchronously, on the connection whose
  * transaction is open (the executor handed in is that transaction's, so the
  * rows land in it).

@@ -370,7 +370,7 @@ UPDATE index_stats SET version = version + 1;
 `,
   },
   {
-    // The content version (store/content-version.ts), bumped by every write
+    // The content version (store/documents/content-version.ts), bumped by every write
     // that can change an answer, as PostgreSQL migration 6.
     version: 12,
     sql: `

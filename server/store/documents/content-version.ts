@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { ContentVersionRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { ContentVersionRepository } from './documents.ts';
 
 /**
  * A knowledge base's content version: a counter in `index_stats` bumped in

@@ -1,110 +1,12 @@
+import type { IndexedPage } from '../index/index-data.ts';
+import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from '../index/index-segments.ts';
+import { nestedTransaction, type SqlExecutor } from '../sql-executor.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
+import type { IndexRepository } from '../store.ts';
+import { lockKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
 import { bumpContentVersion } from './content-version.ts';
-import type { IndexedPage } from './index/index-data.ts';
-import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from './index/index-segments.ts';
-import { lockKnowledgeBase } from './workspace/knowledge-base-checks.ts';
-import { nestedTransaction, type SqlExecutor } from './sql-executor.ts';
-import { documentRecord, type DocumentRowBase } from './store-records.ts';
-import type {
-  BatchPutOutcome,
-  ChunkInput,
-  DocumentInput,
-  DocumentRepository,
-  IndexRepository,
-  PutOutcome,
-} from './store.ts';
-import { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
-
-/**
- * The writes of a document's many rows, which each backend makes its own
- * fastest way (SQLite: one prepared statement run per row; PostgreSQL: one
- * statement over unnested arrays per batch). Each runs in the transaction
- * of `transaction`, the executor the document repository hands it.
- */
-export interface DocumentBulkWrites {
-  /**
-   * Inserts documents with the statistics of their index.
-   *
-   * @returns their storage ids, in the order of `rows`
-   */
-  insertDocuments(transaction: SqlExecutor, rows: readonly NewDocumentRow[]): Promise<number[]>;
-  /**
-   * Inserts the passages of documents with their field lengths, in order.
-   *
-   * @returns each document's new chunk ids, in the order of `documents` and of its `chunks`
-   */
-  insertChunks(transaction: SqlExecutor, documents: readonly DocumentChunks[]): Promise<number[][]>;
-  /** Sets the field lengths of existing passages (a re-index). */
-  updateChunkLengths(transaction: SqlExecutor, passages: readonly IndexedChunk[]): Promise<void>;
-  /** Sets the URLs of documents of a knowledge base; a missing document is passed over, an absent URL clears it. */
-  setDocumentUrls(transaction: SqlExecutor, kbId: string, urls: readonly { docId: string; url?: string }[]): Promise<void>;
-}
-
-/**
- * A new `documents` row: the document's fields and the statistics of its
- * index, which a new document's passages and page determine (so the row is
- * written once, not inserted then updated).
- */
-export interface NewDocumentRow {
-  kbId: string;
-  docId: string;
-  title: string;
-  description: string | null;
-  url: string | null;
-  routeUrl: string | null;
-  routeSlug: string | null;
-  visibility: string;
-  /** As the dialect writes a boolean (SqlDialect.writeBoolean). */
-  quotable: unknown;
-  contentHash: string;
-  sourceRoot: string | null;
-  /** Epoch milliseconds. */
-  updatedAt: number;
-  chunkCount: number;
-  /** Sums over its passages of the field lengths in terms: title, description, heading, body (store/index/index-data.ts). */
-  lengthSums: readonly number[];
-  /** Its page fields' lengths in terms: title, description, lead, headings, body, path (store/index/index-data.ts `PageFieldCounts`). */
-  pageLengths: readonly number[];
-  analysisVersion: string;
-}
-
-/**
- * The columns of a new `documents` row, each with its PostgreSQL type and
- * its value in a {@link NewDocumentRow}: the one list both backends'
- * inserts are written from.
- */
-export const NEW_DOCUMENT_COLUMNS: readonly { name: string; type: string; of: (row: NewDocumentRow) => unknown }[] = [
-  { name: 'kb_id', type: 'text', of: (row) => row.kbId },
-  { name: 'doc_id', type: 'text', of: (row) => row.docId },
-  { name: 'title', type: 'text', of: (row) => row.title },
-  { name: 'description', type: 'text', of: (row) => row.description },
-  { name: 'url', type: 'text', of: (row) => row.url },
-  { name: 'route_url', type: 'text', of: (row) => row.routeUrl },
-  { name: 'route_slug', type: 'text', of: (row) => row.routeSlug },
-  { name: 'visibility', type: 'text', of: (row) => row.visibility },
-  { name: 'quotable', type: 'boolean', of: (row) => row.quotable },
-  { name: 'content_hash', type: 'text', of: (row) => row.contentHash },
-  { name: 'source_root', type: 'text', of: (row) => row.sourceRoot },
-  { name: 'updated_at', type: 'bigint', of: (row) => row.updatedAt },
-  { name: 'chunk_count', type: 'int', of: (row) => row.chunkCount },
-  ...['title', 'description', 'heading', 'body'].map((field, position) => ({
-    name: `${field}_length_sum`,
-    type: 'bigint',
-    of: (row: NewDocumentRow) => row.lengthSums[position],
-  })),
-  ...['title', 'description', 'lead', 'headings', 'body', 'path'].map((field, position) => ({
-    name: `page_${field}_length`,
-    type: 'bigint',
-    of: (row: NewDocumentRow) => row.pageLengths[position],
-  })),
-  { name: 'analysis_version', type: 'text', of: (row) => row.analysisVersion },
-];
-
-/** The passages of one new document. */
-export interface DocumentChunks {
-  kbId: string;
-  documentId: number;
-  chunks: readonly ChunkInput[];
-}
+import { documentColumns, documentRecord, type DocumentBulkWrites, type DocumentRow, type NewDocumentRow } from './document-rows.ts';
+import type { BatchPutOutcome, ChunkInput, DocumentInput, DocumentRepository, PutOutcome } from './documents.ts';
 
 /** Items by a key of theirs, each group in the items' order (Map.groupBy, which Node.js 20 lacks). */
 function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
@@ -131,19 +33,6 @@ function documentKey(kbId: string, docId: string): string {
   return `${kbId}\n${docId}`;
 }
 
-/** A `documents` row as {@link DOCUMENT_COLUMNS} selects it. */
-interface DocumentRow extends DocumentRowBase {
-  quotable: unknown;
-  readers: unknown;
-}
-
-/** The columns of a {@link DocumentRow}, over documents `d`, its readers aggregated by the dialect. */
-function documentColumns(sql: SqlExecutor): string {
-  return `d.kb_id, d.doc_id, d.title, d.description, d.url, d.route_url, d.route_slug, d.visibility, d.quotable,
-    d.content_hash, d.source_root, d.updated_at, d.chunk_count,
-    (SELECT ${sql.dialect.aggregateList('r.user_id')} FROM document_readers r WHERE r.document_id = d.id) AS readers`;
-}
-
 /** The repository {@link documentRepository} builds: documents, and the index writes that go with them. */
 export type DocumentWrites = DocumentRepository & Pick<IndexRepository, 'listStaleDocuments' | 'readIndexableDocument' | 'reindexDocument'>;
 
@@ -168,7 +57,7 @@ export function documentRepository(sql: SqlExecutor, bulk: DocumentBulkWrites, n
 
   const missingDocument = (kbId: string, docId: string) => new NotFoundError(`Document "${docId}" does not exist in knowledge base "${kbId}"`);
 
-  /** Adds a change of a knowledge base's passage count to its statistics and bumps its index and content versions (store/content-version.ts). */
+  /** Adds a change of a knowledge base's passage count to its statistics and bumps its index and content versions (content-version.ts). */
   const adjustStats = (transaction: SqlExecutor, kbId: string, chunks: number) =>
     transaction.run(
       'UPDATE index_stats SET chunk_count = chunk_count + ?, version = version + 1, content_version = content_version + 1 WHERE kb_id = ?',
