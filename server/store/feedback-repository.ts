@@ -1,5 +1,5 @@
 import { requireKnowledgeBase } from './workspace/knowledge-base-checks.ts';
-import { reachFilter, reachParameters } from './reach-filter.ts';
+import { reachFilter, reachParameters } from './passages/reach-filter.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import { FEEDBACK_COLUMNS, feedbackRecords, type FeedbackPassageRow, type FeedbackRow } from './store-records.ts';
 import type { FeedbackRepository } from './store.ts';

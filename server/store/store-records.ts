@@ -47,22 +47,6 @@ export function tokenRecord(row: TokenRowBase, decoded: { allowedOrigins: string
   return token;
 }
 
-/** The site columns of a passage row (documents `d`, chunks `c`), as both backends select them. */
-export interface PassageSiteColumns {
-  description: string | null;
-  url: string | null;
-  anchor: string | null;
-}
-
-/** The passage fields of {@link PassageSiteColumns}, only those with a value. */
-export function passageSiteFields(row: PassageSiteColumns): { description?: string; url?: string; anchor?: string } {
-  return {
-    ...(row.description === null ? {} : { description: row.description }),
-    ...(row.url === null ? {} : { url: row.url }),
-    ...(row.anchor === null ? {} : { anchor: row.anchor }),
-  };
-}
-
 /** A `feedback` row as both backends select it ({@link FEEDBACK_COLUMNS}). */
 export interface FeedbackRow {
   id: number;

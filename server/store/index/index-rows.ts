@@ -1,6 +1,5 @@
 import type { ReachStatistics } from './index-data.ts';
-import { passageSiteFields, type PassageSiteColumns } from '../store-records.ts';
-import type { StoredPassage } from '../store.ts';
+import type { StoredPassage } from '../passages/passages.ts';
 
 /**
  * The index tables' columns as both backends' index reads select them
@@ -50,6 +49,22 @@ export function toReachStatistics(row: ReachStatisticsRow | undefined, readableD
   };
   if (readableDocuments !== undefined) statistics.readableDocuments = readableDocuments;
   return statistics;
+}
+
+/** The site columns of a passage row (documents `d`, chunks `c`), as both backends select them. */
+export interface PassageSiteColumns {
+  description: string | null;
+  url: string | null;
+  anchor: string | null;
+}
+
+/** The passage fields of {@link PassageSiteColumns}, only those with a value. */
+export function passageSiteFields(row: PassageSiteColumns): { description?: string; url?: string; anchor?: string } {
+  return {
+    ...(row.description === null ? {} : { description: row.description }),
+    ...(row.url === null ? {} : { url: row.url }),
+    ...(row.anchor === null ? {} : { anchor: row.anchor }),
+  };
 }
 
 /** The columns of a passage row but its id, aliased to {@link PassageRow}'s names, over chunks `c` and documents `d`. */

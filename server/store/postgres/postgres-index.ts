@@ -3,9 +3,9 @@ import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from '../index
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from '../index/index-rows.ts';
 import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from '../index/index-segments.ts';
 import { SegmentColumnsBuilder, type TermRow } from '../index/segment-columns.ts';
-import { reachFilter } from '../reach-filter.ts';
+import { reachFilter } from '../passages/reach-filter.ts';
 import { POSTGRES_DIALECT } from '../sql-executor.ts';
-import type { Reach, ScoredPassage, StoredPassage } from '../store.ts';
+import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
 
 /**
  * The PostgreSQL store's reads of the lexical index (store/index/index-data.ts),
@@ -25,7 +25,7 @@ export interface ArrayQueryable extends Queryable {
 }
 
 /**
- * The documents of the reach (store/reach-filter.ts): `$1` the knowledge base, `$2`
+ * The documents of the reach (store/passages/reach-filter.ts): `$1` the knowledge base, `$2`
  * the reachable visibilities (`text[]`), `$3` the user who must be a listed
  * reader of `restricted` documents. Queries using it take these three
  * parameters first.

@@ -6,7 +6,8 @@ import { countPostgresPassages, readPostgresIndex, readPostgresPassagesById, rea
 import { migratePostgres } from './postgres-migrate.ts';
 import { sharedRepositories, type SharedRepositories } from '../shared-repositories.ts';
 import { nestedTransaction, numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from '../sql-executor.ts';
-import type { Reach, ScoredPassage, Store, StoredPassage } from '../store.ts';
+import type { Store } from '../store.ts';
+import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
 import { StoreUnavailableError } from '../store-errors.ts';
 
 /** Connection pool settings of the PostgreSQL store (docs/operations.md "PostgreSQL"). */

@@ -3,9 +3,9 @@ import type { IndexColumns, KnowledgeBaseIndex, ReachStatistics } from '../index
 import { PAGE_LENGTH_COLUMNS, toReachStatistics, type ReachStatisticsRow, PASSAGE_COLUMNS, toPassage, type PassageRow } from '../index/index-rows.ts';
 import { deletedUnits, SEGMENT_KINDS, type SegmentKind } from '../index/index-segments.ts';
 import { SegmentColumnsBuilder, type TermRow } from '../index/segment-columns.ts';
-import { reachFilter } from '../reach-filter.ts';
+import { reachFilter } from '../passages/reach-filter.ts';
 import { SQLITE_DIALECT } from '../sql-executor.ts';
-import type { Reach, ScoredPassage, StoredPassage } from '../store.ts';
+import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
 
 /**
  * The embedded store's reads of the lexical index (store/index/index-data.ts) and
@@ -13,7 +13,7 @@ import type { Reach, ScoredPassage, StoredPassage } from '../store.ts';
  * Nothing here scores: retrieval/ does, the same way for every backend.
  */
 
-/** The documents of the reach (store/reach-filter.ts), with the named parameters of {@link SqliteReachParameters}. */
+/** The documents of the reach (store/passages/reach-filter.ts), with the named parameters of {@link SqliteReachParameters}. */
 export const SQLITE_REACH_FILTER = reachFilter(SQLITE_DIALECT, { kbId: '@kbId', visibilities: '@visibilities', userId: '@userId' });
 
 /** Named parameters of {@link SQLITE_REACH_FILTER}: `@kbId`, `@userId` and `@visibilities` (a JSON array). */

@@ -7,7 +7,8 @@ import { sqliteBulkWrites } from './sqlite-bulk-writes.ts';
 import { prepareIndexReads, type SqliteIndexReads } from './sqlite-index.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor, type TransactionOptions } from '../sql-executor.ts';
-import type { Reach, ScoredPassage, Store, StoredPassage } from '../store.ts';
+import type { Store } from '../store.ts';
+import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
 import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {

@@ -1,5 +1,5 @@
-import type { SqlDialect } from './sql-executor.ts';
-import type { Reach } from './store.ts';
+import type { SqlDialect } from '../sql-executor.ts';
+import type { Reach } from './passages.ts';
 
 /** How a query names {@link reachFilter}'s three values: `?` each (the default), or named or numbered parameters. */
 export interface ReachPlaceholders {
@@ -13,8 +13,8 @@ const POSITIONAL: ReachPlaceholders = { kbId: '?', visibilities: '?', userId: '?
 
 /**
  * The documents (`d`) of a reach: the one rule of every query of either
- * store that reads inside a reach (the index reads of sqlite/sqlite-index.ts and
- * postgres/postgres-index.ts, the feedback's titles): the knowledge base, one of
+ * store that reads inside a reach (the index reads of store/sqlite/sqlite-index.ts and
+ * store/postgres/postgres-index.ts, the feedback's titles): the knowledge base, one of
  * the reach's visibilities, and a `restricted` document only for a listed
  * reader. With `?` placeholders its parameters are {@link reachParameters},
  * in order.
