@@ -1,7 +1,7 @@
 /**
  * The storage interface of kb-widget: workspace records, documents and their
  * passages, the lexical index's data (store/index/index-data.ts; retrieval/ scores it),
- * passages' embedding vectors (store/embedding-repository.ts), curated
+ * passages' embedding vectors (store/embeddings/embedding-repository.ts), curated
  * answers, visitors' feedback, widget tokens, console passwords,
  * set-password links and console sessions.
  *
@@ -15,13 +15,13 @@
 
 export { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
 
-import type { EmbeddingRepository } from './embedding-repository.ts';
+import type { EmbeddingRepository } from './embeddings/embeddings.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 import type { ContentVersionRepository, DocumentRepository } from './documents/documents.ts';
 import type { IndexRepository, Reach } from './passages/passages.ts';
 
 // Passage vectors for dense retrieval: their own module, part of the Store below.
-export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embedding-repository.ts';
+export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embeddings/embeddings.ts';
 
 // Roles (`editor` and `owner` have update permission), visibilities and token purposes: one definition, shared with the console.
 export {

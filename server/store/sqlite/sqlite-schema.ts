@@ -482,7 +482,7 @@ CREATE TABLE import_pages (
 `,
   },
   {
-    // Dense retrieval (store/embedding-repository.ts): each passage's
+    // Dense retrieval (store/embeddings/embedding-repository.ts): each passage's
     // embedding under the key of the model that computed it, and the vectors
     // by the hash of the text embedded, so re-ingesting an unchanged text (its
     // passage gets a new id) needs no model run. Vectors are Float32

@@ -1,10 +1,10 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
-import { openTestStore } from '../testing/test-store.ts';
-import type { DocumentInput, PassageToEmbed, PassageVector, Store } from './store.ts';
+import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
+import { openTestStore } from '../../testing/test-store.ts';
+import type { DocumentInput, PassageToEmbed, PassageVector, Store } from '../store.ts';
 
-/** Passage vectors and the embedding cache (store/embedding-repository.ts) on the test run's backend. */
+/** Passage vectors and the embedding cache (store/embeddings/embedding-repository.ts) on the test run's backend. */
 
 const KB_ID = 'docs';
 const OTHER_KB_ID = 'other';
