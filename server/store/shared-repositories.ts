@@ -4,24 +4,24 @@ import { documentRepository, type DocumentWrites } from './documents/document-re
 import type { DocumentBulkWrites } from './documents/document-rows.ts';
 import { embeddingRepository } from './embeddings/embedding-repository.ts';
 import type { EmbeddingRepository } from './embeddings/embeddings.ts';
-import { feedbackRepository } from './feedback-repository.ts';
+import { feedbackRepository } from './feedback/feedback-repository.ts';
 import { importSourceRepository } from './import-source-repository.ts';
 import { passwordLinkRepository } from './password-link-repository.ts';
-import { questionLogRepository } from './question-log-repository.ts';
+import { questionLogRepository } from './question-log/question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
 import { sessionRepository } from './session-repository.ts';
 import { settingsRepository } from './workspace/settings-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
 import type {
   CuratedAnswerRepository,
-  FeedbackRepository,
   ImportSourceRepository,
   PasswordLinkRepository,
-  QuestionLogRepository,
   RateLimitRepository,
   SessionRepository,
   TokenRepository,
 } from './store.ts';
+import type { QuestionLogRepository } from './question-log/question-log.ts';
+import type { FeedbackRepository } from './feedback/feedback.ts';
 import type { ContentVersionRepository } from './documents/documents.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 import { tokenRepository } from './token-repository.ts';

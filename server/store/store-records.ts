@@ -3,13 +3,7 @@
  * postgres/postgres-store.ts): the columns are the same, only the SQL dialect and
  * a few column types differ, so records are built once, here.
  */
-import type {
-  FeedbackInput,
-  FeedbackRecord,
-  TokenPurpose,
-  TokenRecord,
-  Visibility,
-} from './store.ts';
+import type { TokenPurpose, TokenRecord, Visibility } from './store.ts';
 
 /** A `tokens` row as both backends select it, its list columns aside (JSON text in SQLite, arrays in PostgreSQL). */
 export interface TokenRowBase {
@@ -47,56 +41,3 @@ export function tokenRecord(row: TokenRowBase, decoded: { allowedOrigins: string
   return token;
 }
 
-/** A `feedback` row as both backends select it ({@link FEEDBACK_COLUMNS}). */
-export interface FeedbackRow {
-  id: number;
-  kind: FeedbackInput['kind'];
-  created_at: number;
-  question: string;
-  provenance: FeedbackInput['provenance'];
-  rating: 'up' | 'down' | null;
-  reason: string | null;
-  comment: string | null;
-}
-
-/** The columns of a {@link FeedbackRow}. */
-export const FEEDBACK_COLUMNS = 'id, kind, created_at, question, provenance, rating, reason, comment';
-
-/** A `feedback_passages` row with its document's title when the document is inside the reader's reach, else null. */
-export interface FeedbackPassageRow {
-  feedback_id: number;
-  doc_id: string;
-  chunk_id: number;
-  version: string;
-  title: string | null;
-}
-
-/**
- * Feedback records from their rows, in the order of `rows`; optional
- * fields omitted when their column is null.
- *
- * @param passageRows the passages of those records, each record's in order
- */
-export function feedbackRecords(kbId: string, rows: readonly FeedbackRow[], passageRows: readonly FeedbackPassageRow[]): FeedbackRecord[] {
-  const passages = new Map<number, FeedbackRecord['passages']>(rows.map((row) => [row.id, []]));
-  for (const row of passageRows) {
-    passages.get(row.feedback_id)?.push({
-      docId: row.doc_id,
-      chunkId: row.chunk_id,
-      version: row.version,
-      ...(row.title === null ? {} : { title: row.title }),
-    });
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    kbId,
-    kind: row.kind,
-    createdAt: row.created_at,
-    question: row.question,
-    provenance: row.provenance,
-    ...(row.rating === null ? {} : { rating: row.rating }),
-    ...(row.reason === null ? {} : { reason: row.reason }),
-    ...(row.comment === null ? {} : { comment: row.comment }),
-    passages: passages.get(row.id)!,
-  }));
-}

@@ -18,7 +18,9 @@ export { ConflictError, NotFoundError, StoreUnavailableError } from './store-err
 import type { EmbeddingRepository } from './embeddings/embeddings.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 import type { ContentVersionRepository, DocumentRepository } from './documents/documents.ts';
-import type { IndexRepository, Reach } from './passages/passages.ts';
+import type { IndexRepository } from './passages/passages.ts';
+import type { FeedbackRepository } from './feedback/feedback.ts';
+import type { QuestionLogRepository } from './question-log/question-log.ts';
 
 // Passage vectors for dense retrieval: their own module, part of the Store below.
 export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embeddings/embeddings.ts';
@@ -70,6 +72,10 @@ export {
   type ScoredPassage,
   type StoredPassage,
 } from './passages/passages.ts';
+
+// Visitors' feedback, and the question log.
+export type { FeedbackCursor, FeedbackInput, FeedbackPassage, FeedbackRecord, FeedbackRepository } from './feedback/feedback.ts';
+export type { QuestionFeedback, QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from './question-log/question-log.ts';
 
 /** A curated question/answer pair (`qa_shortcut`). */
 export interface FaqPair {
@@ -142,127 +148,6 @@ export interface PasswordLinkRecord {
   usedAt?: number;
   /** When a newer link for the same user replaced it; absent while it is the user's newest. */
   replacedAt?: number;
-}
-
-/**
- * A passage feedback is about, as its `source_span` located it: the
- * document, the passage (chunk ids change when a document is re-ingested)
- * and the document version (a prefix of its content hash).
- */
-export interface FeedbackPassage {
-  docId: string;
-  chunkId: number;
-  version: string;
-}
-
-/**
- * A visitor's feedback, as stored (docs/http-api.md "Feedback and problem reports"): a `rating` of an answer
- * (`rating` set, `reason` only with `down`) or a `problem` report on one
- * source (`reason` set, one passage). Nothing about the visitor is kept: no
- * address, token or user agent. Reasons are the API's words
- * (protocol/query-protocol.ts); the store keeps them as given.
- */
-export interface FeedbackInput {
-  kbId: string;
-  kind: 'rating' | 'problem';
-  /** When it was received, epoch ms. */
-  createdAt: number;
-  question: string;
-  provenance: 'generated' | 'abstained' | 'qa_shortcut';
-  rating?: 'up' | 'down';
-  reason?: string;
-  comment?: string;
-  /** The answer's cited passages (a rating, in citation order) or the one reported (a problem). */
-  passages: FeedbackPassage[];
-}
-
-/**
- * A stored feedback record as listed for one reader: each passage has its
- * document's current title when that document still exists and is inside
- * the reader's reach, and none otherwise (removed, or not theirs to read).
- */
-export interface FeedbackRecord extends FeedbackInput {
-  /** Increasing with each record of the store. */
-  id: number;
-  passages: (FeedbackPassage & { title?: string })[];
-}
-
-/** Where a page of feedback continues: the last record of the previous page (listing is newest first). */
-export interface FeedbackCursor {
-  createdAt: number;
-  id: number;
-}
-
-/** Visitors' ratings and problem reports (docs/http-api.md "Feedback and problem reports"). */
-export interface FeedbackRepository {
-  /**
-   * Stores a visitor's feedback and its passages in one transaction.
-   * Throws NotFoundError for an unknown knowledge base.
-   *
-   * @returns the record's id
-   */
-  addFeedback(input: FeedbackInput): Promise<number>;
-  /**
-   * The feedback of `reach.kbId`, newest first (then by id, descending), at
-   * most `limit` records from after `before`; passages titled as
-   * {@link FeedbackRecord} says, judged by `reach` (the reader's).
-   */
-  listFeedback(reach: Reach, page: { limit: number; before?: FeedbackCursor }): Promise<FeedbackRecord[]>;
-}
-
-/** One question a visitor asked and what became of it (docs/operations.md "Question log"). Nothing identifies the visitor: no address, no token. */
-export interface QuestionLogEntry {
-  kbId: string;
-  /** When the answer ended, epoch ms. */
-  createdAt: number;
-  question: string;
-  provenance: 'generated' | 'abstained' | 'qa_shortcut';
-  /** Documents cited, in citation order, each once. */
-  citedDocIds: string[];
-  /** From the request to the answer's end, ms. */
-  latencyMs: number;
-  /** The endpoint: the JSON answer or the event stream. */
-  channel: 'json' | 'stream';
-}
-
-/** A logged question with the feedback that arrived for it. */
-export interface QuestionLogRecord extends QuestionLogEntry {
-  /** Increasing with each record of the store. */
-  id: number;
-  /** The visitor's rating of the answer, when one arrived. */
-  rating?: 'up' | 'down';
-  /** The reason given with a 👎. */
-  ratingReason?: string;
-  /** Problem reports on its sources. */
-  problemReports: number;
-}
-
-/** Feedback to attach to the logged question it is about. */
-export type QuestionFeedback = { kind: 'rating'; rating: 'up' | 'down'; reason?: string } | { kind: 'problem' };
-
-/** The questions visitors asked, kept for the knowledge base's editors (docs/operations.md "Question log"). */
-export interface QuestionLogRepository {
-  /** Stores entries in one transaction; an entry of a knowledge base removed meanwhile is dropped. */
-  addQuestionLogEntries(entries: readonly QuestionLogEntry[]): Promise<void>;
-  /** The log of a knowledge base, newest first (then by id, descending), at most `limit` entries from after `before`, none before `since`. */
-  listQuestionLog(kbId: string, page: { limit: number; before?: { createdAt: number; id: number }; since?: number }): Promise<QuestionLogRecord[]>;
-  /**
-   * Attaches feedback to the latest entry of the knowledge base with the same
-   * question, asked at most `withinMs` before `at` (a rating replaces an
-   * earlier one; a problem report is counted).
-   *
-   * @returns whether an entry was found
-   */
-  recordQuestionFeedback(kbId: string, question: string, at: number, withinMs: number, feedback: QuestionFeedback): Promise<boolean>;
-  /** Removes the entries older than `before` (epoch ms) of every knowledge base; returns how many. */
-  pruneQuestionLog(before: number): Promise<number>;
-  /**
-   * Questions and abstentions per UTC day from `since` (epoch ms), days with
-   * none left out, oldest first.
-   *
-   * @returns each day as days since 1970-01-01 (UTC) with its counts
-   */
-  questionLogDays(kbId: string, since: number): Promise<{ day: number; questions: number; abstained: number }[]>;
 }
 
 /** Curated question-answer pairs (`qa_shortcut`). */

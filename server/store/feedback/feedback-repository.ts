@@ -1,8 +1,61 @@
-import { requireKnowledgeBase } from './workspace/knowledge-base-checks.ts';
-import { reachFilter, reachParameters } from './passages/reach-filter.ts';
-import type { SqlExecutor } from './sql-executor.ts';
-import { FEEDBACK_COLUMNS, feedbackRecords, type FeedbackPassageRow, type FeedbackRow } from './store-records.ts';
-import type { FeedbackRepository } from './store.ts';
+import { reachFilter, reachParameters } from '../passages/reach-filter.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import { requireKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
+import type { FeedbackInput, FeedbackRecord, FeedbackRepository } from './feedback.ts';
+
+/** A `feedback` row as both backends select it ({@link FEEDBACK_COLUMNS}). */
+interface FeedbackRow {
+  id: number;
+  kind: FeedbackInput['kind'];
+  created_at: number;
+  question: string;
+  provenance: FeedbackInput['provenance'];
+  rating: 'up' | 'down' | null;
+  reason: string | null;
+  comment: string | null;
+}
+
+/** The columns of a {@link FeedbackRow}. */
+const FEEDBACK_COLUMNS = 'id, kind, created_at, question, provenance, rating, reason, comment';
+
+/** A `feedback_passages` row with its document's title when the document is inside the reader's reach, else null. */
+interface FeedbackPassageRow {
+  feedback_id: number;
+  doc_id: string;
+  chunk_id: number;
+  version: string;
+  title: string | null;
+}
+
+/**
+ * Feedback records from their rows, in the order of `rows`; optional
+ * fields omitted when their column is null.
+ *
+ * @param passageRows the passages of those records, each record's in order
+ */
+function feedbackRecords(kbId: string, rows: readonly FeedbackRow[], passageRows: readonly FeedbackPassageRow[]): FeedbackRecord[] {
+  const passages = new Map<number, FeedbackRecord['passages']>(rows.map((row) => [row.id, []]));
+  for (const row of passageRows) {
+    passages.get(row.feedback_id)?.push({
+      docId: row.doc_id,
+      chunkId: row.chunk_id,
+      version: row.version,
+      ...(row.title === null ? {} : { title: row.title }),
+    });
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    kbId,
+    kind: row.kind,
+    createdAt: row.created_at,
+    question: row.question,
+    provenance: row.provenance,
+    ...(row.rating === null ? {} : { rating: row.rating }),
+    ...(row.reason === null ? {} : { reason: row.reason }),
+    ...(row.comment === null ? {} : { comment: row.comment }),
+    passages: passages.get(row.id)!,
+  }));
+}
 
 /**
  * Visitors' feedback and problem reports, with the passages they were

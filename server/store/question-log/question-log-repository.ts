@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from './question-log.ts';
 
 /**
  * The question log (docs/operations.md "Question log"), written once for both backends over a

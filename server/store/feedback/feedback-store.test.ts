@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
-import { adminQuery, openTestStore, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
-import { POSTGRES_MIGRATIONS } from './postgres/postgres-schema.ts';
-import { openPostgresStore } from './postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
-import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import { NotFoundError, type FeedbackInput, type Reach, type Store, type Visibility } from './store.ts';
+import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
+import { adminQuery, openTestStore, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
+import { POSTGRES_MIGRATIONS } from '../postgres/postgres-schema.ts';
+import { openPostgresStore } from '../postgres/postgres-store.ts';
+import { SQLITE_MIGRATIONS } from '../sqlite/sqlite-schema.ts';
+import { openSqliteStore } from '../sqlite/sqlite-store.ts';
+import { NotFoundError, type FeedbackInput, type Reach, type Store, type Visibility } from '../store.ts';
 
 /**
- * The feedback part of the storage interface (store.ts `addFeedback`,
+ * The feedback part of the storage interface (feedback.ts `addFeedback`,
  * `listFeedback`), on the test run's backend (embedded in the `embedded`
  * project, PostgreSQL in `postgres`), and each backend's migration that
  * adds it (SQLite 9, PostgreSQL 3).
