@@ -6,25 +6,21 @@ import { embeddingRepository } from './embeddings/embedding-repository.ts';
 import type { EmbeddingRepository } from './embeddings/embeddings.ts';
 import { feedbackRepository } from './feedback/feedback-repository.ts';
 import { importSourceRepository } from './import-source-repository.ts';
-import { passwordLinkRepository } from './password-link-repository.ts';
+import { passwordLinkRepository } from './sign-in/password-link-repository.ts';
 import { questionLogRepository } from './question-log/question-log-repository.ts';
 import { rateLimitRepository } from './rate-limit-repository.ts';
-import { sessionRepository } from './session-repository.ts';
+import { sessionRepository } from './sign-in/session-repository.ts';
 import { settingsRepository } from './workspace/settings-repository.ts';
 import type { SqlExecutor } from './sql-executor.ts';
-import type {
-  CuratedAnswerRepository,
-  ImportSourceRepository,
-  PasswordLinkRepository,
-  RateLimitRepository,
-  SessionRepository,
-  TokenRepository,
-} from './store.ts';
+import type { CuratedAnswerRepository, ImportSourceRepository, RateLimitRepository } from './store.ts';
+import type { PasswordLinkRepository } from './sign-in/password-links.ts';
+import type { SessionRepository } from './sign-in/sessions.ts';
+import type { TokenRepository } from './tokens/tokens.ts';
 import type { QuestionLogRepository } from './question-log/question-log.ts';
 import type { FeedbackRepository } from './feedback/feedback.ts';
 import type { ContentVersionRepository } from './documents/documents.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
-import { tokenRepository } from './token-repository.ts';
+import { tokenRepository } from './tokens/token-repository.ts';
 import { workspaceRepository } from './workspace/workspace-repository.ts';
 
 /**

@@ -21,6 +21,9 @@ import type { ContentVersionRepository, DocumentRepository } from './documents/d
 import type { IndexRepository } from './passages/passages.ts';
 import type { FeedbackRepository } from './feedback/feedback.ts';
 import type { QuestionLogRepository } from './question-log/question-log.ts';
+import type { TokenRepository } from './tokens/tokens.ts';
+import type { SessionRepository } from './sign-in/sessions.ts';
+import type { PasswordLinkRepository } from './sign-in/password-links.ts';
 
 // Passage vectors for dense retrieval: their own module, part of the Store below.
 export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embeddings/embeddings.ts';
@@ -77,6 +80,11 @@ export {
 export type { FeedbackCursor, FeedbackInput, FeedbackPassage, FeedbackRecord, FeedbackRepository } from './feedback/feedback.ts';
 export type { QuestionFeedback, QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from './question-log/question-log.ts';
 
+// Widget tokens; console sessions and set-password links.
+export type { TokenCursor, TokenFilter, TokenRecord, TokenRepository } from './tokens/tokens.ts';
+export type { SessionRecord, SessionRepository } from './sign-in/sessions.ts';
+export type { PasswordLinkRecord, PasswordLinkRepository } from './sign-in/password-links.ts';
+
 /** A curated question/answer pair (`qa_shortcut`). */
 export interface FaqPair {
   question: string;
@@ -90,65 +98,6 @@ export interface CuratedAnswer extends FaqPair {
   id: number;
 }
 
-
-export interface TokenRecord {
-  /** Public identifier, e.g. `tok_...`, used to list and revoke. */
-  id: string;
-  kbId: string;
-  /** The user who issued it; absent once that user has been removed (the token no longer works). */
-  issuerId?: string;
-  /** SHA-256 (hex) of the secret token; the secret itself is never stored. */
-  tokenHash: string;
-  /** Normalized allowed origins and `*.` patterns; empty = server-only. */
-  allowedOrigins: string[];
-  /** Visibilities the token may reach, intersected with what its issuer can read. */
-  scope: Visibility[];
-  /**
-   * Why it was issued: `embed` for a customer's page (the Developers tab's
-   * form, the CLI), `preview` for the console's live preview (allowed only on
-   * the console's own origin, 10 minutes), `demo` for the demo page. All obey
-   * the same access rules; expired `preview` and `demo` tokens are deleted
-   * ({@link TokenRepository.deleteExpiredTokens}), `embed` ones kept.
-   */
-  purpose: TokenPurpose;
-  createdAt: number;
-  expiresAt: number;
-  revokedAt?: number;
-  lastUsedAt?: number;
-}
-
-/**
- * A signed-in console session (server/http/console-session.ts). The session
- * id lives only in the person's cookie; the store keeps its SHA-256.
- */
-export interface SessionRecord {
-  /** SHA-256 (hex) of the session id. */
-  idHash: string;
-  userId: string;
-  createdAt: number;
-  /** When it ends unless used again: the sliding deadline, never past the absolute one. */
-  expiresAt: number;
-  lastSeenAt: number;
-}
-
-/**
- * A one-time set-password link (docs/console.md "Members"): an owner invites a
- * person who has no password yet and is shown a link carrying a secret; the
- * person opens it and chooses a password. The secret lives only in the link;
- * the store keeps its SHA-256.
- */
-export interface PasswordLinkRecord {
-  /** SHA-256 (hex) of the link's secret. */
-  secretHash: string;
-  userId: string;
-  createdAt: number;
-  /** The link works until this time (exclusive). */
-  expiresAt: number;
-  /** When it was used to set a password; absent while unused. */
-  usedAt?: number;
-  /** When a newer link for the same user replaced it; absent while it is the user's newest. */
-  replacedAt?: number;
-}
 
 /** Curated question-answer pairs (`qa_shortcut`). */
 export interface CuratedAnswerRepository {
@@ -166,90 +115,6 @@ export interface CuratedAnswerRepository {
   updateFaqPair(kbId: string, id: number, pair: FaqPair): Promise<boolean>;
   /** Removes one pair; false when the knowledge base has no pair `id`. */
   removeFaqPair(kbId: string, id: number): Promise<boolean>;
-}
-
-/** Where a page of tokens continues: the last token of the previous page (listing is newest first). */
-export interface TokenCursor {
-  createdAt: number;
-  id: string;
-}
-
-/** Which tokens of a knowledge base a page lists (all filters optional, combined with AND). */
-export interface TokenFilter {
-  /** Status at `now`: `revoked` wins over `expired`, as the console shows it. */
-  status?: TokenStatus;
-  /** Text contained in one of the allowed origins (stored lowercase; pass it lowercase). */
-  origin?: string;
-  purpose?: TokenPurpose;
-}
-
-/** Widget tokens, stored by the hash of their secret. */
-export interface TokenRepository {
-  insertToken(token: TokenRecord): Promise<void>;
-  findTokenByHash(tokenHash: string): Promise<TokenRecord | undefined>;
-  /** Every token of a knowledge base, oldest first (the CLI's list). */
-  listTokens(kbId: string): Promise<TokenRecord[]>;
-  /**
-   * A page of a knowledge base's tokens matching `filter`, newest first
-   * (then by id, descending): at most `limit` from after `after`, filtered
-   * in SQL; `total` counts every match, all pages together.
-   *
-   * @param now epoch ms at which `filter.status` is judged
-   */
-  listTokenPage(
-    kbId: string,
-    filter: TokenFilter,
-    page: { limit: number; after?: TokenCursor; now: number },
-  ): Promise<{ tokens: TokenRecord[]; total: number }>;
-  /** One token of a knowledge base by its id, or undefined. */
-  getToken(kbId: string, id: string): Promise<TokenRecord | undefined>;
-  /**
-   * Deletes the knowledge base's tokens of the given purposes that expired
-   * at or before `now` (the holders of `preview` and `demo` tokens reuse one
-   * while valid; expired ones are only clutter). Never pass `embed`: those
-   * stay as an audit trail.
-   *
-   * @returns how many were deleted
-   */
-  deleteExpiredTokens(kbId: string, purposes: readonly TokenPurpose[], now: number): Promise<number>;
-  /** Marks a token revoked at `at`; returns false when no such token exists. */
-  revokeToken(id: string, at: number): Promise<boolean>;
-  recordTokenUse(id: string, at: number): Promise<void>;
-}
-
-/** Console sign-in sessions, stored by the hash of their id. */
-export interface SessionRepository {
-  /**
-   * Records a new console session, and deletes every session whose
-   * `expiresAt` has passed by its `createdAt` (housekeeping).
-   */
-  createSession(session: SessionRecord): Promise<void>;
-  findSession(idHash: string): Promise<SessionRecord | undefined>;
-  /** Records a use: `lastSeenAt = at`, `expiresAt` = the new deadline. */
-  touchSession(idHash: string, at: number, expiresAt: number): Promise<void>;
-  deleteSession(idHash: string): Promise<void>;
-  /** Ends every session of a user (password changed); returns how many there were. */
-  deleteSessionsOf(userId: string): Promise<number>;
-}
-
-/** One-time set-password links, stored by the hash of their secret (server/auth/password-links.ts). */
-export interface PasswordLinkRepository {
-  /**
-   * Records a new link and marks every earlier link of the same user that
-   * is neither used nor replaced as replaced at its `createdAt`, in one
-   * transaction: only a user's newest link works. Also deletes links that
-   * expired more than 30 days before it (housekeeping).
-   */
-  createPasswordLink(link: PasswordLinkRecord): Promise<void>;
-  findPasswordLink(secretHash: string): Promise<PasswordLinkRecord | undefined>;
-  /**
-   * Uses a link, in one transaction: when it is neither used nor replaced,
-   * has not expired at `at` and its user has no password yet, marks it used
-   * at `at` and sets the user's password hash.
-   *
-   * @returns the user's id, or undefined when the link was not usable (then nothing changed)
-   */
-  usePasswordLink(secretHash: string, at: number, passwordHash: string): Promise<string | undefined>;
 }
 
 /** Rate-limit windows shared by every process on the database. */

@@ -434,7 +434,7 @@ CREATE INDEX tokens_issuer ON tokens (issuer_id);
   {
     // Invitations (docs/console.md "Members"): one-time set-password links, stored
     // by the SHA-256 of their secret with their user, expiry, use and
-    // replacement by a newer link (store/password-link-repository.ts).
+    // replacement by a newer link (store/sign-in/password-link-repository.ts).
     version: 15,
     sql: `
 CREATE TABLE password_links (

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { SessionRecord, SessionRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { SessionRecord, SessionRepository } from './sessions.ts';
 
 /** Console sign-in sessions, by the hash of their id. */
 export function sessionRepository(sql: SqlExecutor): SessionRepository {

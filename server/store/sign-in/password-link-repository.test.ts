@@ -1,7 +1,7 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { openTestStore } from '../testing/test-store.ts';
+import { openTestStore } from '../../testing/test-store.ts';
 import { PASSWORD_LINK_KEPT_AFTER_EXPIRY_MILLISECONDS } from './password-link-repository.ts';
-import type { PasswordLinkRecord, Store, User } from './store.ts';
+import type { PasswordLinkRecord, Store, User } from '../store.ts';
 
 /** Set-password links' storage on the test run's backend. */
 

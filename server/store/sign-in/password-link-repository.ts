@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { PasswordLinkRecord, PasswordLinkRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { PasswordLinkRecord, PasswordLinkRepository } from './password-links.ts';
 
 /** How long a link is kept after it expired, so that opening it still says "expired" rather than "unknown", ms (30 days). */
 export const PASSWORD_LINK_KEPT_AFTER_EXPIRY_MILLISECONDS = 30 * 24 * 60 * 60_000;

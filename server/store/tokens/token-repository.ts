@@ -1,8 +1,44 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import { tokenRecord, type TokenRowBase } from './store-records.ts';
-import type { TokenRepository, Visibility } from './store.ts';
+import type { TokenPurpose, Visibility } from '../../../protocol/workspace-terms.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { TokenRecord, TokenRepository } from './tokens.ts';
 
 const TOKEN_COLUMNS = 'id, kb_id, issuer_id, token_hash, allowed_origins, scope, purpose, created_at, expires_at, revoked_at, last_used_at';
+
+/** A `tokens` row as both backends select it, its list columns aside (JSON text in SQLite, arrays in PostgreSQL). */
+interface TokenRowBase {
+  id: string;
+  kb_id: string;
+  issuer_id: string | null;
+  token_hash: string;
+  purpose: TokenPurpose;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+/**
+ * A token record from its row; optional fields are omitted when their
+ * column is null.
+ *
+ * @param decoded the backend's allowed origins and scope
+ */
+function tokenRecord(row: TokenRowBase, decoded: { allowedOrigins: string[]; scope: Visibility[] }): TokenRecord {
+  const token: TokenRecord = {
+    id: row.id,
+    kbId: row.kb_id,
+    tokenHash: row.token_hash,
+    allowedOrigins: decoded.allowedOrigins,
+    scope: decoded.scope,
+    purpose: row.purpose,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+  if (row.issuer_id !== null) token.issuerId = row.issuer_id;
+  if (row.revoked_at !== null) token.revokedAt = row.revoked_at;
+  if (row.last_used_at !== null) token.lastUsedAt = row.last_used_at;
+  return token;
+}
 
 /** A `tokens` row as selected, its list columns in the dialect's form. */
 type TokenRow = TokenRowBase & { allowed_origins: unknown; scope: unknown };

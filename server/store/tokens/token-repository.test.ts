@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { adminQuery, openTestStore as openBackendTestStore, testBackend, testDatabaseUrl } from '../testing/test-store.ts';
-import { POSTGRES_MIGRATIONS } from './postgres/postgres-schema.ts';
-import { openPostgresStore } from './postgres/postgres-store.ts';
-import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
-import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import type { Store, TokenRecord } from './store.ts';
+import { adminQuery, openTestStore as openBackendTestStore, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
+import { POSTGRES_MIGRATIONS } from '../postgres/postgres-schema.ts';
+import { openPostgresStore } from '../postgres/postgres-store.ts';
+import { SQLITE_MIGRATIONS } from '../sqlite/sqlite-schema.ts';
+import { openSqliteStore } from '../sqlite/sqlite-store.ts';
+import type { Store, TokenRecord } from '../store.ts';
 
 /**
  * The token list at scale (docs/http-api.md "Tokens") on the test run's backend: a
