@@ -453,7 +453,7 @@ CREATE INDEX password_links_expires ON password_links (expires_at);
     // Re-synced website imports (docs/ingestion.md "Importing a website"): a source
     // per knowledge base, kind and URLs with its access, bounds, interval and
     // next sync; and per page of its last sync the validators to send next
-    // time and the links found (store/import-source-repository.ts).
+    // time and the links found (store/import-sources/import-source-repository.ts).
     version: 16,
     sql: `
 CREATE TABLE import_sources (

@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { RateLimitRepository } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { RateLimitRepository } from './rate-limits.ts';
 
 /** Rate-limit windows kept in the database, shared by every process on it (docs/operations.md "Running several replicas"). */
 export function rateLimitRepository(sql: SqlExecutor): RateLimitRepository {

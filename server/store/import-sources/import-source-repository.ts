@@ -1,5 +1,5 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import type { ImportPageState, ImportSourceRecord, ImportSourceRepository, ImportSourceSync } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import type { ImportPageState, ImportSourceRecord, ImportSourceRepository, ImportSourceSync } from './import-sources.ts';
 
 /** An `import_sources` row as both backends return it (times may come back as strings from PostgreSQL's bigint). */
 interface ImportSourceRow {

@@ -1,6 +1,6 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { openTestStore } from '../testing/test-store.ts';
-import type { ImportSourceRecord, Store } from './store.ts';
+import { openTestStore } from '../../testing/test-store.ts';
+import type { ImportSourceRecord, Store } from '../store.ts';
 
 /** Re-synced website imports' storage on the test run's backend. */
 

@@ -1,7 +1,7 @@
-import type { SqlExecutor } from './sql-executor.ts';
-import { bumpContentVersion } from './documents/content-version.ts';
-import { lockKnowledgeBase } from './workspace/knowledge-base-checks.ts';
-import type { CuratedAnswer, CuratedAnswerRepository, FaqPair } from './store.ts';
+import type { SqlExecutor } from '../sql-executor.ts';
+import { bumpContentVersion } from '../documents/content-version.ts';
+import { lockKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
+import type { CuratedAnswer, CuratedAnswerRepository, FaqPair } from './curated-answers.ts';
 
 /**
  * A knowledge base's curated answers (question and answer pairs with their
