@@ -25,7 +25,7 @@ export interface AnchoredHeading {
  * Gives the headings of one page their ids, in document order (the order
  * decides which repeat gets a suffix). Make one per page.
  *
- * Styles (store.ts `AnchorStyle`):
+ * Styles (store/workspace/workspace.ts `AnchorStyle`):
  * - `github`: GitHub's slugs (lower case, punctuation removed, spaces to
  *   `-`), a repeated heading gets `-1`, `-2`, … (github-slugger; the ids
  *   Hugo's goldmark `autoHeadingIDType = "github"`, Docusaurus and GitHub

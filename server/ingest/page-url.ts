@@ -5,7 +5,7 @@
 import { isSectionIndex, pageSegments } from './document-path.ts';
 import type { UrlStyle } from '../store/store.ts';
 
-/** Where and how a knowledge base's site is published (store/store.ts `KnowledgeBase`). */
+/** Where and how a knowledge base's site is published (store/workspace/workspace.ts `KnowledgeBase`). */
 export interface SiteLocation {
   /** The published URL of the ingested folder's root, ending in `/`; absent when unknown. */
   baseUrl?: string;
