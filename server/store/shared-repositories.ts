@@ -1,29 +1,29 @@
-import { contentVersionRepository } from './documents/content-version.ts';
+import type { SqlExecutor } from './sql-executor.ts';
 import { curatedAnswerRepository } from './curated-answers/curated-answer-repository.ts';
+import type { CuratedAnswerRepository } from './curated-answers/curated-answers.ts';
+import { contentVersionRepository } from './documents/content-version.ts';
 import { documentRepository, type DocumentWrites } from './documents/document-repository.ts';
 import type { DocumentBulkWrites } from './documents/document-rows.ts';
+import type { ContentVersionRepository } from './documents/documents.ts';
 import { embeddingRepository } from './embeddings/embedding-repository.ts';
 import type { EmbeddingRepository } from './embeddings/embeddings.ts';
 import { feedbackRepository } from './feedback/feedback-repository.ts';
-import { importSourceRepository } from './import-sources/import-source-repository.ts';
-import { passwordLinkRepository } from './sign-in/password-link-repository.ts';
-import { questionLogRepository } from './question-log/question-log-repository.ts';
-import { rateLimitRepository } from './rate-limits/rate-limit-repository.ts';
-import { sessionRepository } from './sign-in/session-repository.ts';
-import { settingsRepository } from './workspace/settings-repository.ts';
-import type { SqlExecutor } from './sql-executor.ts';
-import type { ImportSourceRepository } from './import-sources/import-sources.ts';
-import type { RateLimitRepository } from './rate-limits/rate-limits.ts';
-import type { CuratedAnswerRepository } from './curated-answers/curated-answers.ts';
-import type { PasswordLinkRepository } from './sign-in/password-links.ts';
-import type { SessionRepository } from './sign-in/sessions.ts';
-import type { TokenRepository } from './tokens/tokens.ts';
-import type { QuestionLogRepository } from './question-log/question-log.ts';
 import type { FeedbackRepository } from './feedback/feedback.ts';
-import type { ContentVersionRepository } from './documents/documents.ts';
-import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
+import { importSourceRepository } from './import-sources/import-source-repository.ts';
+import type { ImportSourceRepository } from './import-sources/import-sources.ts';
+import { questionLogRepository } from './question-log/question-log-repository.ts';
+import type { QuestionLogRepository } from './question-log/question-log.ts';
+import { rateLimitRepository } from './rate-limits/rate-limit-repository.ts';
+import type { RateLimitRepository } from './rate-limits/rate-limits.ts';
+import { passwordLinkRepository } from './sign-in/password-link-repository.ts';
+import type { PasswordLinkRepository } from './sign-in/password-links.ts';
+import { sessionRepository } from './sign-in/session-repository.ts';
+import type { SessionRepository } from './sign-in/sessions.ts';
 import { tokenRepository } from './tokens/token-repository.ts';
+import type { TokenRepository } from './tokens/tokens.ts';
+import { settingsRepository } from './workspace/settings-repository.ts';
 import { workspaceRepository } from './workspace/workspace-repository.ts';
+import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 
 /**
  * Every repository whose rules and row mapping are written once for both
