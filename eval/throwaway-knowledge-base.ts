@@ -140,6 +140,7 @@ async function openThrowawayKnowledgeBase(
       const dense = createDenseRetriever(shared, {
         modelKey: embedder.modelKey,
         dimensions: embedder.model.dimensions,
+        similarityFloor: embedder.model.similarityFloor,
         embedQuery: (question) => embedder.embedQuery(question),
       });
       retrievers.hybrid = createHybridRetriever(createLexicalRetriever(shared), dense);

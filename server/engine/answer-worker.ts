@@ -110,6 +110,7 @@ async function sourcesAt(location: StoreLocation, indexCachePostings?: number, e
       const dense = createDenseRetriever(shared, {
         modelKey: modelKey(embedding.model),
         dimensions: embedding.model.dimensions,
+        similarityFloor: embedding.model.similarityFloor,
         embedQuery: cachedQueryEmbedder(embedder),
       });
       sources = { store, retriever: createHybridRetriever(lexical, dense) };

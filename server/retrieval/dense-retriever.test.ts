@@ -97,6 +97,27 @@ describe('dense retrieval', () => {
     expect(result.passages[0]!.similarity).toBeGreaterThan(result.passages[1]!.similarity!);
   });
 
+  test('reports similarities rescaled above the model\'s floor, in the same order, the page similarity too', async () => {
+    const store = await openVectorStore();
+    const question = 'how do I list all the files in a folder?';
+    const direction: Record<string, Float32Array> = { [question]: unit([0.9, 0.1, 0.3, 0]) };
+    const raw = await denseOver(store, direction).search({ reach: VISITOR, terms: [], topK: 2, question });
+    const floored = await createDenseRetriever(store, { modelKey: MODEL, dimensions: DIMENSIONS, similarityFloor: 0.5, embedQuery: async (text) => direction[text]! }).search({
+      reach: VISITOR,
+      terms: [],
+      topK: 2,
+      question,
+    });
+
+    expect(floored.passages.map((passage) => passage.chunkId)).toEqual(raw.passages.map((passage) => passage.chunkId));
+    floored.passages.forEach((passage, rank) => {
+      // A cosine of c reads (c - 0.5) / 0.5: the floor maps to 0, a perfect match stays 1.
+      expect(passage.similarity).toBeCloseTo((raw.passages[rank]!.similarity! - 0.5) / 0.5, 10);
+      expect(passage.documentSimilarity).toBeCloseTo((raw.passages[rank]!.documentSimilarity! - 0.5) / 0.5, 10);
+      expect(passage.score).toBe(raw.passages[rank]!.score);
+    });
+  });
+
   test('a restricted passage never takes a visitor\'s slot, even when it is the nearest', async () => {
     const store = await openVectorStore();
     const question = 'what is on the secret roadmap?';

@@ -36,9 +36,19 @@ export interface DenseRetrieverOptions {
   modelKey: string;
   dimensions: number;
   embedQuery: QueryEmbedder;
+  /**
+   * The cosine similarity the model gives unrelated texts (embedding/
+   * model-manifest.ts `similarityFloor`; 0 when absent). Similarities are
+   * reported rescaled from [floor, 1] to [0, 1] - `(cosine - floor) / (1 -
+   * floor)` - so that the weights and thresholds downstream mean the same for
+   * every model: a model whose vectors share a common direction
+   * (anisotropy, Ethayarajh 2019; multilingual-e5-small puts unrelated texts
+   * near 0.8) would otherwise press every passage into a narrow band.
+   */
+  similarityFloor?: number;
 }
 
-/** A dense search's result: passages scored by cosine similarity (in -1..1, higher closer). */
+/** A dense search's result: passages scored by cosine similarity (in -1..1, higher closer), `similarity` rescaled above the model's floor. */
 export function createDenseRetriever(store: DenseIndexStore, options: DenseRetrieverOptions): Retriever {
   const held = new Map<string, { version: string; index: Promise<DenseIndex> }>();
 
@@ -68,13 +78,15 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       const scores = similarities(index, vector);
       const best = topSlots(scores, candidates, candidates.length, query.topK);
       const documents = documentSimilarities(index, scores, candidates);
+      const floor = options.similarityFloor ?? 0;
+      const rescaled = (cosine: number) => (cosine - floor) / (1 - floor);
       const chunkIds = best.map((slot) => index.chunkIds[slot]!);
       const rows = new Map((await store.passagesById(kbId, chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
       best.forEach((slot) => {
         // A passage removed since the vectors were read is left out.
         const row = rows.get(index.chunkIds[slot]!);
-        if (row) passages.push({ ...row, score: scores[slot]!, similarity: scores[slot]!, documentSimilarity: documents.get(index.documentIds[slot]!) ?? 0 });
+        if (row) passages.push({ ...row, score: scores[slot]!, similarity: rescaled(scores[slot]!), documentSimilarity: rescaled(documents.get(index.documentIds[slot]!) ?? floor) });
       });
       return { ...empty, passages };
     },
