@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatReport } from './eval-report.ts';
+import { formatReport, type EvalReport } from './eval-report.ts';
+import { loadManifest } from '../server/embedding/model-manifest.ts';
+
+const miniLm = loadManifest().find((model) => model.id === 'sentence-transformers/all-MiniLM-L6-v2')!;
 
 describe('formatReport', () => {
   it('shows each figure beside its anchor and says whether its target is met', () => {
-    const text = formatReport({
+    const report: EvalReport = {
       scifact: {
         figures: { ndcg_at_10: 0.75, recall_at_100: 0.95 },
         retrievers: {
@@ -20,7 +23,8 @@ describe('formatReport', () => {
       squad: undefined,
       clapnq: undefined,
       seconds: 21.04,
-    });
+    };
+    const text = formatReport(report, miniLm);
 
     expect(text).toContain('| SciFact BM25F | nDCG@10 | 0.6912 | BM25 flat 0.6789, multifield 0.6647 | >= 0.68 (met) |');
     expect(text).toContain('| SciFact BM25F | Recall@100 | 0.9000 | BM25 flat 0.9253, multifield 0.9076 | - |');
@@ -28,5 +32,9 @@ describe('formatReport', () => {
     expect(text).toContain('| SciFact hybrid (RRF) | nDCG@10 | 0.7300 | - | >= 0.74 (not met) |');
     expect(text).not.toContain('SQuAD');
     expect(text).toContain('Total: 21.0 s');
+
+    // A model whose manifest entry pins no published figure has nothing to reproduce.
+    const unpinned = formatReport(report, { ...miniLm, id: 'acme/encoder', published: undefined });
+    expect(unpinned).toContain('| SciFact dense | nDCG@10 | 0.6468 | encoder: no published figure pinned | - |');
   });
 });
