@@ -10,6 +10,9 @@ import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.share
 const STORE_FREE_SERVER_TESTS = [
   'server/http/body-guards.test.ts',
   'server/api/sse-writer.test.ts',
+  'server/api/sse-backpressure.test.ts',
+  'server/api/sse-frame.test.ts',
+  'server/api/sse-heartbeat.test.ts',
   'server/auth/password-hash.test.ts',
   'server/auth/password-links.test.ts',
   'server/cli/read-secret.test.ts',

@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
-import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Citation, StreamFrame } from '../../protocol/query-protocol.ts';
 import { encodeFrame, HEARTBEAT_MILLISECONDS, openEventStream } from './sse-writer.ts';
@@ -79,69 +78,6 @@ function framesOf(events: readonly EventSourceMessage[]): StreamFrame[] {
 }
 
 const CITATION: Citation = { index: 1, doc_id: 'fs.md', kb_id: 'kb-1', source_span: { ref: 'opaque' }, text: 'Quoted.' };
-
-describe('encodeFrame', () => {
-  it('token frame with a newline in its text encodes as one event line and one data line', () => {
-    // Act
-    const encoded = encodeFrame({ type: 'token', text: 'a\nb\r\n' });
-
-    // Assert
-    expect(encoded).toBe('event: token\ndata: {"type":"token","text":"a\\nb\\r\\n"}\n\n');
-  });
-
-  it('any frame sequence split at any points parses back to the same frames with event equal to type', () => {
-    // Arrange
-    const piece = fc.oneof(
-      fc.string({ unit: 'binary' }),
-      fc.constantFrom('\n', '\r', '\r\n', '\n\n', 'data:', 'data: {}', ':', ': ping', 'event: done', '\u2028', '\u0000', '"\\'),
-    );
-    const text = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''));
-    const citation: fc.Arbitrary<Citation> = fc.record(
-      { index: fc.nat(), doc_id: text, kb_id: text, source_span: fc.record({ ref: text }), text },
-      { requiredKeys: ['index', 'doc_id', 'kb_id', 'source_span'] },
-    );
-    const frame: fc.Arbitrary<StreamFrame> = fc.oneof(
-      fc.record({ type: fc.constant('token' as const), text }),
-      fc.record({ type: fc.constant('citations' as const), citations: fc.array(citation, { maxLength: 3 }) }),
-      fc.record({ type: fc.constant('abstain' as const), answer: text }),
-      fc.record({ type: fc.constant('reset' as const) }),
-      fc.record({ type: fc.constant('suggestions' as const), questions: fc.array(text, { maxLength: 3 }) }),
-      fc.record({ type: fc.constant('done' as const), abstained: fc.boolean() }),
-      fc.record({
-        type: fc.constant('error' as const),
-        code: fc.constantFrom('generation_failed', 'upstream_unavailable', 'timeout', 'internal'),
-        message: text,
-      }),
-    );
-
-    fc.assert(
-      fc.property(fc.array(frame, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 12 }), (frames, cuts) => {
-        // Arrange
-        const encoded = frames.map(encodeFrame).join('');
-        const points = [...new Set(cuts.map((cut) => cut % (encoded.length + 1)))].sort((a, b) => a - b);
-        const received: Received = { events: [], comments: [], errors: [] };
-        const parser = createParser({
-          onEvent: (event) => received.events.push(event),
-          onComment: (comment) => received.comments.push(comment),
-          onError: (error) => received.errors.push(error),
-        });
-
-        // Act
-        let start = 0;
-        for (const point of [...points, encoded.length]) {
-          parser.feed(encoded.slice(start, point));
-          start = point;
-        }
-
-        // Assert
-        expect(received.events.map((event) => event.event)).toEqual(frames.map((sent) => sent.type));
-        expect(received.events.map((event) => JSON.parse(event.data) as unknown)).toEqual(frames);
-        expect(received.comments).toEqual([]);
-        expect(received.errors).toEqual([]);
-      }),
-    );
-  });
-});
 
 describe('openEventStream', () => {
   it('HTTP/1.1 request gets status 200, the SSE headers and headers set before, before any frame', async () => {

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { DoneFrame, ErrorFrame, StreamFrame } from '../../protocol/query-protocol.ts';
 import { encodeFrame, HEARTBEAT_COMMENT } from './sse-frame.ts';
+import { createBackpressuredWriter } from './sse-backpressure.ts';
 import { startHeartbeat } from './sse-heartbeat.ts';
 
 export { encodeFrame };
@@ -9,8 +10,10 @@ export { encodeFrame };
  * Server-sent events writing for the streaming endpoint (docs/specification.md "Stream
  * frames"; format from the HTML Standard, "Server-sent events",
  * section 9.2). Modelled on vercel/ai `write-to-server-response.ts`: headers
- * first, `drain` for backpressure, and the response always ended. The text
- * of events is sse-frame.ts's; the idle heartbeat is sse-heartbeat.ts's.
+ * first, `drain` for backpressure, and the response always ended. It is
+ * made of stages: the text of events is sse-frame.ts's, the idle heartbeat
+ * sse-heartbeat.ts's, writing with back-pressure sse-backpressure.ts's;
+ * this module opens the stream, ends it and follows its connection.
  */
 
 /** Default interval of the `: ping` comment heartbeat, in milliseconds (docs/specification.md: every 15 s while idle). */
@@ -83,46 +86,21 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
 
   let finished = false;
   let gone = false;
-  let lastWriteAt = performance.now();
   let stopHeartbeat = () => {};
-  let drained: Promise<boolean> | undefined;
-  let resolveDrained: ((written: boolean) => void) | undefined;
   let completed: Promise<void> | undefined;
+  const writer = createBackpressuredWriter(response);
 
   const writable = () => !gone && !response.writableEnded && !response.destroyed;
-
-  const release = (written: boolean) => {
-    const resolve = resolveDrained;
-    drained = undefined;
-    resolveDrained = undefined;
-    resolve?.(written);
-  };
-
-  /** 'drain' (buffer below the high-water mark) and 'finish' (all flushed) both let waiting sends go on. */
-  const onDrain = () => release(true);
 
   const onClose = () => {
     if (gone) return;
     gone = true;
+    writer.close();
     stopHeartbeat();
-    response.off('drain', onDrain);
-    response.off('finish', onDrain);
     socket.off('close', onClose);
     if (!response.writableFinished) {
       controller.abort(new Error('The client closed the event stream before it finished'));
     }
-    release(false);
-  };
-
-  /** Writes raw text; returns a promise that resolves once the buffer is below the high-water mark. */
-  const write = (text: string): Promise<boolean> => {
-    if (!writable()) return Promise.resolve(false);
-    lastWriteAt = performance.now();
-    if (response.write(text)) return Promise.resolve(true);
-    drained ??= new Promise<boolean>((resolve) => {
-      resolveDrained = resolve;
-    });
-    return drained;
   };
 
   const finish = (frame: DoneFrame | ErrorFrame): Promise<void> => {
@@ -150,8 +128,6 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
   response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   response.setHeader('Cache-Control', 'no-cache, no-transform');
   response.setHeader('X-Accel-Buffering', 'no');
-  response.on('drain', onDrain);
-  response.once('finish', onDrain);
   response.once('close', onClose);
   response.on('error', onClose);
   socket.once('close', onClose);
@@ -160,10 +136,10 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
   } else {
     response.flushHeaders();
     stopHeartbeat = startHeartbeat(heartbeatMilliseconds, {
-      lastWriteAt: () => lastWriteAt,
+      lastWriteAt: () => writer.lastWriteAt,
       active: () => !finished && writable(),
-      busy: () => drained !== undefined,
-      beat: () => void write(HEARTBEAT_COMMENT),
+      busy: () => writer.waiting,
+      beat: () => void writer.write(HEARTBEAT_COMMENT),
     });
   }
 
@@ -174,7 +150,7 @@ export function openEventStream(response: ServerResponse, options: EventStreamOp
         return finish(frame).then(() => response.writableFinished);
       }
       if (finished) return Promise.resolve(false);
-      return write(encodeFrame(frame));
+      return writer.write(encodeFrame(frame));
     },
     finish,
     signal: controller.signal,

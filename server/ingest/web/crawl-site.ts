@@ -106,101 +106,154 @@ export async function crawlSite(
   fetchLimits: FetchLimits = DEFAULT_FETCH_LIMITS,
   known: ReadonlyMap<string, KnownPage> = new Map(),
 ): Promise<CrawlReport> {
+  const { site, scope } = crawlScope(seed);
+  const report: CrawlReport = { site, pages: [], notModified: [], skipped: [], gone: [], unreachable: [], truncated: false };
+  const robots = await readRobots(site, fetchLimits);
+  const frontier = createFrontier(site, robots, report);
+  if (seed.kind === 'pages') {
+    for (const url of seed.urls) frontier.enqueue(url, 0);
+  } else {
+    for (const url of await readSitemaps(seed.url, site, fetchLimits, limits.maxPages, report)) frontier.enqueue(url, limits.maxDepth);
+  }
+  await runCrawl({ site, scope, limits, fetchLimits, known, report, frontier, totalBytes: 0 });
+  return report;
+}
+
+/**
+ * The site a crawl stays on (the origin of its first URL) and the folder
+ * whose links it follows (the first URL's).
+ *
+ * @throws Error when the seed is empty or not an http(s) URL
+ */
+function crawlScope(seed: CrawlSeed): { site: string; scope: string } {
   const first = seed.kind === 'pages' ? seed.urls[0] : seed.url;
   if (first === undefined) throw new Error('Give at least one page URL to import');
   const start = new URL(first);
   if (start.protocol !== 'http:' && start.protocol !== 'https:') throw new Error(`"${first}" is not an http or https URL`);
   const site = start.origin;
-  const scope = `${site}${start.pathname.replace(/[^/]*$/, '')}`;
-  const report: CrawlReport = { site, pages: [], notModified: [], skipped: [], gone: [], unreachable: [], truncated: false };
-  const robots = await readRobots(site, fetchLimits);
+  return { site, scope: `${site}${start.pathname.replace(/[^/]*$/, '')}` };
+}
 
+/** A page waiting to be fetched, and how many link hops from the given pages it was found. */
+interface QueuedPage {
+  url: string;
+  depth: number;
+}
+
+/** The pages a crawl has found and not yet fetched, in the order found. */
+interface Frontier {
+  readonly queue: QueuedPage[];
+  /** Queues a URL (without its fragment) the first time it is found, unless it is off the site or robots.txt disallows it (then reported as skipped). */
+  enqueue(url: string, depth: number): void;
+}
+
+function createFrontier(site: string, robots: RobotsRules, report: CrawlReport): Frontier {
   const seen = new Set<string>();
-  const queue: { url: string; depth: number }[] = [];
-  const enqueue = (url: string, depth: number) => {
-    const normalized = withoutFragment(url);
-    if (normalized === undefined || seen.has(normalized)) return;
-    seen.add(normalized);
-    if (new URL(normalized).origin !== site) {
-      report.skipped.push({ url: normalized, reason: `not on the site ${site}` });
-    } else if (!robots.allows(normalized)) {
-      report.skipped.push({ url: normalized, reason: robots.reason });
-    } else {
-      queue.push({ url: normalized, depth });
-    }
+  const queue: QueuedPage[] = [];
+  return {
+    queue,
+    enqueue(url, depth) {
+      const normalized = withoutFragment(url);
+      if (normalized === undefined || seen.has(normalized)) return;
+      seen.add(normalized);
+      if (new URL(normalized).origin !== site) {
+        report.skipped.push({ url: normalized, reason: `not on the site ${site}` });
+      } else if (!robots.allows(normalized)) {
+        report.skipped.push({ url: normalized, reason: robots.reason });
+      } else {
+        queue.push({ url: normalized, depth });
+      }
+    },
   };
-  if (seed.kind === 'pages') {
-    for (const url of seed.urls) enqueue(url, 0);
-  } else {
-    for (const url of await readSitemaps(seed.url, site, fetchLimits, limits.maxPages, report)) enqueue(url, limits.maxDepth);
-  }
+}
 
+/** A crawl under way: what bounds it, what it found and reports, and the bytes fetched so far. */
+interface CrawlRun {
+  site: string;
+  scope: string;
+  limits: CrawlLimits;
+  fetchLimits: FetchLimits;
+  known: ReadonlyMap<string, KnownPage>;
+  report: CrawlReport;
+  frontier: Frontier;
+  totalBytes: number;
+}
+
+/** Fetches the frontier's pages with a pool of `concurrency` loops over one queue, in the order found, until it is empty or a limit is reached. */
+async function runCrawl(run: CrawlRun): Promise<void> {
+  const { limits, report, frontier } = run;
+  const { queue } = frontier;
   let fetched = 0;
-  let totalBytes = 0;
-  const followLinks = (links: readonly string[], depth: number) => {
-    if (depth >= limits.maxDepth) return;
-    for (const link of links) if (link.startsWith(scope)) enqueue(link, depth + 1);
-  };
-  const crawlOne = async ({ url, depth }: { url: string; depth: number }) => {
-    const previous = known.get(url);
-    let response;
-    try {
-      response = await guardedFetch(url, { ...fetchLimits, maxBytes: Math.min(fetchLimits.maxBytes, limits.maxTotalBytes - totalBytes) }, {
-        Accept: 'text/html, application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.1',
-        ...(previous?.etag === undefined ? {} : { 'If-None-Match': previous.etag }),
-        ...(previous?.lastModified === undefined ? {} : { 'If-Modified-Since': previous.lastModified }),
-      });
-    } catch (error) {
-      if (!(error instanceof FetchRefusedError || error instanceof FetchFailedError)) throw error;
-      report.unreachable.push(url);
-      return void report.skipped.push({ url, reason: error.message });
-    }
-    totalBytes += response.body.length;
-    if (response.status === 404 || response.status === 410) {
-      report.gone.push(url);
-      return void report.skipped.push({ url, reason: `gone (${response.status})` });
-    }
-    if (response.status === 304 && previous !== undefined) {
-      report.notModified.push(url);
-      return followLinks(previous.links, depth);
-    }
-    if (response.status !== 200) {
-      report.unreachable.push(url);
-      return void report.skipped.push({ url, reason: `answered ${response.status}` });
-    }
-    const finalUrl = withoutFragment(response.url) ?? url;
-    if (new URL(finalUrl).origin !== site) return void report.skipped.push({ url, reason: `redirects off the site, to ${finalUrl}` });
-    const contentType = indexedType(response.contentType, finalUrl);
-    if (contentType === undefined) return void report.skipped.push({ url, reason: `${response.contentType || 'no media type'} is not a format indexed` });
-    const links = contentType === 'text/html' ? linksOf(response.body.toString('utf8'), finalUrl).filter((link) => link.startsWith(scope)) : [];
-    report.pages.push({
-      url: finalUrl,
-      requestedUrl: url,
-      contentType,
-      body: response.body,
-      ...(response.etag === undefined ? {} : { etag: response.etag }),
-      ...(response.lastModified === undefined ? {} : { lastModified: response.lastModified }),
-      links,
-    });
-    followLinks(links, depth);
-  };
-
-  // A pool of `concurrency` loops over one queue, in the order pages were found.
   const running = new Set<Promise<void>>();
   while (queue.length > 0 || running.size > 0) {
     while (queue.length > 0 && running.size < limits.concurrency) {
-      if (fetched >= limits.maxPages || totalBytes >= limits.maxTotalBytes) {
+      if (fetched >= limits.maxPages || run.totalBytes >= limits.maxTotalBytes) {
         report.truncated = true;
         queue.length = 0;
         break;
       }
       fetched += 1;
-      const task = crawlOne(queue.shift()!).finally(() => running.delete(task));
+      const task = crawlPage(run, queue.shift()!).finally(() => running.delete(task));
       running.add(task);
     }
     if (running.size > 0) await Promise.race(running);
   }
-  return report;
+}
+
+/** Queues the links in the crawl's folder, one hop further, unless the page is at the deepest hop. */
+function followLinks(run: CrawlRun, links: readonly string[], depth: number): void {
+  if (depth >= run.limits.maxDepth) return;
+  for (const link of links) if (link.startsWith(run.scope)) run.frontier.enqueue(link, depth + 1);
+}
+
+/**
+ * Fetches one page (conditionally when a previous crawl knew it) and
+ * reports it: a page kept, with its links followed; not modified, with
+ * its known links followed; gone, unreachable or skipped, with why.
+ */
+async function crawlPage(run: CrawlRun, { url, depth }: QueuedPage): Promise<void> {
+  const { site, scope, limits, fetchLimits, report } = run;
+  const previous = run.known.get(url);
+  let response;
+  try {
+    response = await guardedFetch(url, { ...fetchLimits, maxBytes: Math.min(fetchLimits.maxBytes, limits.maxTotalBytes - run.totalBytes) }, {
+      Accept: 'text/html, application/pdf, text/markdown, text/plain;q=0.9, */*;q=0.1',
+      ...(previous?.etag === undefined ? {} : { 'If-None-Match': previous.etag }),
+      ...(previous?.lastModified === undefined ? {} : { 'If-Modified-Since': previous.lastModified }),
+    });
+  } catch (error) {
+    if (!(error instanceof FetchRefusedError || error instanceof FetchFailedError)) throw error;
+    report.unreachable.push(url);
+    return void report.skipped.push({ url, reason: error.message });
+  }
+  run.totalBytes += response.body.length;
+  if (response.status === 404 || response.status === 410) {
+    report.gone.push(url);
+    return void report.skipped.push({ url, reason: `gone (${response.status})` });
+  }
+  if (response.status === 304 && previous !== undefined) {
+    report.notModified.push(url);
+    return followLinks(run, previous.links, depth);
+  }
+  if (response.status !== 200) {
+    report.unreachable.push(url);
+    return void report.skipped.push({ url, reason: `answered ${response.status}` });
+  }
+  const finalUrl = withoutFragment(response.url) ?? url;
+  if (new URL(finalUrl).origin !== site) return void report.skipped.push({ url, reason: `redirects off the site, to ${finalUrl}` });
+  const contentType = indexedType(response.contentType, finalUrl);
+  if (contentType === undefined) return void report.skipped.push({ url, reason: `${response.contentType || 'no media type'} is not a format indexed` });
+  const links = contentType === 'text/html' ? linksOf(response.body.toString('utf8'), finalUrl).filter((link) => link.startsWith(scope)) : [];
+  report.pages.push({
+    url: finalUrl,
+    requestedUrl: url,
+    contentType,
+    body: response.body,
+    ...(response.etag === undefined ? {} : { etag: response.etag }),
+    ...(response.lastModified === undefined ? {} : { lastModified: response.lastModified }),
+    links,
+  });
+  followLinks(run, links, depth);
 }
 
 /** The links of an HTML page, absolute (against its `<base href>` or its URL), without fragments, each once. */
@@ -244,6 +297,7 @@ function indexedType(contentType: string, url: string): string | undefined {
   return undefined;
 }
 
+/** What robots.txt allows the importer. */
 interface RobotsRules {
   allows(url: string): boolean;
   /** Why a URL is not allowed. */
