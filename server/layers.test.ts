@@ -15,6 +15,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each layer and what it holds, from the bottom. A path belongs to the longest prefix listed. */
 const LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'server/logger.ts', 'server/progress-bar.ts', 'server/worker-module.ts'],
+  ['server/errors.ts'],
   ['server/store/'],
   ['server/embedding/'],
   ['server/access/'],

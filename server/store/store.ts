@@ -21,7 +21,7 @@
  * the Unix epoch. The store knows nothing of HTTP: it throws
  * {@link StoreUnavailableError} when its database cannot be reached and
  * {@link ConflictError} / {@link NotFoundError} for record rules
- * (store-errors.ts).
+ * (server/errors.ts).
  *
  * Code outside the store imports the records and errors from here.
  */
@@ -39,7 +39,7 @@ import type { SessionRepository } from './sign-in/sessions.ts';
 import type { TokenRepository } from './tokens/tokens.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
 
-export { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
+export { ConflictError, NotFoundError, StoreUnavailableError } from '../errors.ts';
 
 // Roles (`editor` and `owner` have update permission), visibilities and token purposes: one definition, shared with the console.
 export {

@@ -1,7 +1,7 @@
 import type { IndexedPage } from '../index/index-data.ts';
 import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from '../index/index-segments.ts';
 import { nestedTransaction, type SqlExecutor } from '../sql-executor.ts';
-import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../../errors.ts';
 import type { IndexRepository } from '../passages/passages.ts';
 import { lockKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
 import { bumpContentVersion } from './content-version.ts';
