@@ -11,8 +11,7 @@ import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
 import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
-import { GenerationError } from '../engine/generation-error.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { GenerationError, StoreUnavailableError } from '../errors.ts';
 
 /**
  * The two query endpoints (docs/specification.md "Endpoints"), relative to

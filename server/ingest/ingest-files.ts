@@ -4,7 +4,8 @@ import { basename, extname, relative, resolve, sep } from 'node:path';
 import { sourceContentHash, type SourceDocument } from './ingest-source.ts';
 import { createDocumentPreparer, type DocumentPreparer } from './prepare-pool.ts';
 import { parserFor } from './source-formats.ts';
-import { NotFoundError, type DocumentInput, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
+import { type DocumentInput, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
+import { NotFoundError } from '../errors.ts';
 
 /**
  * Ingests files and folders of markdown, HTML and plain text into a knowledge

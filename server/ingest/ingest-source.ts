@@ -7,9 +7,8 @@ import { FrontMatterError } from './front-matter.ts';
 import { pageUrl } from './page-url.ts';
 import { PdfError } from './pdf-text.ts';
 import { extractorFor, parserFor, SUPPORTED_EXTENSIONS } from './source-formats.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 import {
-  ConflictError,
-  NotFoundError,
   type AnchorStyle,
   type DocumentInput,
   type KnowledgeBase,

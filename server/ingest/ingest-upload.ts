@@ -1,4 +1,5 @@
-import { NotFoundError, type DocumentRecord, type Store, type Visibility } from '../store/store.ts';
+import { type DocumentRecord, type Store, type Visibility } from '../store/store.ts';
+import { NotFoundError } from '../errors.ts';
 import { ingestSource, SourceRejectedError } from './ingest-source.ts';
 import type { UploadReporter } from './upload-jobs.ts';
 

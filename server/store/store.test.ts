@@ -13,10 +13,8 @@ import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
 import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { openTestStore as openBackendTestStore, testBackend, type TestStore } from '../testing/test-store.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../errors.ts';
 import {
-  ConflictError,
-  NotFoundError,
-  StoreUnavailableError,
   type DocumentInput,
   type Reach,
   type SessionRecord,

@@ -1,5 +1,6 @@
 import { ingestSource, SourceRejectedError, SourceSkippedError } from '../ingest-source.ts';
-import { NotFoundError, type DocumentRecord, type ImportPageState, type Store, type Visibility } from '../../store/store.ts';
+import { type DocumentRecord, type ImportPageState, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError } from '../../errors.ts';
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlLimits, type CrawlSeed } from './crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits } from './guarded-fetch.ts';
 import { mainContentHtml } from './main-content.ts';

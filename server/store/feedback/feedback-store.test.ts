@@ -11,7 +11,8 @@ import { POSTGRES_MIGRATIONS } from '../postgres/postgres-schema.ts';
 import { openPostgresStore } from '../postgres/postgres-store.ts';
 import { SQLITE_MIGRATIONS } from '../sqlite/sqlite-schema.ts';
 import { openSqliteStore } from '../sqlite/sqlite-store.ts';
-import { NotFoundError, type FeedbackInput, type Reach, type Store, type Visibility } from '../store.ts';
+import { type FeedbackInput, type Reach, type Store, type Visibility } from '../store.ts';
+import { NotFoundError } from '../../errors.ts';
 
 /**
  * The feedback part of the storage interface (feedback.ts `addFeedback`,

@@ -6,7 +6,8 @@ import { adminQuery, testBackend, testDatabaseUrl } from '../../testing/test-sto
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
 import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
-import { StoreUnavailableError, type DocumentInput, type Store } from '../store.ts';
+import { type DocumentInput, type Store } from '../store.ts';
+import { StoreUnavailableError } from '../../errors.ts';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
