@@ -11,7 +11,7 @@ import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/evidence.ts';
 import { createSourceSpanCodec } from '../server/engine/source-span.ts';
 import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
-import { createQuestionLogWriter } from '../server/engine/question-log-writer.ts';
+import { createQuestionLogWriter } from '../server/question-log/question-log-writer.ts';
 import { installedModelFolder } from '../server/embedding/model-files.ts';
 import { modelFetchSettings } from '../server/embedding/model-fetch.ts';
 import { defaultModel } from '../server/embedding/model-manifest.ts';

@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server/access/'],
   ['server/retrieval/'],
   ['server/ingest/'],
-  ['server/engine/'],
+  ['server/engine/', 'server/question-log/'],
   ['server/auth/'],
   ['server/http/'],
   ['server/api/', 'server/console-api/', 'server/demo/'],

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { createQuestionLogWriter } from './engine/question-log-writer.ts';
-import { startQuestionLogRetention } from './engine/question-log-retention.ts';
+import { createQuestionLogWriter } from './question-log/question-log-writer.ts';
+import { startQuestionLogRetention } from './question-log/question-log-retention.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';

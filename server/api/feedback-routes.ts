@@ -1,4 +1,4 @@
-import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import { Router } from 'express';
 import { parseFeedbackBody, type ValidFeedback } from './feedback-body.ts';
 import { problem } from '../http/problem.ts';

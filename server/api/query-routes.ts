@@ -9,7 +9,7 @@ import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/quer
 import { collectAnswer, type AnswerEvent } from '../engine/answer-events.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from '../engine/source-span.ts';
-import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
 import { GenerationError, StoreUnavailableError } from '../errors.ts';
 

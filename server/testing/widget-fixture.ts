@@ -16,7 +16,7 @@ import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
 import type { ChatClient } from '../engine/chat-completions-client.ts';
-import { createQuestionLogWriter, type QuestionLogWriter } from '../engine/question-log-writer.ts';
+import { createQuestionLogWriter, type QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
@@ -109,7 +109,7 @@ export interface FixtureOptions {
   consolePasswords?: Partial<Record<'owner' | 'alice' | 'bob' | 'reader', string>>;
   /** The app's logger (default: silent). */
   logger?: Logger;
-  /** Log answered questions (engine/question-log-writer.ts), as the server does by default (default: off). */
+  /** Log answered questions (question-log/question-log-writer.ts), as the server does by default (default: off). */
   questionLog?: boolean;
   /** Let website imports reach private addresses, such as a test site on loopback (default: off, as the server's). */
   importAllowPrivateAddresses?: boolean;
