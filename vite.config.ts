@@ -28,7 +28,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/engine/qa-shortcut.test.ts',
   'server/access/access-rules.test.ts',
   'server/engine/sentences.test.ts',
-  'server/engine/source-span.test.ts',
+  'server/api/source-span.test.ts',
   'server/engine/streamed-reply.test.ts',
   'server/engine/suggestions.test.ts',
   'server/ingest/html-parser.test.ts',

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
 import type { AnswerEngine } from '../server/engine/answer-engine.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/evidence.ts';
-import { createSourceSpanCodec } from '../server/engine/source-span.ts';
+import { createSourceSpanCodec } from '../server/api/source-span.ts';
 import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';
 import { createQuestionLogWriter } from '../server/question-log/question-log-writer.ts';

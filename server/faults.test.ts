@@ -12,7 +12,7 @@ import type { Problem } from '../protocol/query-protocol.ts';
 import { createApp } from './app.ts';
 import { issueToken } from './auth/widget-tokens.ts';
 import { createPooledAnswerEngine, type PooledAnswerEngine } from './engine/answer-pool.ts';
-import { createSourceSpanCodec } from './engine/source-span.ts';
+import { createSourceSpanCodec } from './api/source-span.ts';
 import { INGEST_BATCH_DOCUMENTS } from './ingest/ingest-files.ts';
 import { ingestSource } from './ingest/ingest-source.ts';
 import { openStore, type StoreLocation } from './store/open-store.ts';

@@ -6,7 +6,7 @@ import { startQuestionLogRetention } from './question-log/question-log-retention
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
-import { createSourceSpanCodec } from './engine/source-span.ts';
+import { createSourceSpanCodec } from './api/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createDownloadProgress, createProgressBar } from './progress-bar.ts';
 import { prepareEmbeddingModel, retrievalStatus, type RetrievalStatus } from './embedding/embedding-model.ts';

@@ -7,7 +7,7 @@ import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
 import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { ServiceMetrics } from '../http/service-metrics.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { SourceSpanCodec } from './source-span.ts';
 import type { Store } from '../store/store.ts';
 import { feedbackRoutes } from './feedback-routes.ts';
 import { MAX_BODY_BYTES } from './query-body.ts';

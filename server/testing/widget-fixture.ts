@@ -9,7 +9,7 @@ import { createApp } from '../app.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
-import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
+import { createSourceSpanCodec, type SourceSpanCodec } from '../api/source-span.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { ImportJobs } from '../ingest/import-jobs.ts';
 import { openStore } from '../store/open-store.ts';
