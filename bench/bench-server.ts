@@ -7,7 +7,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { createApp } from '../server/app.ts';
 import type { AnswerEngine } from '../server/engine/answer-engine.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/evidence.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../server/engine/ranking/evidence.ts';
 import { createSourceSpanCodec } from '../server/api/source-span.ts';
 import { openStore, type StoreLocation } from '../server/store/open-store.ts';
 import { createPooledAnswerEngine } from '../server/engine/answer-pool.ts';

@@ -7,7 +7,9 @@ import { describe, expect, test } from 'vitest';
  * The server's layers read top-down (docs/architecture.md "The server's layers"): a module imports
  * only from its own folder or from a layer below it, never from one above
  * (nor from a sibling of its own layer). Data flows api → engine → retrieval
- * → store; the protocol's wire types are below everything.
+ * → store; the protocol's wire types are below everything. Inside the
+ * engine, its wings are layers too: passages, then ranking, then the two
+ * answerers (extractive, generation), then the engine's own files.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,6 +23,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server/access/'],
   ['server/retrieval/'],
   ['server/ingest/'],
+  ['server/engine/passages/'],
+  ['server/engine/ranking/'],
+  ['server/engine/extractive/', 'server/engine/generation/'],
   ['server/engine/', 'server/question-log/'],
   ['server/auth/'],
   ['server/http/'],

@@ -5,7 +5,7 @@ import { createQuestionLogWriter } from './question-log/question-log-writer.ts';
 import { startQuestionLogRetention } from './question-log/question-log-retention.ts';
 import { createApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/evidence.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from './engine/ranking/evidence.ts';
 import { createSourceSpanCodec } from './api/source-span.ts';
 import { createLogger } from './logger.ts';
 import { createDownloadProgress, createProgressBar } from './progress-bar.ts';
@@ -20,7 +20,7 @@ import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } 
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
 import { storeLocationFromEnv } from './store/postgres/postgres-config.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
-import { createChatCompletionsClient } from './engine/chat-completions-client.ts';
+import { createChatCompletionsClient } from './engine/generation/chat-completions-client.ts';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

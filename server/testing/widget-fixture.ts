@@ -8,14 +8,14 @@ import { pino, type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/ranking/evidence.ts';
 import { createSourceSpanCodec, type SourceSpanCodec } from '../api/source-span.ts';
 import { ingestPaths } from '../ingest/ingest-files.ts';
 import { ImportJobs } from '../ingest/import-jobs.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
-import type { ChatClient } from '../engine/chat-completions-client.ts';
+import type { ChatClient } from '../engine/generation/chat-completions-client.ts';
 import { createQuestionLogWriter, type QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { Store, User } from '../store/store.ts';
 

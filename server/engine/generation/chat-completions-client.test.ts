@@ -10,8 +10,8 @@ import {
   type ChatClient,
   type ChatMessage,
 } from './chat-completions-client.ts';
-import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
-import { GenerationError } from '../errors.ts';
+import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../../testing/fake-chat-server.ts';
+import { GenerationError } from '../../errors.ts';
 
 const MESSAGES: ChatMessage[] = [
   { role: 'system', content: 'Answer from the passages.' },

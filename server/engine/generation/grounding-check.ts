@@ -1,6 +1,6 @@
-import { analyze } from '../retrieval/analyzer.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
 import { NO_ANSWER } from './answer-prompt.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 /**
  * The grounding check of a generated answer (docs/design-decisions.md "The engine": the chat

@@ -1,27 +1,27 @@
 import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
-import { isReplacementSection, sectionDeprecation } from './deprecation.ts';
-import { evidenceScore, type DENSE_EVIDENCE_FEATURES, type EvidenceFeatures, type EvidenceModel } from './evidence.ts';
-import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from './passage-rerank.ts';
-import { analyzePassage, identifierTerms, type PassageAnalysis } from './passage-analysis.ts';
-import { QuestionPairs } from './phrase-pairs.ts';
+import { isReplacementSection, sectionDeprecation } from '../passages/deprecation.ts';
+import { evidenceScore, type DENSE_EVIDENCE_FEATURES, type EvidenceFeatures, type EvidenceModel } from '../ranking/evidence.ts';
+import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from '../ranking/passage-rerank.ts';
+import { analyzePassage, identifierTerms, type PassageAnalysis } from '../passages/passage-analysis.ts';
+import { QuestionPairs } from '../ranking/phrase-pairs.ts';
 import { asksHow } from './question-intent.ts';
-import { namesApi, readHeading, sameHeadingPath } from './section-heading.ts';
-import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
-import { BM25_K1 } from '../retrieval/bm25f.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import { namesApi, readHeading, sameHeadingPath } from '../passages/section-heading.ts';
+import { DANGLING_PRONOUN, type Sentence } from '../passages/sentences.ts';
+import { BM25_K1 } from '../../retrieval/bm25f.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 /**
  * The `extractive` answerer (docs/design-decisions.md "The engine"): offline and
  * deterministic. It picks the best-supported sentences of the retrieved
  * passages and composes a short answer with `[n]` citation markers
- * (engine/answer-composition.ts: a documented API or task is led by its
+ * (engine/extractive/answer-composition.ts: a documented API or task is led by its
  * section's heading and the sentence saying what it does, a how-question
  * gets the section's first code example).
  *
  * A sentence's support is the IDF-weighted share of the question's terms it
  * contains, with terms found only in its passage's heading path counted at
- * half weight (engine/passage-rerank.ts `sentenceWeight`), plus a prior for
- * its passage's relevance (the second ranking stage, engine/passage-rerank.ts),
+ * half weight (engine/ranking/passage-rerank.ts `sentenceWeight`), plus a prior for
+ * its passage's relevance (the second ranking stage, engine/ranking/passage-rerank.ts),
  * a bonus for the question's term pairs it holds side by side
  * ({@link phraseCoverage}) and one for the question's terms in the subject of
  * its section heading ({@link SUBJECT_WEIGHT}: `fs.rename` of
@@ -40,12 +40,12 @@ import type { ScoredPassage } from '../store/store.ts';
  * page, so that their figures do not move.
  */
 
-/** Most sentences chosen by support (a description sentence may be added: engine/answer-composition.ts). */
+/** Most sentences chosen by support (a description sentence may be added: engine/extractive/answer-composition.ts). */
 export const MAX_SENTENCES = 3;
 /** Passages (most relevant first) whose sentences are considered. */
 export const CANDIDATE_PASSAGES = 5;
 /**
- * Weight of the passage's relevance (engine/passage-rerank.ts, a share of
+ * Weight of the passage's relevance (engine/ranking/passage-rerank.ts, a share of
  * the best passage's) in a sentence's support. On the calibration half of
  * SQuAD open (eval/README.md), 1 and 2 quote the question's own
  * paragraph more often than 0.5; 1 is the smaller.
@@ -53,7 +53,7 @@ export const CANDIDATE_PASSAGES = 5;
 const RANK_PRIOR = 1;
 /**
  * {@link RANK_PRIOR} when dense retrieval took part: the re-ranked order then
- * carries the passages' meaning (engine/passage-rerank.ts DENSE_WEIGHT), which
+ * carries the passages' meaning (engine/ranking/passage-rerank.ts DENSE_WEIGHT), which
  * a paraphrased question's words do not, so the answer is drawn from the
  * passage ranked first more readily than from one sharing more words.
  * Chosen with DENSE_WEIGHT on the fit halves (see there): on the Node.js fit
@@ -70,7 +70,7 @@ const HYBRID_RANK_PRIOR = 4;
 const PHRASE_WEIGHT = 0.2;
 /**
  * Weight of the IDF-weighted share of the question's terms in the subject of
- * the passage's section heading (engine/section-heading.ts) in a sentence's
+ * the passage's section heading (engine/passages/section-heading.ts) in a sentence's
  * support: a section whose heading names what the question asks about is
  * the one to answer from. Chosen on the fit halves of the documentation
  * sets (eval/README.md): 0, 1, 1.5 and 2 gave Node.js right 0.252,
@@ -93,7 +93,7 @@ const SHORT_PENALTY = 0.1;
 const COLON_PENALTY = 0.1;
 const DANGLING_PRONOUN_PENALTY = 0.05;
 /**
- * Support lost by a sentence of an option item (engine/sentences.ts): it
+ * Support lost by a sentence of an option item (engine/passages/sentences.ts): it
  * details one parameter, so a prose sentence about the subject that covers
  * as much is the better anchor for an answer.
  */
@@ -107,7 +107,7 @@ export interface ExtractiveAnswer {
   text: string;
   /** The passages cited, in marker order. */
   cited: ScoredPassage[];
-  /** Evidence score in 0..1 (engine/evidence.ts). */
+  /** Evidence score in 0..1 (engine/ranking/evidence.ts). */
   evidence: number;
   features: EvidenceFeatures;
 }
@@ -126,7 +126,7 @@ export interface ExtractivePlan {
   leads: boolean;
   /** The question's analyzed terms and their weights (IDF within the reach). */
   weights: ReadonlyMap<string, number>;
-  /** Evidence score in 0..1 (engine/evidence.ts). */
+  /** Evidence score in 0..1 (engine/ranking/evidence.ts). */
   evidence: number;
   features: EvidenceFeatures;
 }
@@ -139,7 +139,7 @@ interface Candidate extends QuotedSentence {
   technical: boolean;
   /** Whether an answer from its passage is led by the section heading ({@link leadsWithHeading}). */
   leads: boolean;
-  /** Whether its section heading names an API (engine/section-heading.ts). */
+  /** Whether its section heading names an API (engine/passages/section-heading.ts). */
   apiSection: boolean;
   /** The question's terms in the sentence. */
   terms: Set<string>;
@@ -233,15 +233,15 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
 }
 
 /**
- * Writes a planned answer (engine/answer-composition.ts).
+ * Writes a planned answer (engine/extractive/answer-composition.ts).
  *
  * @param plan from {@link planExtractiveAnswer}
- * @param options.question the question as asked (a how-question gets a code example: engine/question-intent.ts)
+ * @param options.question the question as asked (a how-question gets a code example: engine/extractive/question-intent.ts)
  * @param options.section the passages of the anchor's section in document
  *   order (its description and code example come from them); the anchor
  *   alone when not given
  * @param options.ownerSection the passages of the section of the class
- *   owning the anchor's property (engine/answer-composition.ts
+ *   owning the anchor's property (engine/extractive/answer-composition.ts
  *   `ownerHeadingPath`), shown to a how-question; none when not given
  */
 export function writeExtractiveAnswer(
@@ -293,9 +293,9 @@ export function composeExtractiveAnswer(
 /**
  * Chunk ids of the candidate passages whose section the docs mark deprecated
  * naming a replacement whose section is among the candidates too
- * (engine/deprecation.ts): such a passage never leads the answer (the
+ * (engine/passages/deprecation.ts): such a passage never leads the answer (the
  * replacement does), though a sentence of it may follow, said to be
- * deprecated (engine/answer-composition.ts).
+ * deprecated (engine/extractive/answer-composition.ts).
  */
 function supersededPassages(passages: readonly ScoredPassage[]): Set<number> {
   const superseded = new Set<number>();
@@ -315,7 +315,7 @@ export function isSameSection(passage: ScoredPassage, other: ScoredPassage): boo
 /**
  * Whether an answer quoting this passage is led by its section heading: the
  * section (below the document's title) documents an API (its heading names
- * one: engine/section-heading.ts), or a task (a worded heading sharing a
+ * one: engine/passages/section-heading.ts), or a task (a worded heading sharing a
  * question term over a passage that shows code).
  *
  * @param weights the question's terms
@@ -413,7 +413,7 @@ function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[])
 }
 
 /**
- * The dense evidence (engine/evidence.ts): the first passage's cosine
+ * The dense evidence (engine/ranking/evidence.ts): the first passage's cosine
  * similarity to the question, its margin over the most similar passage of
  * another page, whether its page is first for each retriever (most
  * similar passage's page; highest BM25F passage's page), its page's

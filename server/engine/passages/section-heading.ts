@@ -5,8 +5,8 @@
  * a property (`` `stats.size` ``), a command-line flag, or a labelled name
  * (`` Class: `fs.Stats` ``, `` Event: `'exit'` ``). Guides head theirs with the
  * task (`Configure a Pod to use a ConfigMap`). The answerer leads with such a
- * heading (engine/extractive-answerer.ts), the second ranking stage weighs a
- * question's match with its subject (engine/passage-rerank.ts), and follow-up
+ * heading (engine/extractive/extractive-answerer.ts), the second ranking stage weighs a
+ * question's match with its subject (engine/ranking/passage-rerank.ts), and follow-up
  * suggestions are phrased from it (engine/suggestions.ts).
  */
 

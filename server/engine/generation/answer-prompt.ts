@@ -1,5 +1,5 @@
 import type { ChatMessage } from './chat-completions-client.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 /**
  * The prompt of the generated answer (docs/design-decisions.md "The engine"): two messages.
@@ -27,7 +27,7 @@ import type { ScoredPassage } from '../store/store.ts';
  *
  * Every passage sent lies inside the asker's reach, so the model can reveal
  * nothing the asker could not read; whatever it writes is still checked by
- * engine/grounding-check.ts before it is accepted.
+ * engine/generation/grounding-check.ts before it is accepted.
  */
 
 /** The model's whole reply when the passages do not answer the question. */

@@ -1,4 +1,4 @@
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 import { readHeading, sameHeadingPath } from './section-heading.ts';
 
 /**
@@ -10,9 +10,9 @@ import { readHeading, sameHeadingPath } from './section-heading.ts';
  * `Deprecated:` / `**Deprecated.**` / `Warning: deprecated` line. A visitor
  * asking how to do something should be led to what the docs recommend, so
  * the engine does not lead an answer with a deprecated section when the docs
- * name its replacement (engine/passage-rerank.ts `preferRecommended`), and
+ * name its replacement (engine/ranking/passage-rerank.ts `preferRecommended`), and
  * an answer that still quotes one says it is deprecated, in the docs' words
- * (engine/answer-composition.ts).
+ * (engine/extractive/answer-composition.ts).
  *
  * Only a mark that opens a line of the section counts: a mark inside an
  * option's description (`recursive` … **Deprecated.**) deprecates the option,

@@ -2,15 +2,15 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createAnswerEngine } from './answer-engine.ts';
+import { createAnswerEngine } from '../answer-engine.ts';
 import type { RerankedSearch } from './passage-rerank.ts';
 import { preferRecommended } from './recommended-first.ts';
-import { collectAnswer } from './answer-events.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
-import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { openTestStore } from '../testing/test-store.ts';
-import type { Retriever } from '../retrieval/retriever.ts';
-import type { Reach, ScoredPassage } from '../store/store.ts';
+import { collectAnswer } from '../answer-events.ts';
+import { ingestPaths } from '../../ingest/ingest-files.ts';
+import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
+import { openTestStore } from '../../testing/test-store.ts';
+import type { Retriever } from '../../retrieval/retriever.ts';
+import type { Reach, ScoredPassage } from '../../store/store.ts';
 
 /**
  * A deprecated API does not lead an answer when the docs name its

@@ -1,10 +1,10 @@
-import { analyzePassage, type PassageAnalysis } from './passage-analysis.ts';
+import { analyzePassage, type PassageAnalysis } from '../passages/passage-analysis.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 import { preferRecommended } from './recommended-first.ts';
 import { correctMisspelledTerms } from './spelling-correction.ts';
-import { inverseDocumentFrequency } from '../retrieval/bm25f.ts';
-import type { Retriever, SearchResult } from '../retrieval/retriever.ts';
-import type { Reach, ScoredPassage, Store } from '../store/store.ts';
+import { inverseDocumentFrequency } from '../../retrieval/bm25f.ts';
+import type { Retriever, SearchResult } from '../../retrieval/retriever.ts';
+import type { Reach, ScoredPassage, Store } from '../../store/store.ts';
 
 /**
  * The second ranking stage: the store's BM25 (first stage, identical on every
@@ -40,7 +40,7 @@ import type { Reach, ScoredPassage, Store } from '../store/store.ts';
  *   text collections", SIGIR 2006);
  * - heading coverage: the share held by the subject of the passage's own
  *   section heading (`` `fs.rename(oldPath, newPath, callback)` `` is about
- *   `fs.rename`: engine/section-heading.ts), identifiers split at case
+ *   `fs.rename`: engine/passages/section-heading.ts), identifiers split at case
  *   changes; none for a passage directly under the document's title.
  *
  * The first three weights were chosen on the calibration half of SQuAD 2.0 under the
@@ -127,7 +127,7 @@ export interface RerankedSearch extends SearchResult {
    * Share (0..1) of the relevance of the first {@link DOCUMENT_SHARE_DEPTH}
    * passages held by passages of the first passage's document: near 1 when
    * the question's terms meet in one document (its topic), small when they
-   * are scattered over unrelated ones (evidence feature, engine/evidence.ts).
+   * are scattered over unrelated ones (evidence feature, engine/ranking/evidence.ts).
    * Computed before any top-k cut, so it does not depend on the top-k asked for.
    */
   documentShare: number;
@@ -136,7 +136,7 @@ export interface RerankedSearch extends SearchResult {
    * (store/store.ts `documentSimilarity`), of any re-ranked passage of
    * another page than the first passage's; 0 when none, or without dense
    * retrieval. Computed before any top-k cut, like {@link documentShare}:
-   * the evidence model's margins to the next page (engine/evidence.ts).
+   * the evidence model's margins to the next page (engine/ranking/evidence.ts).
    */
   otherPages: { similarity: number; documentSimilarity: number };
 }
@@ -149,7 +149,7 @@ export interface RetrievalSources {
 
 /** What {@link retrievePassages} found, and with which terms. */
 export interface Retrieval extends RerankedSearch {
-  /** The terms searched: the question's, misspellings corrected (engine/spelling-correction.ts). */
+  /** The terms searched: the question's, misspellings corrected (engine/ranking/spelling-correction.ts). */
   terms: string[];
 }
 
@@ -227,10 +227,10 @@ function documentShare(scored: readonly { passage: { docId: string }; relevance:
  * passages, re-ranked ({@link rerankPassages}), the first `topK` kept. The
  * retrieval every answer and the evaluation use. When a question term is
  * in no passage of the reach and one retrieved passage holds a term one edit
- * from it (engine/spelling-correction.ts), the corrected terms are searched
+ * from it (engine/ranking/spelling-correction.ts), the corrected terms are searched
  * again and that second search is the result. When the first passage's
  * section is marked deprecated and the docs name its replacement, the
- * replacement's section comes first (engine/recommended-first.ts). When the first passage is its
+ * replacement's section comes first (engine/ranking/recommended-first.ts). When the first passage is its
  * document's only one, the document share is {@link UNOBSERVED_DOCUMENT_SHARE}.
  *
  * @param questionTerms the question's analyzed, distinct terms, in question order

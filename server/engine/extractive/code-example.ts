@@ -1,8 +1,8 @@
-import { splitBlocks } from './passage-blocks.ts';
+import { splitBlocks } from '../passages/passage-blocks.ts';
 
 /**
  * The code example an answer to a how-question shows
- * (engine/answer-composition.ts): the first fenced block of a section that
+ * (engine/extractive/answer-composition.ts): the first fenced block of a section that
  * is code to follow (not a tree, not output, no generator markup), shown as
  * a fenced block and cut to the room the answer has left.
  */

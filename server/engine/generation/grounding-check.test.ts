@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { findCitationMarkers } from '../../protocol/citation-markers.ts';
+import { findCitationMarkers } from '../../../protocol/citation-markers.ts';
 import { checkGrounding } from './grounding-check.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 function passageOf(chunkId: number, headingPath: string[], text: string): ScoredPassage {
   return {

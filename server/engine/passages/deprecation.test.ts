@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { deprecationOf, isReplacementSection, sectionDeprecation } from './deprecation.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 function passage(chunkId: number, heading: string, text: string): ScoredPassage {
   return { chunkId, kbId: 'kb', docId: 'fs.md', title: 'File system', headingPath: ['File system', heading], text, quotable: true, contentHash: 'h', score: 1 };

@@ -1,22 +1,22 @@
-import { isReplacementSection, sectionDeprecation } from './deprecation.ts';
+import { isReplacementSection, sectionDeprecation } from '../passages/deprecation.ts';
 import type { RerankedSearch } from './passage-rerank.ts';
-import { analyze } from '../retrieval/analyzer.ts';
-import type { Retriever } from '../retrieval/retriever.ts';
-import type { Reach, ScoredPassage } from '../store/store.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
+import type { Retriever } from '../../retrieval/retriever.ts';
+import type { Reach, ScoredPassage } from '../../store/store.ts';
 
 /**
  * The recommended API first: when the best passage's section is marked
- * deprecated and the docs name its replacement (engine/deprecation.ts), the
+ * deprecated and the docs name its replacement (engine/passages/deprecation.ts), the
  * replacement's section takes the first place - found among the retrieved
  * passages, or else by searching the reach for the replacement's name - and
  * the deprecated section steps down to second. The relevance list is left
  * as it was (the first place keeps the first relevance), so the answerer
  * anchors on the replacement; the deprecated section stays a candidate, and
- * an answer that quotes it says so (engine/answer-composition.ts). When the
+ * an answer that quotes it says so (engine/extractive/answer-composition.ts). When the
  * replacement's section cannot be found, the order is kept: nothing else
  * is known to do what was asked.
  *
- * @param search the second stage's result (engine/passage-rerank.ts)
+ * @param search the second stage's result (engine/ranking/passage-rerank.ts)
  * @param retriever searched for the replacement's name when no retrieved passage is its section
  * @returns the search, re-ordered when the rule applied (a new object), else as given
  * @throws StoreUnavailableError from the retriever

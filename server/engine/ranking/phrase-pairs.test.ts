@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyze } from '../retrieval/analyzer.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
 import { QuestionPairs } from './phrase-pairs.ts';
 
 describe('QuestionPairs', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { analyze } from '../retrieval/analyzer.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD, evidenceScore } from './evidence.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD, evidenceScore } from '../ranking/evidence.ts';
 import {
   CANDIDATE_PASSAGES,
   MAX_SENTENCES,
@@ -9,9 +9,9 @@ import {
   composeExtractiveAnswer,
   phraseCoverage,
 } from './extractive-answerer.ts';
-import { otherPages, rerankPassages, type RerankedSearch } from './passage-rerank.ts';
-import type { ScoredPassage } from '../store/store.ts';
-import { findCitationMarkers } from '../../protocol/citation-markers.ts';
+import { otherPages, rerankPassages, type RerankedSearch } from '../ranking/passage-rerank.ts';
+import type { ScoredPassage } from '../../store/store.ts';
+import { findCitationMarkers } from '../../../protocol/citation-markers.ts';
 
 /** A retrieved passage; only the fields the answerer reads matter. */
 function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide', 'Overview']): ScoredPassage {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { buildAnswerPrompt, NO_ANSWER } from './answer-prompt.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 function passageOf(chunkId: number, headingPath: string[], text: string): ScoredPassage {
   return { chunkId, kbId: 'docs', docId: 'guide.md', title: 'Guide', headingPath, text, quotable: true, contentHash: 'h', score: 1 };

@@ -3,8 +3,8 @@
  * (server/ingest/chunker.ts): blocks separated by blank lines, list items
  * starting with `- `, code fenced with ```` ``` ```` lines (the language is
  * not kept). The extractive answerer quotes prose blocks sentence by
- * sentence (engine/sentences.ts) and shows code blocks whole
- * (engine/code-example.ts).
+ * sentence (engine/passages/sentences.ts) and shows code blocks whole
+ * (engine/extractive/code-example.ts).
  */
 
 /** One block of a passage. */

@@ -1,10 +1,10 @@
-import { analyze } from '../retrieval/analyzer.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
 import { readHeading } from './section-heading.ts';
 import { splitSentences, type Sentence } from './sentences.ts';
 
 /**
  * The analyzed form of a retrieved passage that the second ranking stage
- * (engine/passage-rerank.ts) and the extractive answerer read: its terms in
+ * (engine/ranking/passage-rerank.ts) and the extractive answerer read: its terms in
  * order, its heading path's terms, and its quotable sentences with theirs.
  * BM25 needs only term frequencies, which the index holds; proximity,
  * phrases and sentences need the terms in order, which it does not, so they
@@ -32,7 +32,7 @@ export interface PassageAnalysis {
   readonly headingTerms: ReadonlySet<string>;
   /**
    * Distinct analyzed terms of the subject of the passage's own section
-   * heading (engine/section-heading.ts: a signature's name without its
+   * heading (engine/passages/section-heading.ts: a signature's name without its
    * parameters, a labelled name without its label, a prose heading whole);
    * empty for a passage directly under the document's title (heading path
    * of one), whose only heading is the title.

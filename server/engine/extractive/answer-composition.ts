@@ -1,13 +1,13 @@
-import { escapeLiteralMarkers } from '../../protocol/citation-markers.ts';
+import { escapeLiteralMarkers } from '../../../protocol/citation-markers.ts';
 import { fenceCodeExample, findCodeExample } from './code-example.ts';
-import { sectionDeprecation } from './deprecation.ts';
-import { analyzePassage, identifierTerms } from './passage-analysis.ts';
-import { readHeading, sameHeadingPath } from './section-heading.ts';
-import { DANGLING_PRONOUN, type Sentence } from './sentences.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import { sectionDeprecation } from '../passages/deprecation.ts';
+import { analyzePassage, identifierTerms } from '../passages/passage-analysis.ts';
+import { readHeading, sameHeadingPath } from '../passages/section-heading.ts';
+import { DANGLING_PRONOUN, type Sentence } from '../passages/sentences.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 /**
- * Writes the text of an extractive answer (engine/extractive-answerer.ts)
+ * Writes the text of an extractive answer (engine/extractive/extractive-answerer.ts)
  * from the sentences it chose, so that a person can act on it:
  *
  * 1. When the answer's section documents an API or a task (`leads`), the
@@ -22,8 +22,8 @@ import type { ScoredPassage } from '../store/store.ts';
  *    dangling "It"/"This"/"These" (the sentence before it is quoted too,
  *    when the passage has one; in technical documentation, one that writes
  *    code, the section's heading leads otherwise).
- * 3. A how-question (engine/question-intent.ts) gets the section's first
- *    code example as a fenced block (engine/code-example.ts), cut to the
+ * 3. A how-question (engine/extractive/question-intent.ts) gets the section's first
+ *    code example as a fenced block (engine/extractive/code-example.ts), cut to the
  *    room left. When the section documents a property of a class, the
  *    class's description follows under its heading (how the object is
  *    obtained: {@link ownerHeadingPath}), and its example may serve.
@@ -106,7 +106,7 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
     for (const sentence of run.sentences) {
       const candidate = [...sentences, quote(sentence.text)];
       const piece = render(candidate, cited.length + 1);
-      // The answer's first sentence is always quoted (a sentence is at most 400 characters: engine/sentences.ts).
+      // The answer's first sentence is always quoted (a sentence is at most 400 characters: engine/passages/sentences.ts).
       if (text === '' && sentences.length === 0) sentences.push(...candidate);
       else if ((text === '' ? 0 : text.length + 1) + piece.length <= MAX_ANSWER_CHARACTERS) sentences.push(...candidate.slice(-1));
     }
@@ -139,7 +139,7 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
 
 /**
  * For a quoted passage whose section the docs mark deprecated
- * (engine/deprecation.ts), the docs' notice under the section's name:
+ * (engine/passages/deprecation.ts), the docs' notice under the section's name:
  * "`fs.exists(path, callback)` is deprecated: Use `fs.stat()` or
  * `fs.access()` instead." (the notice's own status line is never quoted).
  */
@@ -296,7 +296,7 @@ function describeSection(section: readonly ScoredPassage[]): { passage: ScoredPa
 
 /**
  * The heading path of the class that owns the property a passage documents:
- * a section headed by a property (`` `stats.size` ``, engine/section-heading.ts
+ * a section headed by a property (`` `stats.size` ``, engine/passages/section-heading.ts
  * kind `code`) directly under a `Class:` or `Interface:` heading. A
  * property's section says what the value is, not how to get the object that
  * holds it; the class's description does ("Objects returned from

@@ -1,5 +1,5 @@
 import { createParser } from 'eventsource-parser';
-import { GenerationError } from '../errors.ts';
+import { GenerationError } from '../../errors.ts';
 
 /**
  * A streaming client for an OpenAI-compatible chat completions endpoint

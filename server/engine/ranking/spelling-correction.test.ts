@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { MIN_CORRECTED_LENGTH, correctMisspelledTerms, isOneEditApart } from './spelling-correction.ts';
-import type { SearchResult } from '../retrieval/retriever.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { SearchResult } from '../../retrieval/retriever.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 
 function passageOf(chunkId: number, text: string, headingPath = ['Guide']): ScoredPassage {
   return { chunkId, kbId: 'kb', docId: `doc-${chunkId}.md`, title: 'Guide', headingPath, text, quotable: true, contentHash: `hash-${chunkId}`, score: 10 - chunkId };

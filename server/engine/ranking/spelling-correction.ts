@@ -1,5 +1,5 @@
-import { analyzePassage } from './passage-analysis.ts';
-import type { SearchResult } from '../retrieval/retriever.ts';
+import { analyzePassage } from '../passages/passage-analysis.ts';
+import type { SearchResult } from '../../retrieval/retriever.ts';
 
 /**
  * Correction of misspelled question terms against the passages a first

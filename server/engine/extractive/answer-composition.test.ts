@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_ANSWER_CHARACTERS, ownerHeadingPath, writeAnswerText, type AnswerTextInput, type QuotedSentence } from './answer-composition.ts';
-import { analyzePassage } from './passage-analysis.ts';
-import type { ScoredPassage } from '../store/store.ts';
-import { findCitationMarkers } from '../../protocol/citation-markers.ts';
+import { analyzePassage } from '../passages/passage-analysis.ts';
+import type { ScoredPassage } from '../../store/store.ts';
+import { findCitationMarkers } from '../../../protocol/citation-markers.ts';
 
 /** A passage of `fs.md` (or another page); only the fields the writer reads matter. */
 function passageOf(chunkId: number, headingPath: string[], text: string, docId = 'fs.md'): ScoredPassage {
@@ -156,7 +156,7 @@ describe('writeAnswerText: code example', () => {
 });
 
 describe(`writeAnswerText: at most ${MAX_ANSWER_CHARACTERS} characters`, () => {
-  /** A sentence of `count` times the word (under the 400-character clip of engine/sentences.ts). */
+  /** A sentence of `count` times the word (under the 400-character clip of engine/passages/sentences.ts). */
   const long = (word: string, count: number): string => `${`${word} `.repeat(count).trim()}.`;
 
   test('three long sentences and a long example: the answer within the cap, the first sentence kept', () => {

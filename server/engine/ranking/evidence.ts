@@ -19,7 +19,7 @@
  * - `questionLength`: the question's distinct terms, as a share of 10
  *   (saturating): a long question that matches is stronger evidence;
  * - `documentShare`: the share of the best passages' relevance held by the
- *   first passage's document (engine/passage-rerank.ts): the terms of a
+ *   first passage's document (engine/ranking/passage-rerank.ts): the terms of a
  *   question the knowledge base answers meet in one document, its topic;
  *   those of one it does not are scattered over several;
  * - `documentMargin`: how far the answering passage's retrieval score stands

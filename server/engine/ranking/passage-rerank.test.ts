@@ -10,8 +10,8 @@ import {
   rerankPassages,
   retrievePassages,
 } from './passage-rerank.ts';
-import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
-import type { ScoredPassage } from '../store/store.ts';
+import type { RetrievalQuery, SearchResult } from '../../retrieval/retriever.ts';
+import type { ScoredPassage } from '../../store/store.ts';
 import type { RetrievalSources } from './passage-rerank.ts';
 
 function passageOf(chunkId: number, text: string, score: number, headingPath = ['Guide'], docId = `doc-${chunkId}.md`): ScoredPassage {

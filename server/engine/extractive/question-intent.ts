@@ -1,7 +1,7 @@
 /**
  * Whether a question asks *how* to do something, so that an answer from
  * documentation should show the section's code example
- * (engine/extractive-answerer.ts). Read from the question's wording alone:
+ * (engine/extractive/extractive-answerer.ts). Read from the question's wording alone:
  *
  * - a "how" question about doing: "how do I ...", "how to ...", "how can we
  *   ...", "how should I ..." (not "how do streams work?", which asks for an
