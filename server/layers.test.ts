@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
  * (nor from a sibling of its own layer). Data flows api → engine → retrieval
  * → store; the protocol's wire types are below everything. Inside the
  * engine, its wings are layers too: passages, then ranking, then the two
- * answerers (extractive, generation), then the engine's own files.
+ * answerers (extractive, generation), then the engine's own files; so are
+ * the ingester's: parsing, the pipeline, the website crawler, the jobs.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,6 +23,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['server/embedding/'],
   ['server/access/'],
   ['server/retrieval/'],
+  ['server/ingest/parsing/'],
+  ['server/ingest/pipeline/'],
+  ['server/ingest/web/'],
+  ['server/ingest/jobs/'],
   ['server/ingest/'],
   ['server/engine/passages/'],
   ['server/engine/ranking/'],

@@ -8,8 +8,8 @@ import { memberReach, ReadersNotMembersError, requireReadersAreMembers } from '.
 import { hashPassword, passwordPolicyProblem } from '../auth/password-hash.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import { parseFaqFile } from '../ingest/faq-file.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
-import { BaseUrlError, normalizeBaseUrl } from '../ingest/page-url.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
+import { BaseUrlError, normalizeBaseUrl } from '../ingest/pipeline/page-url.ts';
 import { updateSiteSettings } from '../ingest/site-settings.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlSeed } from '../ingest/web/crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, FetchRefusedError } from '../ingest/web/guarded-fetch.ts';

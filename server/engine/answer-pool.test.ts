@@ -9,7 +9,7 @@ import { createPooledAnswerEngine, type PooledAnswerEngine } from './answer-pool
 import { createChatCompletionsClient } from './generation/chat-completions-client.ts';
 import { startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './ranking/evidence.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 import type { ContentVersionRepository, Reach } from '../store/store.ts';

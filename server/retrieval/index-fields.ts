@@ -45,7 +45,7 @@ export interface DocumentFields {
 /**
  * The section headings of a passage below its document's title: the heading
  * path without its first element when that is the title (the path starts at
- * the page's title, ingest/section-builder.ts).
+ * the page's title, ingest/parsing/section-builder.ts).
  */
 export function sectionHeadings(title: string, headingPath: readonly string[]): readonly string[] {
   return headingPath[0] === title ? headingPath.slice(1) : headingPath;

@@ -1,6 +1,6 @@
 /**
  * The blocks of a passage's text, as the chunker writes it
- * (server/ingest/chunker.ts): blocks separated by blank lines, list items
+ * (server/ingest/pipeline/chunker.ts): blocks separated by blank lines, list items
  * starting with `- `, code fenced with ```` ``` ```` lines (the language is
  * not kept). The extractive answerer quotes prose blocks sentence by
  * sentence (engine/passages/sentences.ts) and shows code blocks whole

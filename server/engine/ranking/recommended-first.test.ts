@@ -6,7 +6,7 @@ import { createAnswerEngine } from '../answer-engine.ts';
 import type { RerankedSearch } from './passage-rerank.ts';
 import { preferRecommended } from './recommended-first.ts';
 import { collectAnswer } from '../answer-events.ts';
-import { ingestPaths } from '../../ingest/ingest-files.ts';
+import { ingestPaths } from '../../ingest/pipeline/ingest-files.ts';
 import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
 import { openTestStore } from '../../testing/test-store.ts';
 import type { Retriever } from '../../retrieval/retriever.ts';

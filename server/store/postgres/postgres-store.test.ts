@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { adminQuery, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import type { ImportSourceSettings, Store } from '../store/store.ts';
-import { docsPage, serveTestSite, type TestSite } from '../testing/test-site.ts';
-import { openTestStore } from '../testing/test-store.ts';
+import type { ImportSourceSettings, Store } from '../../store/store.ts';
+import { docsPage, serveTestSite, type TestSite } from '../../testing/test-site.ts';
+import { openTestStore } from '../../testing/test-store.ts';
 import { ImportJobs } from './import-jobs.ts';
 import { saveImportSource, syncDueImportSources, type SiteImportDeps } from './import-sources.ts';
 

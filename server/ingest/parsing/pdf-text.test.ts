@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { makePdf } from '../testing/pdf-fixture.ts';
+import { makePdf } from '../../testing/pdf-fixture.ts';
 import { parseHtml } from './html-parser.ts';
 import { pdfToHtml, PdfError } from './pdf-text.ts';
 

@@ -1,5 +1,5 @@
 import { IngestJobs, type IngestJobsOptions, type JobsOfKind } from './ingest-jobs.ts';
-import type { SiteIngestReport } from './web/ingest-site.ts';
+import type { SiteIngestReport } from '../web/ingest-site.ts';
 
 /** Where a job is: fetching pages (no total known yet), then indexing them one by one. */
 export type ImportPhase = 'crawling' | 'indexing';
@@ -13,7 +13,7 @@ export interface ImportJob {
   seed: { kind: 'pages' | 'sitemap'; urls: string[] };
   /** User id of who started it (for a scheduled re-sync, who set up its source). */
   startedBy: string;
-  /** The re-synced source this import syncs (server/ingest/import-sources.ts); absent for a one-off import. */
+  /** The re-synced source this import syncs (server/ingest/jobs/import-sources.ts); absent for a one-off import. */
   sourceId?: string;
   status: 'running' | 'succeeded' | 'failed';
   startedAt: number;

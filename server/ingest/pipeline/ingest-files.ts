@@ -3,14 +3,14 @@ import { availableParallelism } from 'node:os';
 import { basename, extname, relative, resolve, sep } from 'node:path';
 import { sourceContentHash, type SourceDocument } from './ingest-source.ts';
 import { createDocumentPreparer, type DocumentPreparer } from './prepare-pool.ts';
-import { parserFor } from './source-formats.ts';
-import { type DocumentInput, type KnowledgeBase, type Store, type Visibility } from '../store/store.ts';
-import { NotFoundError } from '../errors.ts';
+import { parserFor } from '../parsing/source-formats.ts';
+import { type DocumentInput, type KnowledgeBase, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError } from '../../errors.ts';
 
 /**
  * Ingests files and folders of markdown, HTML and plain text into a knowledge
  * base: parse, cut into heading-aware chunks and analyze (on worker threads
- * when there are many files: ingest/prepare-pool.ts), and store the documents
+ * when there are many files: ingest/pipeline/prepare-pool.ts), and store the documents
  * in batches of {@link INGEST_BATCH_DOCUMENTS}, one transaction a batch and
  * each document in its own savepoint (Store.putDocuments): a failed or
  * interrupted ingest leaves every document either at its previous or at its
@@ -37,7 +37,7 @@ export interface IngestOptions {
   /** User ids allowed to read `restricted` documents. */
   readers: string[];
   quotable: boolean;
-  /** Worker threads preparing documents when there are many (default: one per core); see ingest/prepare-pool.ts. */
+  /** Worker threads preparing documents when there are many (default: one per core); see ingest/pipeline/prepare-pool.ts. */
   threads?: number;
   /** Called after each file, for progress display. */
   onProgress?: (progress: { done: number; total: number; docId: string }) => void;

@@ -2,14 +2,14 @@ import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyze } from '../retrieval/analyzer.ts';
-import { openStore } from '../store/open-store.ts';
-import { makePdf } from '../testing/pdf-fixture.ts';
-import { createTestStoreLocation } from '../testing/test-store.ts';
-import type { Reach, Store, Visibility } from '../store/store.ts';
+import { analyze } from '../../retrieval/analyzer.ts';
+import { openStore } from '../../store/open-store.ts';
+import { makePdf } from '../../testing/pdf-fixture.ts';
+import { createTestStoreLocation } from '../../testing/test-store.ts';
+import type { Reach, Store, Visibility } from '../../store/store.ts';
 import { INGEST_BATCH_DOCUMENTS, ingestPaths, type IngestOptions, type IngestReport } from './ingest-files.ts';
 import { PARALLEL_PREPARE_MIN_DOCUMENTS } from './prepare-pool.ts';
-import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';
 
 const KB_ID = 'kb';
 

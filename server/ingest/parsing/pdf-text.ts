@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 /**
- * The text of a PDF as HTML, for the HTML parser (ingest/html-parser.ts) to
+ * The text of a PDF as HTML, for the HTML parser (ingest/parsing/html-parser.ts) to
  * cut into sections like any page.
  *
  * Text comes from Mozilla's PDF.js (`pdfjs-dist`, its Node.js build): each

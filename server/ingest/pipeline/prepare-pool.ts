@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
 import { prepareSource, type PrepareResult, type PrepareTask, type PrepareWireResult } from './prepare-worker.ts';
-import { fromWire } from '../store/index/packed-index.ts';
-import { workerModule } from '../worker-module.ts';
+import { fromWire } from '../../store/index/packed-index.ts';
+import { workerModule } from '../../worker-module.ts';
 
 /**
  * Where bulk ingest prepares documents (parse, chunk, analyze: CPU only):

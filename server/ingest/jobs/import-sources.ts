@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { canReadDocument, hasUpdatePermission } from '../access/access-rules.ts';
-import type { ImportSourceRecord, ImportSourceSettings, Role, Store } from '../store/store.ts';
+import { canReadDocument, hasUpdatePermission } from '../../access/access-rules.ts';
+import type { ImportSourceRecord, ImportSourceSettings, Role, Store } from '../../store/store.ts';
 import { ImportRunningError, type ImportJob, type ImportJobs } from './import-jobs.ts';
-import { DEFAULT_CRAWL_LIMITS } from './web/crawl-site.ts';
-import { DEFAULT_FETCH_LIMITS } from './web/guarded-fetch.ts';
-import { ingestSite, type SiteIngestReport } from './web/ingest-site.ts';
+import { DEFAULT_CRAWL_LIMITS } from '../web/crawl-site.ts';
+import { DEFAULT_FETCH_LIMITS } from '../web/guarded-fetch.ts';
+import { ingestSite, type SiteIngestReport } from '../web/ingest-site.ts';
 
 /**
  * Website imports as the service runs them, once or on a schedule
@@ -49,7 +49,7 @@ export const RESYNC_CHECK_MS = 60_000;
 export const MAX_RUNNING_IMPORTS_FOR_RESYNC = 2;
 
 /**
- * Starts an import as a job (ingest/import-jobs.ts).
+ * Starts an import as a job (ingest/jobs/import-jobs.ts).
  *
  * @returns the job, running
  * @throws ImportRunningError when an import of the same pages runs in the knowledge base

@@ -8,7 +8,7 @@ import { HeadingAnchors, withoutCustomId } from './heading-anchors.ts';
 import { appendHtmlFragment } from './html-parser.ts';
 import type { ParsedDocument } from './parsed-document.ts';
 import { removeSiteMarkup } from './site-markup.ts';
-import type { AnchorStyle } from '../store/store.ts';
+import type { AnchorStyle } from '../../store/store.ts';
 import {
   SectionBuilder,
   collapseWhitespace,

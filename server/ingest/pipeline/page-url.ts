@@ -3,7 +3,7 @@
  * citation can link to it (`https://kubernetes.io/docs/concepts/storage/volumes/`).
  */
 import { isSectionIndex, pageSegments } from './document-path.ts';
-import type { UrlStyle } from '../store/store.ts';
+import type { UrlStyle } from '../../store/store.ts';
 
 /** Where and how a knowledge base's site is published (store/workspace/workspace.ts `KnowledgeBase`). */
 export interface SiteLocation {

@@ -1,4 +1,4 @@
-import type { PutOutcome } from '../store/store.ts';
+import type { PutOutcome } from '../../store/store.ts';
 import type { IngestJob, IngestJobs, JobListener, JobsOfKind } from './ingest-jobs.ts';
 
 /** What became of one uploaded file: stored (`created`, `updated`, `unchanged`) or `failed`, which changed nothing. */

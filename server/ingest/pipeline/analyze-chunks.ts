@@ -1,6 +1,6 @@
-import { indexPassages, type DocumentFields } from '../retrieval/index-fields.ts';
-import type { ChunkInput } from '../store/store.ts';
-import type { Chunk } from './parsed-document.ts';
+import { indexPassages, type DocumentFields } from '../../retrieval/index-fields.ts';
+import type { ChunkInput } from '../../store/store.ts';
+import type { Chunk } from '../parsing/parsed-document.ts';
 
 /**
  * Turns a document's chunks into the passages the store keeps, each with

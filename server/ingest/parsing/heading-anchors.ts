@@ -3,7 +3,7 @@
  * citation can link to the section (`…/volumes/#why-volumes-are-important`).
  */
 import GithubSlugger, { slug as githubSlug } from 'github-slugger';
-import type { AnchorStyle } from '../store/store.ts';
+import type { AnchorStyle } from '../../store/store.ts';
 
 /** A custom id written after a heading: `{#id}` (Hugo, Docusaurus, kramdown) or `{: #id}` (MkDocs attr_list). */
 const CUSTOM_ID = /\s*\{:?\s*#([^\s}]+)[^}]*\}\s*$/;

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { analyzeChunks } from './analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
+import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { chunkDocument } from './chunker.ts';
 import { titleFromPath } from './document-path.ts';
-import { FrontMatterError } from './front-matter.ts';
+import { FrontMatterError } from '../parsing/front-matter.ts';
 import { pageUrl } from './page-url.ts';
-import { PdfError } from './pdf-text.ts';
-import { extractorFor, parserFor, SUPPORTED_EXTENSIONS } from './source-formats.ts';
-import { ConflictError, NotFoundError } from '../errors.ts';
+import { PdfError } from '../parsing/pdf-text.ts';
+import { extractorFor, parserFor, SUPPORTED_EXTENSIONS } from '../parsing/source-formats.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
 import {
   type AnchorStyle,
   type DocumentInput,
@@ -15,7 +15,7 @@ import {
   type PutOutcome,
   type Store,
   type Visibility,
-} from '../store/store.ts';
+} from '../../store/store.ts';
 
 /**
  * Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds
@@ -33,7 +33,7 @@ export interface SourceDocument {
   bytes: Uint8Array;
   /**
    * A binary format's text, extracted from its bytes (`withExtractedText`):
-   * a PDF's as HTML (ingest/pdf-text.ts). Absent for text formats, whose
+   * a PDF's as HTML (ingest/parsing/pdf-text.ts). Absent for text formats, whose
    * bytes are decoded as UTF-8.
    */
   text?: string;
@@ -120,7 +120,7 @@ export async function ingestSource(store: Store, source: SourceDocument, knowled
 
 /**
  * The source with its text extracted when it is in a binary format (a PDF:
- * ingest/pdf-text.ts), ready for {@link prepareDocument}; a text format's
+ * ingest/parsing/pdf-text.ts), ready for {@link prepareDocument}; a text format's
  * source as it is.
  *
  * @throws SourceRejectedError when the file cannot be read as its format (not a PDF, an encrypted PDF)

@@ -1,6 +1,6 @@
-import { type DocumentRecord, type Store, type Visibility } from '../store/store.ts';
-import { NotFoundError } from '../errors.ts';
-import { ingestSource, SourceRejectedError } from './ingest-source.ts';
+import { type DocumentRecord, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError } from '../../errors.ts';
+import { ingestSource, SourceRejectedError } from '../pipeline/ingest-source.ts';
 import type { UploadReporter } from './upload-jobs.ts';
 
 /** One uploaded file: the document id it becomes (its extension picks the format) and its bytes. */

@@ -1,8 +1,8 @@
 /**
  * Cuts a parsed document into passages small enough to rank and quote.
  */
-import type { Block, Chunk, ParsedDocument } from './parsed-document.ts';
-import { trimBlankEdgeLines } from './section-builder.ts';
+import type { Block, Chunk, ParsedDocument } from '../parsing/parsed-document.ts';
+import { trimBlankEdgeLines } from '../parsing/section-builder.ts';
 
 /**
  * Default upper bound of a chunk's text, in UTF-16 code units (`string.length`).

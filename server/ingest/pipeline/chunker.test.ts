@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_MAX_CHUNK_CHARACTERS, chunkDocument } from './chunker.ts';
-import { parseMarkdown } from './markdown-parser.ts';
-import type { Block, ParsedDocument } from './parsed-document.ts';
+import { parseMarkdown } from '../parsing/markdown-parser.ts';
+import type { Block, ParsedDocument } from '../parsing/parsed-document.ts';
 
 /** A one-section document, the shape most chunker tests need. */
 function documentOf(blocks: Block[], headingPath = ['Title', 'Section']): ParsedDocument {
@@ -200,10 +200,10 @@ describe('chunkDocument', () => {
 });
 
 describe('chunkDocument on the Node.js API docs', () => {
-  const apiFolder = new URL('../../../shared/eval/nodejs-docs/api/', import.meta.url);
+  const apiFolder = new URL('../../../../shared/eval/nodejs-docs/api/', import.meta.url);
 
   test('fs.md: the fs.mkdir() callback section has a chunk about creating parent directories', () => {
-    const source = readFileSync(new URL('../../../shared/eval/nodejs-docs/api/fs.md', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../../../shared/eval/nodejs-docs/api/fs.md', import.meta.url), 'utf8');
 
     const chunks = chunkDocument(parseMarkdown(source, 'fs.md'));
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { HeadingAnchors, withoutCustomId } from './heading-anchors.ts';
 import { parseMarkdown } from './markdown-parser.ts';
-import { DEMO_CORPUS_PATH } from '../seed.ts';
+import { DEMO_CORPUS_PATH } from '../../seed.ts';
 
 describe('HeadingAnchors', () => {
   test('github style: GitHub slugs, repeats -1, -2', () => {

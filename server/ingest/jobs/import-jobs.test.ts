@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ImportJobs, type ImportJob } from './import-jobs.ts';
-import type { SiteIngestReport } from './web/ingest-site.ts';
+import type { SiteIngestReport } from '../web/ingest-site.ts';
 
 /** The job registry on its own: progress, outcome, failure, how many stay listed, listeners. */
 

@@ -1,9 +1,9 @@
 import { prepareDocument, SourceRejectedError, SourceSkippedError, withExtractedText, type SourceDocument } from './ingest-source.ts';
-import { toWire, type DocumentInputWire } from '../store/index/packed-index.ts';
-import type { DocumentInput, KnowledgeBase } from '../store/store.ts';
+import { toWire, type DocumentInputWire } from '../../store/index/packed-index.ts';
+import type { DocumentInput, KnowledgeBase } from '../../store/store.ts';
 
 /**
- * Worker-thread entry of bulk ingest (ingest/prepare-pool.ts): extracts a
+ * Worker-thread entry of bulk ingest (ingest/pipeline/prepare-pool.ts): extracts a
  * PDF's text, parses, chunks and analyzes one document (`prepareDocument`) off the thread that
  * writes to the store, so that preparing the next documents and writing the
  * previous batch run at the same time.
