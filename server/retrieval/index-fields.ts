@@ -31,7 +31,8 @@ export const BODY = 3;
  * Version of the index's analysis: the analyzer's version and this module's
  * choice of fields. Stored with each knowledge base's index; an index made
  * with another version is re-made from the stored passages before it is
- * searched (retrieval/reindex.ts), so an index is never silently stale.
+ * searched (retrieval/reindex.ts), so an index is never silently stale
+ * (docs/ingestion.md "What forces a rebuild").
  */
 export const INDEX_ANALYSIS_VERSION = `${ANALYZER_VERSION}.fields-2`;
 

@@ -21,6 +21,7 @@ import {
  * Bumped when parsing, chunking or analysis changes, so re-ingest rebuilds
  * every document. 3: front matter, site-generator markup, titles from file
  * names, descriptions, page URLs and section anchors (docs/ingestion.md "Documentation sites").
+ * What each version forces to be rebuilt: docs/ingestion.md "What forces a rebuild".
  */
 export const INDEX_VERSION = 3;
 
