@@ -6,7 +6,7 @@ import pg from 'pg';
 import { formatFigure, quantile } from './figures.ts';
 import { collectAnswer } from '../server/engine/answer-events.ts';
 import { createAnswerEngine, questionTerms } from '../server/engine/answer-engine.ts';
-import { collectSourceFiles, ingestPaths } from '../server/ingest/ingest-files.ts';
+import { collectSourceFiles, ingestPaths } from '../server/ingest/pipeline/ingest-files.ts';
 import { tokenize } from '../server/retrieval/analyzer.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import { IndexCache } from '../server/retrieval/index-cache.ts';
@@ -145,7 +145,7 @@ export async function measureScaleTable(options: ScaleTableOptions): Promise<Sca
   return rows;
 }
 
-/** Bytes of the files an ingest of `folder` reads (ingest/ingest-files.ts's collectSourceFiles). */
+/** Bytes of the files an ingest of `folder` reads (ingest/pipeline/ingest-files.ts's collectSourceFiles). */
 async function folderBytes(folder: string): Promise<number> {
   const { files } = await collectSourceFiles([folder]);
   let bytes = 0;

@@ -7,7 +7,7 @@ import { documentListPage, DOCUMENTS_PER_PAGE } from './document-list-view.ts';
 import { consoleStyles } from './console-styles.ts';
 import { planUploadBatches } from './upload-batches.ts';
 
-/** File types the upload offers (the ingester's formats, ingest/source-formats.ts). */
+/** File types the upload offers (the ingester's formats, ingest/parsing/source-formats.ts). */
 const UPLOAD_ACCEPT = '.md,.markdown,.html,.htm,.txt,.text,.pdf';
 
 /** How long after an upload starts its job is first asked for its progress, then how often, milliseconds. */

@@ -13,14 +13,14 @@ import {
   HYBRID_EVIDENCE_FEATURES,
   type EvidenceFeatures,
   type EvidenceModel,
-} from '../server/engine/evidence.ts';
+} from '../server/engine/ranking/evidence.ts';
 import { openEvalEmbedder, type EvalEmbedder } from './eval-embedder.ts';
-import { planExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
-import { retrievePassages } from '../server/engine/passage-rerank.ts';
+import { planExtractiveAnswer } from '../server/engine/extractive/extractive-answerer.ts';
+import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';
 
 /**
  * `npm run calibrate`: fits the coefficients of the evidence score
- * (server/engine/evidence.ts) and reports them on data they were not fitted
+ * (server/engine/ranking/evidence.ts) and reports them on data they were not fitted
  * on. Three sources, each weighing the same in the fit, each class-balanced
  * within itself:
  *
@@ -149,7 +149,7 @@ const lines = [
       ]
     : []),
   '',
-  `fitted coefficients of the ${evidenceModel} model (server/engine/evidence.ts ${embedder ? 'HYBRID_EVIDENCE_COEFFICIENTS' : 'EVIDENCE_COEFFICIENTS'}):`,
+  `fitted coefficients of the ${evidenceModel} model (server/engine/ranking/evidence.ts ${embedder ? 'HYBRID_EVIDENCE_COEFFICIENTS' : 'EVIDENCE_COEFFICIENTS'}):`,
   JSON.stringify(
     Object.fromEntries([['intercept', round(model.intercept)], ...FEATURES.map((name, index) => [name, round(model.weights[index]!)])]),
     null,

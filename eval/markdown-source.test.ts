@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown, markdownDocument } from './markdown-source.ts';
-import { parseMarkdown } from '../server/ingest/markdown-parser.ts';
+import { parseMarkdown } from '../server/ingest/parsing/markdown-parser.ts';
 
 describe('markdownDocument', () => {
   it('reads back through the markdown parser as the literal title, headings and text', () => {

@@ -15,8 +15,8 @@ import {
 import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { createAnswerEngine, DEFAULT_TOP_K, questionTerms, type AnswerEngine } from '../server/engine/answer-engine.ts';
 import { collectAnswer, type CollectedAnswer } from '../server/engine/answer-events.ts';
-import { composeExtractiveAnswer } from '../server/engine/extractive-answerer.ts';
-import { retrievePassages } from '../server/engine/passage-rerank.ts';
+import { composeExtractiveAnswer } from '../server/engine/extractive/extractive-answerer.ts';
+import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';
 
 /**
  * SQuAD 2.0 dev under the open protocol (eval/squad-open.ts): the ingested

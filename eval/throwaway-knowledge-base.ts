@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ingestPaths, type IngestReport } from '../server/ingest/ingest-files.ts';
+import { ingestPaths, type IngestReport } from '../server/ingest/pipeline/ingest-files.ts';
 import { embeddedStoreLocation, openStore } from '../server/store/open-store.ts';
 import type { Reach, Store } from '../server/store/store.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';

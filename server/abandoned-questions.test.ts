@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { ingestPaths } from './ingest/ingest-files.ts';
+import { ingestPaths } from './ingest/pipeline/ingest-files.ts';
 import { createWidgetFixture, type WidgetFixture } from './testing/widget-fixture.ts';
 
 /**

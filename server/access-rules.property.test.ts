@@ -14,7 +14,7 @@ import { createAnswerEngine, questionTerms, type AnswerEngine } from './engine/a
 import { collectAnswer, type CollectedAnswer } from './engine/answer-events.ts';
 import { createPooledAnswerEngine, type PooledAnswerEngine } from './engine/answer-pool.ts';
 import { tokenReach } from './access/access-rules.ts';
-import { createSourceSpanCodec, type SourceSpanCodec } from './engine/source-span.ts';
+import { createSourceSpanCodec, type SourceSpanCodec } from './api/source-span.ts';
 import { openStore } from './store/open-store.ts';
 import type { Reach, Store } from './store/store.ts';
 import { readFrames } from './testing/read-frames.ts';

@@ -6,8 +6,8 @@ import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
 import type { RetrievalStatus } from './embedding/embedding-model.ts';
-import { ImportJobs } from './ingest/import-jobs.ts';
-import { UploadJobs } from './ingest/upload-jobs.ts';
+import { ImportJobs } from './ingest/jobs/import-jobs.ts';
+import { UploadJobs } from './ingest/jobs/upload-jobs.ts';
 import { createServiceMetrics, metricsRoute, routeTemplateOf, type ServiceMetrics } from './http/service-metrics.ts';
 
 export { DEFAULT_TOKEN_TTL_CAP_MINUTES };

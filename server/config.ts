@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { passwordPolicyProblem } from './auth/password-hash.ts';
 import { DEFAULT_ANSWER_CACHE_SIZE } from './engine/answer-cache.ts';
-import { DEFAULT_MAX_TOKENS } from './engine/chat-completions-client.ts';
+import { DEFAULT_MAX_TOKENS } from './engine/generation/chat-completions-client.ts';
 import { MAX_CACHED_POSTINGS } from './retrieval/index-cache.ts';
 
 /**

@@ -7,7 +7,10 @@ import { describe, expect, test } from 'vitest';
  * The server's layers read top-down (docs/architecture.md "The server's layers"): a module imports
  * only from its own folder or from a layer below it, never from one above
  * (nor from a sibling of its own layer). Data flows api → engine → retrieval
- * → store; the protocol's wire types are below everything.
+ * → store; the protocol's wire types are below everything. Inside the
+ * engine, its wings are layers too: passages, then ranking, then the two
+ * answerers (extractive, generation), then the engine's own files; so are
+ * the ingester's: parsing, the pipeline, the website crawler, the jobs.
  */
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,12 +18,20 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each layer and what it holds, from the bottom. A path belongs to the longest prefix listed. */
 const LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'server/logger.ts', 'server/progress-bar.ts', 'server/worker-module.ts'],
+  ['server/errors.ts'],
   ['server/store/'],
   ['server/embedding/'],
   ['server/access/'],
   ['server/retrieval/'],
+  ['server/ingest/parsing/'],
+  ['server/ingest/pipeline/'],
+  ['server/ingest/web/'],
+  ['server/ingest/jobs/'],
   ['server/ingest/'],
-  ['server/engine/'],
+  ['server/engine/passages/'],
+  ['server/engine/ranking/'],
+  ['server/engine/extractive/', 'server/engine/generation/'],
+  ['server/engine/', 'server/question-log/'],
   ['server/auth/'],
   ['server/http/'],
   ['server/api/', 'server/console-api/', 'server/demo/'],

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { generatePassword, hashPassword } from './auth/password-hash.ts';
-import { ingestPaths, type IngestReport } from './ingest/ingest-files.ts';
+import { ingestPaths, type IngestReport } from './ingest/pipeline/ingest-files.ts';
 import { updateSiteSettings } from './ingest/site-settings.ts';
-import { ConflictError, type KnowledgeBase, type Store, type User } from './store/store.ts';
+import { type KnowledgeBase, type Store, type User } from './store/store.ts';
+import { ConflictError } from './errors.ts';
 
 /**
  * First-run setup of `npm start` (issue: "creates the embedded store, a

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { prepareSource, type PrepareTask, type PrepareWireResult } from './ingest/prepare-worker.ts';
+import { prepareSource, type PrepareTask, type PrepareWireResult } from './ingest/pipeline/prepare-worker.ts';
 import { toWire } from './store/index/packed-index.ts';
 import type { KnowledgeBase } from './store/store.ts';
 import { workerModule } from './worker-module.ts';
@@ -22,7 +22,7 @@ function markdownTask(text: string): PrepareTask {
 describe('workerModule', () => {
   test('a TypeScript entry becomes one plain JavaScript module that a worker runs without tsx, preparing a document as the calling thread does', async () => {
     // Arrange
-    const module = workerModule(new URL('./ingest/prepare-worker.ts', import.meta.url));
+    const module = workerModule(new URL('./ingest/pipeline/prepare-worker.ts', import.meta.url));
     const pool = new Piscina<PrepareTask, PrepareWireResult>({ filename: module.url.href, execArgv: module.execArgv, maxThreads: 1 });
     onTestFinished(() => pool.destroy());
     const task = markdownTask('---\ntitle: Environment variables\n---\n\nRead them from `process.env`.\n\n## Defaults\n\nSet a default with `??`.\n');
@@ -57,7 +57,7 @@ describe('workerModule', () => {
 
   test('a compiled JavaScript entry is used as it is', () => {
     // Arrange
-    const entry = new URL('./ingest/prepare-worker.js', import.meta.url);
+    const entry = new URL('./ingest/pipeline/prepare-worker.js', import.meta.url);
 
     // Act
     const module = workerModule(entry);

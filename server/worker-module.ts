@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * The module a worker thread loads for a TypeScript entry (ingest/prepare-pool.ts).
+ * The module a worker thread loads for a TypeScript entry (ingest/pipeline/prepare-pool.ts).
  *
  * A worker started with `--import tsx` transpiles each of the ~40 project
  * modules it imports through loader hooks, on every worker's start: about

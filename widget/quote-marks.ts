@@ -2,7 +2,7 @@
  * Marks, in a quoted passage, the sentences an answer used (docs/widget.md "What a visitor gets").
  *
  * The extractive answerer quotes a passage's sentences verbatim
- * (server/engine/extractive-answerer.ts), but not byte for byte: whitespace
+ * (server/engine/extractive/extractive-answerer.ts), but not byte for byte: whitespace
  * and line breaks are collapsed, a list item loses its `- `, bracketed
  * numbers are escaped (`\[2]`), a sentence over 400 characters is cut with
  * `…`, and a `[n]` marker is inserted after each run of sentences. So both

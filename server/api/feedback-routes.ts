@@ -1,9 +1,9 @@
-import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import { Router } from 'express';
 import { parseFeedbackBody, type ValidFeedback } from './feedback-body.ts';
 import { problem } from '../http/problem.ts';
 import type { WidgetLocals } from './widget-auth.ts';
-import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { SourceSpanCodec } from './source-span.ts';
 import type { FeedbackPassage, Reach, Store } from '../store/store.ts';
 
 /**

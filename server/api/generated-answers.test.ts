@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Problem, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
 import { ABSTENTION_MESSAGE } from '../engine/answer-engine.ts';
-import { createChatCompletionsClient } from '../engine/chat-completions-client.ts';
+import { createChatCompletionsClient } from '../engine/generation/chat-completions-client.ts';
 import { replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { readFrames } from '../testing/read-frames.ts';

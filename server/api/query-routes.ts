@@ -8,11 +8,10 @@ import { toWireCitations } from './wire-citations.ts';
 import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
 import { collectAnswer, type AnswerEvent } from '../engine/answer-events.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import type { SourceSpanCodec } from '../engine/source-span.ts';
-import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { SourceSpanCodec } from './source-span.ts';
+import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
-import { GenerationError } from '../engine/generation-error.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { GenerationError, StoreUnavailableError } from '../errors.ts';
 
 /**
  * The two query endpoints (docs/specification.md "Endpoints"), relative to

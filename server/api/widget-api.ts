@@ -4,10 +4,10 @@ import type { Logger } from 'pino';
 import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
-import type { QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { ServiceMetrics } from '../http/service-metrics.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { SourceSpanCodec } from './source-span.ts';
 import type { Store } from '../store/store.ts';
 import { feedbackRoutes } from './feedback-routes.ts';
 import { MAX_BODY_BYTES } from './query-body.ts';
@@ -37,7 +37,7 @@ export interface WidgetApiDeps {
   maxStreamSeconds?: number;
   /** Where answers and open streams are counted. */
   metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
-  /** Where answered questions are logged (engine/question-log-writer.ts); absent when the log is off. */
+  /** Where answered questions are logged (question-log/question-log-writer.ts); absent when the log is off. */
   questionLog?: QuestionLogWriter;
 }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { createApp } from '../app.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import { createSourceSpanCodec } from '../engine/source-span.ts';
+import { createSourceSpanCodec } from './source-span.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation, type TestStoreLocation } from '../testing/test-store.ts';
 import type { Store } from '../store/store.ts';

@@ -1,6 +1,6 @@
 import type { Citation } from '../../protocol/query-protocol.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
-import type { SourceSpanCodec } from '../engine/source-span.ts';
+import type { SourceSpanCodec } from './source-span.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { CliError, createCli } from './program.ts';
 import { loadConfig } from '../config.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/ranking/evidence.ts';
 import { openStore } from '../store/open-store.ts';
 import { storeLocationFromEnv } from '../store/postgres/postgres-config.ts';
 

@@ -4,8 +4,8 @@ import { announcedBodyLimit, jsonDepthLimit, MAX_JSON_BODY_BYTES } from '../http
 import { consoleSession, requireSignedIn } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
 import { sameOriginOnly } from '../http/same-origin-check.ts';
-import type { ImportJobs } from '../ingest/import-jobs.ts';
-import type { UploadJobs } from '../ingest/upload-jobs.ts';
+import type { ImportJobs } from '../ingest/jobs/import-jobs.ts';
+import type { UploadJobs } from '../ingest/jobs/upload-jobs.ts';
 import { MAX_UPLOAD_BODY_BYTES } from '../../protocol/console-protocol.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';

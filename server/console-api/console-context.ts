@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { canReadDocument, hasUpdatePermission, ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import type { ConsoleLocals } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
-import type { ImportJobs } from '../ingest/import-jobs.ts';
-import type { UploadJobs } from '../ingest/upload-jobs.ts';
+import type { ImportJobs } from '../ingest/jobs/import-jobs.ts';
+import type { UploadJobs } from '../ingest/jobs/upload-jobs.ts';
 import type { ConsoleDocument } from '../../protocol/console-protocol.ts';
 import type { DocumentRecord, Role, Store, User } from '../store/store.ts';
 

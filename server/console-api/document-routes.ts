@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { DocumentAccessRequestSchema, DocumentRequestSchema, type StoredDocument } from '../../protocol/console-protocol.ts';
 import { canReadDocument } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
-import { ingestSource, SourceRejectedError } from '../ingest/ingest-source.ts';
+import { ingestSource, SourceRejectedError } from '../ingest/pipeline/ingest-source.ts';
 import type { PutOutcome, Role } from '../store/store.ts';
 import { documentIdProblem, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, toConsoleDocument, type ConsoleRouteDeps } from './console-context.ts';
 

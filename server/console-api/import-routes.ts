@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import { ImportRequestSchema, type ImportJob as ConsoleImportJob, type ImportSource, type ImportSourceList } from '../../protocol/console-protocol.ts';
 import { problem } from '../http/problem.ts';
-import { ImportRunningError, type ImportJob } from '../ingest/import-jobs.ts';
-import { saveImportSource, startSiteImport, type SiteImportRequest } from '../ingest/import-sources.ts';
+import { ImportRunningError, type ImportJob } from '../ingest/jobs/import-jobs.ts';
+import { saveImportSource, startSiteImport, type SiteImportRequest } from '../ingest/jobs/import-sources.ts';
 import { DEFAULT_CRAWL_LIMITS } from '../ingest/web/crawl-site.ts';
 import type { ImportSourceRecord, ImportSourceSync } from '../store/store.ts';
 import { emailsByUserId, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
@@ -12,7 +12,7 @@ import { jobReadRoutes } from './job-views.ts';
  * Website imports from the console (docs/ingestion.md "Importing a website"): an
  * editor or owner starts one - pages of one site and what they link to
  * below their folder, or one sitemap - and it runs on the server as a job
- * (ingest/import-jobs.ts) that every member may follow. The fetcher's rules
+ * (ingest/jobs/import-jobs.ts) that every member may follow. The fetcher's rules
  * are the command line's: robots.txt, the limits, and no private, loopback
  * or link-local address unless the service allows them
  * (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`). As with an upload, a page whose

@@ -3,7 +3,7 @@ import { Router, type Request } from 'express';
 import type { Insights } from '../../protocol/console-protocol.ts';
 import { memberReach } from '../access/access-rules.ts';
 import { questionTerms } from '../engine/answer-engine.ts';
-import { coverageGaps } from '../engine/coverage-gaps.ts';
+import { coverageGaps } from '../question-log/coverage-gaps.ts';
 import { rankFaqPairs, SHORTCUT_SIMILARITY } from '../engine/qa-shortcut.ts';
 import { problem } from '../http/problem.ts';
 import type { QuestionLogRecord, Role, Store } from '../store/store.ts';

@@ -3,7 +3,8 @@ import { InvitationRequestSchema, RoleRequestSchema, type Invitation, type Membe
 import { canCreatePasswordLink, canManageMembers, removesLastOwner } from '../access/access-rules.ts';
 import { createPasswordLink, setPasswordUrl } from '../auth/password-links.ts';
 import { problem } from '../http/problem.ts';
-import { ConflictError, type Role, type Store, type User } from '../store/store.ts';
+import { type Role, type Store, type User } from '../store/store.ts';
+import { ConflictError } from '../errors.ts';
 import { membership, parseBody, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 
 /**

@@ -2,9 +2,9 @@ import { Router } from 'express';
 import { UploadRequestSchema, type UploadJob as ConsoleUploadJob } from '../../protocol/console-protocol.ts';
 import { canReadDocument } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
-import { ingestUploadedFiles, NOT_REPLACEABLE_REASON, type UploadedFile } from '../ingest/ingest-upload.ts';
-import { parserFor, SUPPORTED_EXTENSIONS } from '../ingest/source-formats.ts';
-import { UploadsBusyError, type UploadFileResult, type UploadJob } from '../ingest/upload-jobs.ts';
+import { ingestUploadedFiles, NOT_REPLACEABLE_REASON, type UploadedFile } from '../ingest/jobs/ingest-upload.ts';
+import { parserFor, SUPPORTED_EXTENSIONS } from '../ingest/parsing/source-formats.ts';
+import { UploadsBusyError, type UploadFileResult, type UploadJob } from '../ingest/jobs/upload-jobs.ts';
 import { documentIdProblem, membership, parseBody, requireMemberReaders, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 import { jobReadRoutes } from './job-views.ts';
 
@@ -12,7 +12,7 @@ import { jobReadRoutes } from './job-views.ts';
  * Uploads of files from the console (docs/console.md "Documents"; docs/http-api.md "Uploads"): an
  * editor or owner sends files - markdown, HTML, plain text, PDF - with the
  * access they get, and they are indexed on the server as a job
- * (ingest/upload-jobs.ts) that every member may follow, each file in its own
+ * (ingest/jobs/upload-jobs.ts) that every member may follow, each file in its own
  * transaction through `ingestSource`, as `PUT …/documents/{docId}` indexes
  * one. What can be checked before the job is: each id (a relative path with
  * a supported extension, once per upload) and the readers (members) refuse

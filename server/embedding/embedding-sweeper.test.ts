@@ -1,7 +1,7 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { embedPendingPassages } from './embed-passages.ts';
 import { startEmbeddingSweeper } from './embedding-sweeper.ts';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import type { DocumentInput, Store } from '../store/store.ts';
 import { openTestStore } from '../testing/test-store.ts';

@@ -124,7 +124,8 @@ export function defaultModel(env: Readonly<Record<string, string | undefined>> =
 
 /**
  * What identifies a model's vectors: two indexes embedded under different
- * keys hold vectors that must never be compared (a change re-embeds).
+ * keys hold vectors that must never be compared (a change re-embeds:
+ * docs/ingestion.md "What forces a rebuild").
  */
 export function modelKey(model: Pick<ModelSpec, 'id' | 'revision' | 'variant' | 'files'>): string {
   const weights = model.files.find((file) => file.name.endsWith('.onnx'))?.sha256.slice(0, 12) ?? 'none';

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 import { ABSTENTION_MESSAGE, createAnswerEngine, MAX_REPLY_CHARACTERS, type AnswerEngine, type AnswerSources } from './answer-engine.ts';
 import { collectAnswer, type AnswerEvent } from './answer-events.ts';
-import { createChatCompletionsClient } from './chat-completions-client.ts';
+import { createChatCompletionsClient } from './generation/chat-completions-client.ts';
 import { completionChunk, replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
-import { GenerationError } from './generation-error.ts';
+import { GenerationError } from '../errors.ts';
 import type { SearchResult } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage } from '../store/store.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { AnswerEvent } from './answer-events.ts';
 import { ABSTENTION_MESSAGE, DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
-import { composeExtractiveAnswer } from './extractive-answerer.ts';
-import { RERANK_DEPTH, rerankPassages } from './passage-rerank.ts';
+import { composeExtractiveAnswer } from './extractive/extractive-answerer.ts';
+import { RERANK_DEPTH, rerankPassages } from './ranking/passage-rerank.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage } from '../store/store.ts';

@@ -1,15 +1,15 @@
 import { analyze } from '../retrieval/analyzer.ts';
 import type { AnswerEvent, EngineCitation } from './answer-events.ts';
-import { buildAnswerPrompt } from './answer-prompt.ts';
-import type { ChatClient } from './chat-completions-client.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from './evidence.ts';
-import { ownerHeadingPath } from './answer-composition.ts';
-import { planExtractiveAnswer, writeExtractiveAnswer } from './extractive-answerer.ts';
-import { checkGrounding, type GroundingRejection } from './grounding-check.ts';
-import { retrievePassages } from './passage-rerank.ts';
-import { asksHow } from './question-intent.ts';
-import { sameHeadingPath } from './section-heading.ts';
-import { StreamedReply } from './streamed-reply.ts';
+import { buildAnswerPrompt } from './generation/answer-prompt.ts';
+import type { ChatClient } from './generation/chat-completions-client.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from './ranking/evidence.ts';
+import { ownerHeadingPath } from './extractive/answer-composition.ts';
+import { planExtractiveAnswer, writeExtractiveAnswer } from './extractive/extractive-answerer.ts';
+import { checkGrounding, type GroundingRejection } from './generation/grounding-check.ts';
+import { retrievePassages } from './ranking/passage-rerank.ts';
+import { asksHow } from './extractive/question-intent.ts';
+import { sameHeadingPath } from './passages/section-heading.ts';
+import { StreamedReply } from './generation/streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
@@ -137,12 +137,12 @@ export function createAnswerEngine(options: AnswerEngineOptions): AnswerEngine {
 /**
  * Phase one (see {@link PreparedAnswer}): a curated answer whose sources all
  * lie inside the reach, else retrieval (BM25, then the second stage's
- * re-ranking: engine/passage-rerank.ts) and the extractive answer, or an
+ * re-ranking: engine/ranking/passage-rerank.ts) and the extractive answer, or an
  * abstention when its evidence is below the threshold. An answer led by an
  * API's or a task's heading, or one to a how-question, reads its section's
  * passages from the store (its description and first code example may lie in
  * passages not retrieved), and, for a how-question about a property, those
- * of the class that owns it (engine/answer-composition.ts). Only a `retrieved`
+ * of the class that owns it (engine/extractive/answer-composition.ts). Only a `retrieved`
  * answer is ever handed to the chat model: a question the knowledge base
  * holds too little evidence for is abstained on without asking the model.
  *
@@ -225,12 +225,12 @@ export async function* deliverAnswer(
 
 /**
  * The chat model's answer to a retrieved question, streamed as it arrives and
- * checked for grounding (engine/grounding-check.ts) once complete. Events:
+ * checked for grounding (engine/generation/grounding-check.ts) once complete. Events:
  *
  * 1. `token`s with the model's text as it arrives, with the model's own
  *    markers. Leading and trailing whitespace is held back, and so is a reply
  *    that could still become NO_ANSWER, so a refusal is never shown
- *    (engine/streamed-reply.ts, linear in the reply).
+ *    (engine/generation/streamed-reply.ts, linear in the reply).
  * 2. When the check accepts the answer: if renumbering the citations changed
  *    a marker, `reset` and the corrected text as `token`s; then `citations`
  *    (only now, so no source is revealed for text that may be withdrawn),

@@ -9,10 +9,11 @@ import {
 import { AnswerCache } from './answer-cache.ts';
 import type { AnswerEvent } from './answer-events.ts';
 import type { AnswerTask } from './answer-worker.ts';
-import type { ChatClient } from './chat-completions-client.ts';
+import type { ChatClient } from './generation/chat-completions-client.ts';
 import { groupedReads } from '../store/grouped-calls.ts';
 import type { StoreLocation } from '../store/open-store.ts';
-import { StoreUnavailableError, type ContentVersionRepository } from '../store/store.ts';
+import { type ContentVersionRepository } from '../store/store.ts';
+import { StoreUnavailableError } from '../errors.ts';
 import { workerModule } from '../worker-module.ts';
 
 /**

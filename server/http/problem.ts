@@ -2,9 +2,8 @@ import createHttpError, { isHttpError } from 'http-errors';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Problem, ProblemCode } from '../../protocol/query-protocol.ts';
-import { GenerationError } from '../engine/generation-error.ts';
+import { GenerationError, StoreUnavailableError } from '../errors.ts';
 import { requestLogger } from './request-log.ts';
-import { StoreUnavailableError } from '../store/store.ts';
 
 /**
  * Refused requests as RFC 9457 problem details (docs/specification.md "Refused requests"):

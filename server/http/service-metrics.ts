@@ -17,7 +17,7 @@ export interface ServiceMetrics {
   answers: Counter<'provenance'>;
   /** Answer streams open now. */
   openStreams: Gauge;
-  /** Ingest jobs running now, by kind: `import` (a website import), `upload` (files) (ingest/ingest-jobs.ts). */
+  /** Ingest jobs running now, by kind: `import` (a website import), `upload` (files) (ingest/jobs/ingest-jobs.ts). */
   runningIngestJobs: Gauge<'kind'>;
   /** Ingest jobs ended, by kind and outcome: `succeeded`, `failed`. */
   ingestJobs: Counter<'kind' | 'outcome'>;
@@ -29,7 +29,7 @@ export interface ServiceMetrics {
  * Latency buckets, seconds: from 5 ms (a curated answer) to 30 s (a long
  * stream from a chat model).
  */
-/** The kinds of ingest job (ingest/ingest-jobs.ts IngestJobKind). */
+/** The kinds of ingest job (ingest/jobs/ingest-jobs.ts IngestJobKind). */
 const INGEST_JOB_KINDS = ['import', 'upload'] as const;
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

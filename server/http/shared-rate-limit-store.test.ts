@@ -7,7 +7,7 @@ import type { Problem } from '../../protocol/query-protocol.ts';
 import { createApp } from '../app.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import { createSourceSpanCodec } from '../engine/source-span.ts';
+import { createSourceSpanCodec } from '../api/source-span.ts';
 import type { Store } from '../store/store.ts';
 import { openTestStore, type TestStore } from '../testing/test-store.ts';
 import { SharedRateLimitStore } from './shared-rate-limit-store.ts';

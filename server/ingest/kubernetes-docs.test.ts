@@ -8,7 +8,7 @@ import { createAnswerEngine } from '../engine/answer-engine.ts';
 import { collectAnswer } from '../engine/answer-events.ts';
 import { embeddedStoreLocation, openStore } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
-import { collectSourceFiles, ingestPaths, type IngestReport } from './ingest-files.ts';
+import { collectSourceFiles, ingestPaths, type IngestReport } from './pipeline/ingest-files.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 
 /**

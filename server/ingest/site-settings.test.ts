@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeChunks } from './analyze-chunks.ts';
+import { analyzeChunks } from './pipeline/analyze-chunks.ts';
 import { updateSiteSettings } from './site-settings.ts';
 import { openTestStore } from '../testing/test-store.ts';
 import type { DocumentInput } from '../store/store.ts';

@@ -2,7 +2,7 @@
  * Changing where and how a knowledge base's site is published, with the
  * stored page URLs of its documents brought along at once.
  */
-import { pageUrl } from './page-url.ts';
+import { pageUrl } from './pipeline/page-url.ts';
 import type { KnowledgeBase, KnowledgeBaseChanges, Store } from '../store/store.ts';
 
 /** What {@link updateSiteSettings} did. */

@@ -21,7 +21,8 @@ import { STOP_WORDS } from './stop-words.ts';
 /**
  * Version of {@link analyze}'s output for the same text: raised with every
  * change to tokenizing, stop words or stemming, so that indexes made with
- * another version are re-made (retrieval/index-fields.ts).
+ * another version are re-made (retrieval/index-fields.ts; docs/ingestion.md
+ * "What forces a rebuild").
  */
 export const ANALYZER_VERSION = 2;
 

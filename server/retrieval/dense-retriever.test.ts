@@ -4,7 +4,7 @@ import { createHybridRetriever, fuseRanks } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import { sharedReachStatistics } from './shared-statistics.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from './index-fields.ts';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import type { DocumentInput, Reach, ScoredPassage, Store } from '../store/store.ts';
 import { openTestStore } from '../testing/test-store.ts';
 

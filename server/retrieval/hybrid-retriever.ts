@@ -20,7 +20,7 @@ export const RRF_K = 60;
 /**
  * Passages taken from each retriever for fusion: 50, so that a passage one
  * retriever ranks far down (1 / (60 + 50) from it) can still join the
- * second stage's 20 (engine/passage-rerank.ts RERANK_DEPTH) when the other
+ * second stage's 20 (engine/ranking/passage-rerank.ts RERANK_DEPTH) when the other
  * ranks it well.
  */
 export const FUSION_DEPTH = 50;

@@ -31,7 +31,8 @@ export const BODY = 3;
  * Version of the index's analysis: the analyzer's version and this module's
  * choice of fields. Stored with each knowledge base's index; an index made
  * with another version is re-made from the stored passages before it is
- * searched (retrieval/reindex.ts), so an index is never silently stale.
+ * searched (retrieval/reindex.ts), so an index is never silently stale
+ * (docs/ingestion.md "What forces a rebuild").
  */
 export const INDEX_ANALYSIS_VERSION = `${ANALYZER_VERSION}.fields-2`;
 
@@ -45,7 +46,7 @@ export interface DocumentFields {
 /**
  * The section headings of a passage below its document's title: the heading
  * path without its first element when that is the title (the path starts at
- * the page's title, ingest/section-builder.ts).
+ * the page's title, ingest/parsing/section-builder.ts).
  */
 export function sectionHeadings(title: string, headingPath: readonly string[]): readonly string[] {
   return headingPath[0] === title ? headingPath.slice(1) : headingPath;

@@ -1,5 +1,6 @@
 import { indexPage, indexPassages, INDEX_ANALYSIS_VERSION } from './index-fields.ts';
-import { ConflictError, NotFoundError, type Store } from '../store/store.ts';
+import { type Store } from '../store/store.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
 
 /**
  * Re-making a stale index: documents whose passages were indexed by another

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { analyze } from '../retrieval/analyzer.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
 import { DEMO_CORPUS_PATH } from '../seed.ts';
 import { createTestStoreLocation, testBackend, type TestStoreLocation } from '../testing/test-store.ts';
 import { embeddedStoreLocation, openStore } from './open-store.ts';

@@ -1,4 +1,4 @@
-import { StoreUnavailableError } from './store-errors.ts';
+import { StoreUnavailableError } from '../errors.ts';
 
 /**
  * What a repository written once for both backends needs of a database

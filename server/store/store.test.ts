@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../retrieval/analyzer.ts';
-import { analyzeChunks } from '../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import { inverseDocumentFrequency, PASSAGE_RANKING } from '../retrieval/bm25f.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
@@ -13,10 +13,8 @@ import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
 import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { openTestStore as openBackendTestStore, testBackend, type TestStore } from '../testing/test-store.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../errors.ts';
 import {
-  ConflictError,
-  NotFoundError,
-  StoreUnavailableError,
   type DocumentInput,
   type Reach,
   type SessionRecord,

@@ -19,11 +19,11 @@
  * many-row writes), index/ the lexical index's format. Every method is
  * async so either backend can implement it. Times are milliseconds since
  * the Unix epoch. The store knows nothing of HTTP: it throws
- * {@link StoreUnavailableError} when its database cannot be reached and
- * {@link ConflictError} / {@link NotFoundError} for record rules
- * (store-errors.ts).
+ * `StoreUnavailableError` when its database cannot be reached and
+ * `ConflictError` / `NotFoundError` for record rules (server/errors.ts,
+ * the ground floor every layer imports them from).
  *
- * Code outside the store imports the records and errors from here.
+ * Code outside the store imports the records from here.
  */
 
 import type { CuratedAnswerRepository } from './curated-answers/curated-answers.ts';
@@ -38,8 +38,6 @@ import type { PasswordLinkRepository } from './sign-in/password-links.ts';
 import type { SessionRepository } from './sign-in/sessions.ts';
 import type { TokenRepository } from './tokens/tokens.ts';
 import type { SettingsRepository, WorkspaceRepository } from './workspace/workspace.ts';
-
-export { ConflictError, NotFoundError, StoreUnavailableError } from './store-errors.ts';
 
 // Roles (`editor` and `owner` have update permission), visibilities and token purposes: one definition, shared with the console.
 export {

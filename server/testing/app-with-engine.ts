@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { createApp, type AppDeps } from '../app.ts';
 import { issueToken } from '../auth/widget-tokens.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
-import { createSourceSpanCodec } from '../engine/source-span.ts';
+import { createSourceSpanCodec } from '../api/source-span.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 

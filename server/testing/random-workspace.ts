@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { issueToken } from '../auth/widget-tokens.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
 import type { Role, Store, TokenRecord, Visibility } from '../store/store.ts';
 import { VISIBILITIES } from '../store/store.ts';
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import type { RetrievalQuery } from '../retrieval/retriever.ts';
 import type { FieldCounts, IndexedPage } from '../store/index/index-data.ts';
-import { NotFoundError, type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
+import { type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
+import { NotFoundError } from '../errors.ts';
 
 /**
  * Fixtures of the tests of the lexical retriever (retrieval/lexical-retriever.test.ts,

@@ -8,15 +8,15 @@ import { pino, type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { issueToken, type IssueTokenInput } from '../auth/widget-tokens.ts';
-import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/evidence.ts';
-import { createSourceSpanCodec, type SourceSpanCodec } from '../engine/source-span.ts';
-import { ingestPaths } from '../ingest/ingest-files.ts';
-import { ImportJobs } from '../ingest/import-jobs.ts';
+import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/ranking/evidence.ts';
+import { createSourceSpanCodec, type SourceSpanCodec } from '../api/source-span.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
+import { ImportJobs } from '../ingest/jobs/import-jobs.ts';
 import { openStore } from '../store/open-store.ts';
 import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
-import type { ChatClient } from '../engine/chat-completions-client.ts';
-import { createQuestionLogWriter, type QuestionLogWriter } from '../engine/question-log-writer.ts';
+import type { ChatClient } from '../engine/generation/chat-completions-client.ts';
+import { createQuestionLogWriter, type QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { Store, User } from '../store/store.ts';
 
 /**
@@ -109,7 +109,7 @@ export interface FixtureOptions {
   consolePasswords?: Partial<Record<'owner' | 'alice' | 'bob' | 'reader', string>>;
   /** The app's logger (default: silent). */
   logger?: Logger;
-  /** Log answered questions (engine/question-log-writer.ts), as the server does by default (default: off). */
+  /** Log answered questions (question-log/question-log-writer.ts), as the server does by default (default: off). */
   questionLog?: boolean;
   /** Let website imports reach private addresses, such as a test site on loopback (default: off, as the server's). */
   importAllowPrivateAddresses?: boolean;

@@ -2,7 +2,7 @@ import robotsParserModule from 'robots-parser';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { CRAWLER_ROBOTS_NAME, DEFAULT_FETCH_LIMITS, FetchFailedError, FetchRefusedError, guardedFetch, type FetchLimits } from './guarded-fetch.ts';
 import { parseSitemap } from './sitemap.ts';
-import { httpUrl } from '../page-url.ts';
+import { httpUrl } from '../pipeline/page-url.ts';
 
 /**
  * Crawls one website for the importer: from pages (following their links

@@ -1,5 +1,6 @@
-import { ingestSource, SourceRejectedError, SourceSkippedError } from '../ingest-source.ts';
-import { NotFoundError, type DocumentRecord, type ImportPageState, type Store, type Visibility } from '../../store/store.ts';
+import { ingestSource, SourceRejectedError, SourceSkippedError } from '../pipeline/ingest-source.ts';
+import { type DocumentRecord, type ImportPageState, type Store, type Visibility } from '../../store/store.ts';
+import { NotFoundError } from '../../errors.ts';
 import { crawlSite, DEFAULT_CRAWL_LIMITS, type CrawlLimits, type CrawlSeed } from './crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, type FetchLimits } from './guarded-fetch.ts';
 import { mainContentHtml } from './main-content.ts';
@@ -20,7 +21,7 @@ import { mainContentHtml } from './main-content.ts';
  * could not be fetched this time (an error, a timeout) keeps its previous
  * version, and so do the pages it may link to.
  *
- * A re-sync of a source (ingest/import-sources.ts) passes what its last
+ * A re-sync of a source (ingest/jobs/import-sources.ts) passes what its last
  * sync learned of each page ({@link SiteIngestOptions.previousPages}): a
  * page whose document still exists is requested conditionally, and one
  * that answers 304 Not Modified is reported unchanged without being read

@@ -8,7 +8,7 @@ import { DomUtils, parseDocument } from 'htmlparser2';
  * navigation, banner, footer and sidebars (`[role=navigation]`,
  * `[role=banner]`, `[role=contentinfo]`, `[role=complementary]`, `<aside>`
  * outside the content) are left out, as are `<nav>`, `<header>` and
- * `<footer>` by the HTML parser itself (ingest/html-parser.ts). This is
+ * `<footer>` by the HTML parser itself (ingest/parsing/html-parser.ts). This is
  * the landmark approach of screen readers rather than Readability's
  * scoring: documentation sites mark their content, and a scoring heuristic
  * would drop the code blocks and tables docs consist of.

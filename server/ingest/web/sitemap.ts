@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { httpUrl } from '../page-url.ts';
+import { httpUrl } from '../pipeline/page-url.ts';
 
 /**
  * A sitemap, as the sitemaps.org protocol (0.9) defines it: a `<urlset>` of

@@ -16,7 +16,7 @@ export interface DocumentRecord {
   title: string;
   /** Front matter `description` (HTML: meta description); absent when the page has none. */
   description?: string;
-  /** The page's URL on the knowledge base's site (ingest/page-url.ts); absent when unknown. */
+  /** The page's URL on the knowledge base's site (ingest/pipeline/page-url.ts); absent when unknown. */
   url?: string;
   /**
    * What the page's front matter said about its URL (`url`, `slug`), kept

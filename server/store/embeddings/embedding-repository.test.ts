@@ -1,5 +1,5 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { openTestStore } from '../../testing/test-store.ts';
 import type { DocumentInput, PassageToEmbed, PassageVector, Store } from '../store.ts';

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { adminQuery, openTestStore, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from '../postgres/postgres-schema.ts';
 import { openPostgresStore } from '../postgres/postgres-store.ts';
 import { SQLITE_MIGRATIONS } from '../sqlite/sqlite-schema.ts';
 import { openSqliteStore } from '../sqlite/sqlite-store.ts';
-import { NotFoundError, type FeedbackInput, type Reach, type Store, type Visibility } from '../store.ts';
+import { type FeedbackInput, type Reach, type Store, type Visibility } from '../store.ts';
+import { NotFoundError } from '../../errors.ts';
 
 /**
  * The feedback part of the storage interface (feedback.ts `addFeedback`,

@@ -66,7 +66,7 @@ export interface ImportPageState {
   links: string[];
 }
 
-/** The `import_sources` of a knowledge base and what their last sync learned (server/ingest/import-sources.ts). */
+/** The `import_sources` of a knowledge base and what their last sync learned (server/ingest/jobs/import-sources.ts). */
 export interface ImportSourceRepository {
   /**
    * Adds a source, or updates the one of the same knowledge base, kind and

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { IndexCache } from '../../retrieval/index-cache.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { FIELD_COUNT, PAGE_FIELD_COUNT } from './index-data.ts';
 import { fromWire, packedPostingsOf, toWire } from './packed-index.ts';

@@ -3,7 +3,7 @@ import type { ChunkInput, DocumentInput } from '../documents/documents.ts';
 
 /**
  * A prepared document in the form that crosses from an ingest worker to the
- * thread that writes it (ingest/prepare-worker.ts): the index of its
+ * thread that writes it (ingest/pipeline/prepare-worker.ts): the index of its
  * passages and of its page in flat typed arrays over one list of the
  * document's distinct terms, instead of a map of term to counts per passage.
  * A structured clone copies a typed array at once where it rebuilt every

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { translatePostgresError } from './postgres-errors.ts';
-import { ConflictError, NotFoundError, StoreUnavailableError } from '../store.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../../errors.ts';
 
 /** An error as node-postgres reports one from the server: a message and a SQLSTATE `code`. */
 function serverError(code: string, message = `server said ${code}`): Error {

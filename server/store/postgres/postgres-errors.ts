@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../../errors.ts';
 
 /**
  * SQLSTATE classes and codes meaning "the database cannot serve us now; try

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/analyze-chunks.ts';
+import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { adminQuery, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
 import { openPostgresStore, POSTGRES_TYPES, type PostgresStoreOptions } from './postgres-store.ts';
-import { StoreUnavailableError, type DocumentInput, type Store } from '../store.ts';
+import { type DocumentInput, type Store } from '../store.ts';
+import { StoreUnavailableError } from '../../errors.ts';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../../retrieval/lexical-retriever.ts';

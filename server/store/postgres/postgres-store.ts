@@ -8,7 +8,7 @@ import { sharedRepositories, type SharedRepositories } from '../shared-repositor
 import { nestedTransaction, numberedPlaceholders, POSTGRES_DIALECT, type SqlExecutor } from '../sql-executor.ts';
 import type { Store } from '../store.ts';
 import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
-import { StoreUnavailableError } from '../store-errors.ts';
+import { StoreUnavailableError } from '../../errors.ts';
 
 /** Connection pool settings of the PostgreSQL store (docs/operations.md "PostgreSQL"). */
 export interface PostgresPoolSettings {

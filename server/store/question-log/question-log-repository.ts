@@ -4,7 +4,7 @@ import type { QuestionLogEntry, QuestionLogRecord, QuestionLogRepository } from 
 /**
  * The question log (docs/operations.md "Question log"), written once for both backends over a
  * {@link SqlExecutor}: entries arrive in batches from the writer that keeps
- * them off the request path (engine/question-log-writer.ts), are listed
+ * them off the request path (question-log/question-log-writer.ts), are listed
  * newest first a page at a time (keyset pagination on creation time, then
  * id), gain the feedback that arrives for them, and are pruned by age.
  */

@@ -9,7 +9,7 @@ import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { nestedTransaction, SQLITE_DIALECT, type SqlExecutor, type TransactionOptions } from '../sql-executor.ts';
 import type { Store } from '../store.ts';
 import type { Reach, ScoredPassage, StoredPassage } from '../passages/passages.ts';
-import { ConflictError, NotFoundError, StoreUnavailableError } from '../store-errors.ts';
+import { ConflictError, NotFoundError, StoreUnavailableError } from '../../errors.ts';
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
   /** Database file path; its folder is created when missing. */

@@ -1,5 +1,5 @@
 import type { SqlExecutor } from '../sql-executor.ts';
-import { NotFoundError } from '../store-errors.ts';
+import { NotFoundError } from '../../errors.ts';
 
 /**
  * The knowledge-base checks the shared repositories make before they write

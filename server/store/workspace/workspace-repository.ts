@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../../protocol/workspace-terms.ts';
 import type { SqlExecutor } from '../sql-executor.ts';
-import { NotFoundError } from '../store-errors.ts';
+import { NotFoundError } from '../../errors.ts';
 import { requireKnowledgeBase } from './knowledge-base-checks.ts';
 import type { AnchorStyle, KnowledgeBase, KnowledgeBaseChanges, Membership, UrlStyle, User, WorkspaceRepository } from './workspace.ts';
 

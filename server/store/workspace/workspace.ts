@@ -15,7 +15,7 @@ export interface User {
 }
 
 /**
- * How a knowledge base's site publishes pages (ingest/page-url.ts):
+ * How a knowledge base's site publishes pages (ingest/pipeline/page-url.ts):
  * `pretty`, a folder per page (`volumes.md` -> `volumes/`: Hugo,
  * Docusaurus, MkDocs), or `html`, a file per page (`fs.md` -> `fs.html`:
  * the Node.js docs, Sphinx).
@@ -24,7 +24,7 @@ export type UrlStyle = 'pretty' | 'html';
 export const URL_STYLES: readonly UrlStyle[] = ['pretty', 'html'];
 
 /**
- * How a knowledge base's site makes heading ids (ingest/heading-anchors.ts):
+ * How a knowledge base's site makes heading ids (ingest/parsing/heading-anchors.ts):
  * `github` (GitHub, Hugo, Docusaurus; repeats get `-1`) or `node` (the
  * Node.js API docs; repeats get `_1`).
  */
