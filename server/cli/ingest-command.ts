@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { ingestPaths } from '../ingest/ingest-files.ts';
+import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlSeed } from '../ingest/web/crawl-site.ts';
 import { DEFAULT_FETCH_LIMITS, FetchRefusedError } from '../ingest/web/guarded-fetch.ts';
 import { ingestSite } from '../ingest/web/ingest-site.ts';

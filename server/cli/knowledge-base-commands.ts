@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { BaseUrlError, normalizeBaseUrl } from '../ingest/page-url.ts';
+import { BaseUrlError, normalizeBaseUrl } from '../ingest/pipeline/page-url.ts';
 import { updateSiteSettings } from '../ingest/site-settings.ts';
 import { ANCHOR_STYLES, URL_STYLES, type AnchorStyle, type KnowledgeBase, type UrlStyle } from '../store/store.ts';
 import { CliError, requireKnowledgeBase, requireUser, type CliContext } from './cli-context.ts';

@@ -2,7 +2,7 @@ import type { IndexedPage } from '../index/index-data.ts';
 import { deleteSegmentUnits, writeSegments, type DocumentIndexEntry, type IndexedChunk } from '../index/index-segments.ts';
 import type { IndexablePassage } from '../passages/passages.ts';
 import type { SqlExecutor } from '../sql-executor.ts';
-import { ConflictError } from '../store-errors.ts';
+import { ConflictError } from '../../errors.ts';
 import { lockKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
 import { adjustStats, documentId, missingDocument, type DocumentStorage } from './document-statements.ts';
 

@@ -1,6 +1,6 @@
 import { deleteSegmentUnits } from '../index/index-segments.ts';
 import type { SqlExecutor } from '../sql-executor.ts';
-import { NotFoundError } from '../store-errors.ts';
+import { NotFoundError } from '../../errors.ts';
 import type { DocumentBulkWrites } from './document-rows.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { writeSegments, type DocumentIndexEntry } from '../index/index-segments.ts';
 import type { SqlExecutor } from '../sql-executor.ts';
-import { StoreUnavailableError } from '../store-errors.ts';
+import { StoreUnavailableError } from '../../errors.ts';
 import { lockKnowledgeBase } from '../workspace/knowledge-base-checks.ts';
 import { adjustStats, deleteDocument, insertReaders, type DocumentStorage } from './document-statements.ts';
 import type { NewDocumentRow } from './document-rows.ts';
