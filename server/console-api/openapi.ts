@@ -17,7 +17,8 @@ import { CONSOLE_SCHEMAS } from '../../protocol/console-protocol.ts';
 import { componentSchemas } from '../../protocol/json-schemas.ts';
 import { QUERY_SCHEMAS } from '../../protocol/query-schemas.ts';
 import { openApiPaths } from '../http/route-record.ts';
-import { answerId, consoleErrors, documentId, json, jsonBody, kbId, problemResponse, ref, sourceId, userId } from './openapi-parts.ts';
+import { consoleErrors, documentId, json, jsonBody, kbId, problemResponse, ref, sourceId, userId } from './openapi-parts.ts';
+import { CURATED_ANSWER_ROUTES } from './curated-answer-routes.ts';
 import { TOKEN_ROUTES } from './token-routes.ts';
 
 export const OPENAPI_DOCUMENT = {
@@ -290,56 +291,7 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
-    '/console/api/knowledge-bases/{kbId}/curated-answers': {
-      get: {
-        summary: 'The curated answers (`qa_shortcut`) the person can read, in the order they are matched; those citing a document the person cannot read are left out and counted',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        responses: { '200': json(ref('CuratedAnswerList'), 'Curated answers'), ...consoleErrors },
-      },
-      post: {
-        summary: 'Add a curated answer (editors and owners): given as the answer to questions worded like its question, citing its sources',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        requestBody: jsonBody('CuratedAnswerRequest'),
-        responses: {
-          '201': json(ref('CuratedAnswer'), 'Added'),
-          '400': problemResponse('A source that is not a document the person can read, a heading not in its document, `[n]` markers that do not match the sources (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/curated-answers/{answerId}': {
-      put: {
-        summary: "Replace a curated answer's question, answer and sources (editors and owners)",
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, answerId],
-        requestBody: jsonBody('CuratedAnswerRequest'),
-        responses: {
-          '200': json(ref('CuratedAnswer'), 'The curated answer as stored'),
-          '400': problemResponse('As for adding one (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-      delete: {
-        summary: 'Remove a curated answer (editors and owners)',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, answerId],
-        responses: { '204': { description: 'Removed' }, ...consoleErrors },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/headings': {
-      get: {
-        summary: 'The headings of one document the person can read, in document order: what a curated answer may cite',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, { name: 'doc_id', in: 'query', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': json(ref('HeadingList'), 'Headings'),
-          '400': problemResponse('No `doc_id` (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
+    ...openApiPaths('/console/api', CURATED_ANSWER_ROUTES),
     '/console/api/knowledge-bases/{kbId}/insights': {
       get: {
         summary: 'Questions and abstentions per day, coverage gaps (abstained questions grouped by similarity), 👎 answers from the question log, and problem reports with their passages (editors and owners)',
