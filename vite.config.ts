@@ -20,6 +20,7 @@ const STORE_FREE_SERVER_TESTS = [
   'server/store/sql-executor.test.ts',
   'server/config.test.ts',
   'server/layers.test.ts',
+  'server/console-api/openapi.test.ts',
   'server/engine/answer-engine.chat.test.ts',
   'server/engine/answer-engine.test.ts',
   'server/engine/answer-events.test.ts',

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
-import { MAX_UPLOAD_FILE_BYTES, type ConsoleDocument, type ConsoleMember, type StoredDocument, type UploadJob } from '../protocol/console-protocol.ts';
+import type { ConsoleDocument, ConsoleMember, StoredDocument, UploadJob } from '../protocol/console-protocol.ts';
+import { MAX_UPLOAD_FILE_BYTES } from '../protocol/console-terms.ts';
 import { VISIBILITIES, type Visibility } from '../protocol/workspace-terms.ts';
 import { confirmActions } from './confirm-actions.ts';
 import { documentListPage, DOCUMENTS_PER_PAGE } from './document-list-view.ts';

@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { ConsoleClient } from './console-client.ts';
 import type { Insights } from '../protocol/console-protocol.ts';
+import { TITLE_SEPARATOR } from '../protocol/query-terms.ts';
 import { consoleStyles } from './console-styles.ts';
 import { parseAnswerMarkdown } from '../widget/answer-markdown.ts';
 import { NO_CITATION_LINKS, renderAnswer } from '../widget/answer-markdown-render.ts';
@@ -121,7 +122,7 @@ export class KbInsightsTab extends LitElement {
       ${passage === undefined
         ? html`<p class="hint">The reported passage's document was removed, or you may not read it.</p>`
         : html`<p>
-              Passage of ${passage.url ? html`<a href=${passage.url}>${[passage.title, ...(passage.headings ?? []).slice(1)].join(' › ')}</a>` : [passage.title, ...(passage.headings ?? []).slice(1)].join(' › ')}
+              Passage of ${passage.url ? html`<a href=${passage.url}>${[passage.title, ...(passage.headings ?? []).slice(1)].join(TITLE_SEPARATOR)}</a>` : [passage.title, ...(passage.headings ?? []).slice(1)].join(TITLE_SEPARATOR)}
               (<code>${passage.doc_id}</code>)
             </p>
             ${passage.text === undefined

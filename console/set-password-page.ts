@@ -3,9 +3,7 @@ import type { PasswordLink } from '../protocol/console-protocol.ts';
 import { ConsoleApiError, ConsoleClient } from './console-client.ts';
 import { ConsoleSignedInEvent } from './console-events.ts';
 import { consoleStyles } from './console-styles.ts';
-
-/** Fewest characters of a password: the server's policy (server/auth/password-hash.ts), checked here first so a typo costs no round trip. */
-const MIN_PASSWORD_LENGTH = 12;
+import { MIN_PASSWORD_LENGTH } from '../protocol/workspace-terms.ts';
 
 /**
  * The page a set-password link opens (`/console#/set-password/{token}`): an

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_FILE_BYTES } from '../protocol/console-protocol.ts';
+import { MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_FILE_BYTES } from '../protocol/console-terms.ts';
 import { planUploadBatches, UPLOAD_LIMITS, uploadedFileBytes } from './upload-batches.ts';
 
 /** How the Documents tab splits a selection into uploads the server takes. */

@@ -1,4 +1,4 @@
-import { MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_FILES } from '../protocol/console-protocol.ts';
+import { MAX_UPLOAD_BODY_BYTES, MAX_UPLOAD_FILES } from '../protocol/console-terms.ts';
 
 /** Bytes of an upload's body kept for what is not a file: visibility, readers (up to 1,000 ids), quotable. */
 const RESERVED_BODY_BYTES = 64 * 1024;

@@ -9,7 +9,8 @@
  * are never read as markers.
  */
 
-const CODE_SPAN = /(`+)[\s\S]*?\1/g;
+/** An inline code span or fenced block: a backtick run, anything, the same run. */
+export const CODE_SPAN = /(`+)[\s\S]*?\1/g;
 const MARKER = /(?<!\\)\[(\d+)\]/g;
 
 /**

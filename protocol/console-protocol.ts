@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { PROVENANCES } from './query-schemas.ts';
+import {
+  DEFAULT_TOKEN_PAGE_LIMIT,
+  MAX_IMPORT_URLS,
+  MAX_RESYNC_HOURS,
+  MAX_TOKEN_PAGE_LIMIT,
+  MAX_UPLOAD_FILES,
+} from './console-terms.ts';
+import { PROVENANCES } from './query-terms.ts';
 import { ROLES, TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES } from './workspace-terms.ts';
 
 /**
@@ -58,11 +65,6 @@ export const ConsoleDocumentSchema = z
   .meta({ id: 'ConsoleDocument', description: 'A document the person can read' });
 export type ConsoleDocument = z.infer<typeof ConsoleDocumentSchema>;
 
-/** Largest document source the console API takes, in bytes of JSON body (25 MiB: a PDF of 18 MiB in base64). */
-export const MAX_DOCUMENT_BODY_BYTES = 25 * 1024 * 1024;
-
-/** Largest file the console uploads: what fits in {@link MAX_DOCUMENT_BODY_BYTES} once in base64 (4 bytes for 3), with room for the rest of the body. */
-export const MAX_UPLOAD_FILE_BYTES = 18 * 1024 * 1024;
 
 /** `PUT …/documents/{docId}`: a document's source and who may read it. */
 export const DocumentRequestSchema = z
@@ -109,15 +111,7 @@ export const StoredDocumentSchema = z
   .meta({ id: 'StoredDocument', description: 'The document as stored' });
 export type StoredDocument = z.infer<typeof StoredDocumentSchema>;
 
-/** Most files one upload (`POST …/uploads`) takes. */
-export const MAX_UPLOAD_FILES = 200;
 
-/**
- * Largest body of one upload, in bytes of JSON (25 MiB, as a document's: a
- * PDF of 18 MB in base64). The console sends a larger selection as several
- * uploads, one after the other.
- */
-export const MAX_UPLOAD_BODY_BYTES = MAX_DOCUMENT_BODY_BYTES;
 
 /** One file of an upload: the document it becomes and its source, as `PUT …/documents/{docId}` takes them. */
 export const UploadFileSchema = z
@@ -330,9 +324,6 @@ export type MemberList = z.infer<typeof MemberListSchema>;
 export const MemberRoleSchema = z.object({ user_id: z.string(), role: RoleSchema }).meta({ id: 'MemberRole', description: 'The member\'s new role' });
 export type MemberRole = z.infer<typeof MemberRoleSchema>;
 
-/** Tokens a page of `GET …/tokens` holds when `limit` is not given, and the most one may ask for. */
-export const DEFAULT_TOKEN_PAGE_LIMIT = 20;
-export const MAX_TOKEN_PAGE_LIMIT = 100;
 
 /**
  * `GET …/tokens`'s query: filters (combined with AND) and the page. Unknown
@@ -508,11 +499,7 @@ export const HeadingListSchema = z
   .meta({ id: 'HeadingList', description: "A document's headings" });
 export type HeadingList = z.infer<typeof HeadingListSchema>;
 
-/** Longest interval between two syncs of a re-synced import, hours (30 days). */
-export const MAX_RESYNC_HOURS = 720;
 
-/** Most URLs one import starts from. */
-export const MAX_IMPORT_URLS = 50;
 
 /** `POST …/imports`: a website to import, its pages' access, and the crawl's limits. */
 export const ImportRequestSchema = z

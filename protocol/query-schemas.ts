@@ -1,48 +1,16 @@
 import { z } from 'zod';
-import type { ProblemReason, Provenance, RatingReason } from './query-protocol.ts';
+import { MAX_COMMENT_CHARACTERS, MAX_QUESTION_CHARACTERS, MAX_TOP_K, PROBLEM_CODES, PROBLEM_REASONS, PROVENANCES, RATING_REASONS, STREAM_ERROR_CODES } from './query-terms.ts';
 
 /**
  * The widget endpoints' wire types (docs/specification.md) as zod
  * schemas, for the server and the OpenAPI document: the server validates
  * request bodies with them (its refusals name the field, in these messages),
  * and `/openapi.json`'s widget schemas are generated from them
- * (server/console-api/openapi.ts). The widget never imports this module: it
- * takes the same types from protocol/query-protocol.ts (`import type`), and
- * query-schemas.test.ts checks at compile time that both say the same.
+ * (server/console-api/openapi.ts). The widget never imports this module's
+ * values: it takes the types inferred from these schemas from
+ * protocol/query-protocol.ts (`import type`), and the value lists from the
+ * zod-free protocol/query-terms.ts.
  */
-
-/** Longest question, in characters after trimming. */
-export const MAX_QUESTION_CHARACTERS = 2000;
-/** Largest `top_k` a request may ask for, and most source spans a rating may carry (as many as an answer can cite). */
-export const MAX_TOP_K = 20;
-/** Longest feedback comment, in characters after trimming. */
-export const MAX_COMMENT_CHARACTERS = 1000;
-
-export const PROVENANCES = ['generated', 'abstained', 'qa_shortcut'] as const satisfies readonly Provenance[];
-export const RATING_REASONS = ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'] as const satisfies readonly RatingReason[];
-export const PROBLEM_REASONS = ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'] as const satisfies readonly ProblemReason[];
-
-/** Codes of refused requests (docs/http-api.md "Refused requests"), with the console's. */
-export const PROBLEM_CODES = [
-  'invalid_request',
-  'payload_too_large',
-  'unsupported_media_type',
-  'missing_token',
-  'invalid_token',
-  'token_expired',
-  'token_revoked',
-  'origin_not_allowed',
-  'kb_mismatch',
-  'unauthenticated',
-  'forbidden',
-  'cross_site_request',
-  'not_found',
-  'conflict',
-  'invalid_link',
-  'rate_limited',
-  'internal',
-  'unavailable',
-] as const;
 
 /** `"a", "b" or "c"`, for messages. */
 function listed(values: readonly string[]): string {
@@ -132,34 +100,37 @@ const feedbackCommon = {
     .meta({ description: "The visitor's words; blank counts as absent" }),
 };
 
-/** Body of the feedback endpoint (docs/specification.md "Feedback"): a rating of an answer, or a problem report on one source, told apart by `kind`. */
+/** A visitor's rating of one finished answer (`kind: "rating"`), the feedback endpoint's first body. */
+export const RatingFeedbackSchema = z
+  .object({
+    kind: z.literal('rating'),
+    ...feedbackCommon,
+    rating: oneOf('rating', ['up', 'down'] as const),
+    reason: oneOf('reason', RATING_REASONS).optional().meta({ description: 'Only with `rating: "down"`' }),
+    source_spans: z
+      .array(returnedSpan('Each of "source_spans"'), { error: `Field "source_spans" must be an array of the answer's source_span objects` })
+      .max(MAX_TOP_K, { error: `Field "source_spans" must hold at most ${MAX_TOP_K} source spans` })
+      .meta({ description: "The answer's citations' spans (empty for an abstention)" }),
+  })
+  .refine((body) => body.reason === undefined || body.rating === 'down', {
+    error: 'Field "reason" is only for rating "down"',
+    path: ['reason'],
+  })
+  .meta({ title: 'Rating of an answer' });
+
+/** A visitor's report of a problem with one cited source (`kind: "problem"`), the feedback endpoint's second body. */
+export const ProblemReportSchema = z
+  .object({
+    kind: z.literal('problem'),
+    ...feedbackCommon,
+    source_span: returnedSpan('Field "source_span"'),
+    reason: oneOf('reason', PROBLEM_REASONS),
+  })
+  .meta({ title: 'Problem report on one source' });
+
+/** Body of the feedback endpoint (docs/http-api.md "Feedback"): a rating of an answer, or a problem report on one source, told apart by `kind`. */
 export const FeedbackRequestSchema = z
-  .discriminatedUnion('kind', [
-    z
-      .object({
-        kind: z.literal('rating'),
-        ...feedbackCommon,
-        rating: oneOf('rating', ['up', 'down'] as const),
-        reason: oneOf('reason', RATING_REASONS).optional().meta({ description: 'Only with `rating: "down"`' }),
-        source_spans: z
-          .array(returnedSpan('Each of "source_spans"'), { error: `Field "source_spans" must be an array of the answer's source_span objects` })
-          .max(MAX_TOP_K, { error: `Field "source_spans" must hold at most ${MAX_TOP_K} source spans` })
-          .meta({ description: "The answer's citations' spans (empty for an abstention)" }),
-      })
-      .refine((body) => body.reason === undefined || body.rating === 'down', {
-        error: 'Field "reason" is only for rating "down"',
-        path: ['reason'],
-      })
-      .meta({ title: 'Rating of an answer' }),
-    z
-      .object({
-        kind: z.literal('problem'),
-        ...feedbackCommon,
-        source_span: returnedSpan('Field "source_span"'),
-        reason: oneOf('reason', PROBLEM_REASONS),
-      })
-      .meta({ title: 'Problem report on one source' }),
-  ])
+  .discriminatedUnion('kind', [RatingFeedbackSchema, ProblemReportSchema])
   .meta({ id: 'FeedbackRequest', description: 'A rating of an answer or a problem report on one source' });
 
 /** RFC 9457 problem details body of every refused request. */
@@ -175,3 +146,27 @@ export const ProblemSchema = z
 
 /** The schemas named in the OpenAPI document's `components.schemas`, by their `id`. */
 export const QUERY_SCHEMAS = [QueryRequestSchema, SourceSpanSchema, CitationSchema, QueryResponseSchema, FeedbackRequestSchema, ProblemSchema] as const;
+
+/** Stream frames (docs/http-api.md "Stream frames"): `type` always equals the SSE event name. */
+export const TokenFrameSchema = z.object({ type: z.literal('token'), text: z.string() });
+export const CitationsFrameSchema = z.object({ type: z.literal('citations'), citations: z.array(CitationSchema) });
+export const AbstainFrameSchema = z.object({ type: z.literal('abstain'), answer: z.string() });
+export const ResetFrameSchema = z.object({ type: z.literal('reset') });
+export const SuggestionsFrameSchema = z.object({ type: z.literal('suggestions'), questions: z.array(z.string()) });
+/**
+ * `provenance`: how the answer was produced (as in the JSON response), so a
+ * client can send it back with feedback. Optional and additive: the service
+ * always sends it; clients of older services fall back to `abstained` or
+ * `generated`.
+ */
+export const DoneFrameSchema = z.object({ type: z.literal('done'), abstained: z.boolean(), provenance: ProvenanceSchema.optional() });
+export const ErrorFrameSchema = z.object({ type: z.literal('error'), code: z.enum(STREAM_ERROR_CODES), message: z.string() });
+export const StreamFrameSchema = z.discriminatedUnion('type', [
+  TokenFrameSchema,
+  CitationsFrameSchema,
+  AbstainFrameSchema,
+  ResetFrameSchema,
+  SuggestionsFrameSchema,
+  DoneFrameSchema,
+  ErrorFrameSchema,
+]);

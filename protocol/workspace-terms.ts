@@ -33,3 +33,12 @@ export type TokenStatus = (typeof TOKEN_STATUSES)[number];
 
 /** One of {@link TOKEN_PURPOSES}. */
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/**
+ * Fewest characters (Unicode code points) of a password (NIST SP 800-63B
+ * section 5.1.1.2): the server refuses shorter ones, the console checks first
+ * so a typo costs no round trip.
+ */
+export const MIN_PASSWORD_LENGTH = 12;
+/** Most characters of a password: long passphrases welcome, unbounded input not. */
+export const MAX_PASSWORD_LENGTH = 1024;

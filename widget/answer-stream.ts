@@ -11,6 +11,7 @@
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type { Citation, Provenance, SourceSpan, StreamErrorCode, StreamFrame } from '../protocol/query-protocol.ts';
+import { PROVENANCES } from '../protocol/query-terms.ts';
 
 /**
  * Most characters (UTF-16 code units) the SSE parser holds for one event
@@ -256,8 +257,6 @@ function parseRetryAfter(value: string | null, now: number): number | undefined 
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
-
-const PROVENANCES: readonly Provenance[] = ['generated', 'abstained', 'qa_shortcut'];
 
 /** Whether `value` is a plain JSON object (not `null`, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {

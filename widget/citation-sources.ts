@@ -5,9 +5,7 @@
  * citations under it. DOM-free.
  */
 import type { Citation } from '../protocol/query-protocol.ts';
-
-/** Separator of a citation title's parts: document title, then section headings (protocol/query-protocol.ts). */
-const TITLE_SEPARATOR = ' › ';
+import { TITLE_SEPARATOR } from '../protocol/query-terms.ts';
 
 /** One document of a sources list. */
 export interface SourceGroup {

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Citation, FeedbackRequest, ProblemReason, RatingReason } from '../protocol/query-protocol.ts';
+import { MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_REASONS } from '../protocol/query-terms.ts';
 import { askQuestion, type AskOutcome } from './answer-stream.ts';
 import { parseAnswerMarkdown } from './answer-markdown.ts';
 import { NO_CITATION_LINKS, renderAnswer } from './answer-markdown-render.ts';
@@ -27,13 +28,6 @@ type CamelCase<Text extends string> = Text extends `${infer Head}-${infer Tail}`
 function wordsOf<Reason extends FailureReason | RatingReason | ProblemReason>(reason: Reason) {
   return reason.replace(/[-_](\w)/g, (_, letter: string) => letter.toUpperCase()) as CamelCase<Reason> satisfies keyof WidgetStrings;
 }
-
-/** Reasons offered after 👎 (optional) and in a problem report (one required), in this order. */
-const RATING_REASONS: readonly RatingReason[] = ['incorrect', 'not_what_i_asked', 'out_of_date', 'other'];
-const PROBLEM_REASONS: readonly ProblemReason[] = ['incorrect', 'out_of_date', 'broken_link', 'unrelated', 'other'];
-
-/** Most characters of a feedback comment (the service's limit). */
-const MAX_COMMENT = 1000;
 
 /**
  * Where one feedback control stands: the rating chosen (answers), the
@@ -691,7 +685,7 @@ export class KbWidget extends LitElement {
   /**
    * The form of a 👎 (`citation` absent: a reason may be chosen) or of a
    * problem report on `citation` (a reason must be): reasons as a radio
-   * group, an optional comment of at most {@link MAX_COMMENT} characters
+   * group, an optional comment of at most {@link MAX_COMMENT_CHARACTERS} characters
    * with a counter, and Send.
    */
   #renderFeedbackForm(turn: Turn, citation?: Citation): TemplateResult {
@@ -709,12 +703,12 @@ export class KbWidget extends LitElement {
         >${this.#text('comment')}
         <textarea
           name="comment"
-          maxlength=${MAX_COMMENT}
+          maxlength=${MAX_COMMENT_CHARACTERS}
           aria-describedby=${counter}
           @input=${(event: InputEvent) => this.#setFeedback(key, { ...state, length: (event.target as HTMLTextAreaElement).value.length })}
         ></textarea>
       </label>
-      <p class="status" id=${counter}>${this.#text('characters', { n: state.length ?? 0, max: MAX_COMMENT })}</p>
+      <p class="status" id=${counter}>${this.#text('characters', { n: state.length ?? 0, max: MAX_COMMENT_CHARACTERS })}</p>
       <button class="submit" aria-disabled=${state.status === 'sending' ? 'true' : nothing}>${this.#text('send')}</button>
     </form>`;
   }

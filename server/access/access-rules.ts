@@ -1,3 +1,4 @@
+import { VISIBILITIES } from '../../protocol/workspace-terms.ts';
 import type { Membership, Reach, Role, Visibility, WorkspaceRepository } from '../store/store.ts';
 
 /**
@@ -67,7 +68,7 @@ export async function canCreatePasswordLink(
  * @param role the person's role on the knowledge base, undefined when not a member
  */
 export function readableVisibilities(role: Role | undefined): Visibility[] {
-  return role ? ['public', 'workspace', 'restricted'] : ['public'];
+  return role ? [...VISIBILITIES] : ['public'];
 }
 
 /**

@@ -1,7 +1,8 @@
 import { problem } from '../http/problem.ts';
 import { shownValue } from './query-body.ts';
 import type { ProblemReport, RatingFeedback } from '../../protocol/query-protocol.ts';
-import { FeedbackRequestSchema, MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_REASONS } from '../../protocol/query-schemas.ts';
+import { FeedbackRequestSchema } from '../../protocol/query-schemas.ts';
+import { MAX_COMMENT_CHARACTERS, PROBLEM_REASONS, RATING_REASONS } from '../../protocol/query-terms.ts';
 
 /**
  * Validation of the feedback endpoint's body (protocol/query-protocol.ts

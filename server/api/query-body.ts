@@ -1,4 +1,5 @@
-import { MAX_QUESTION_CHARACTERS, MAX_TOP_K, QueryRequestSchema } from '../../protocol/query-schemas.ts';
+import { QueryRequestSchema } from '../../protocol/query-schemas.ts';
+import { MAX_QUESTION_CHARACTERS, MAX_TOP_K } from '../../protocol/query-terms.ts';
 import { MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
 

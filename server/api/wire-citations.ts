@@ -1,4 +1,5 @@
 import type { Citation } from '../../protocol/query-protocol.ts';
+import { TITLE_SEPARATOR } from '../../protocol/query-terms.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
 import type { SourceSpanCodec } from './source-span.ts';
 import type { ScoredPassage } from '../store/store.ts';
@@ -34,9 +35,6 @@ export function toWireCitations(
     return citation;
   });
 }
-
-/** Separator between the parts of a citation title (docs/specification.md "Citation": "File system › fs.stat()"). */
-export const TITLE_SEPARATOR = ' › ';
 
 /**
  * A citation's readable place: the document's title, then the section

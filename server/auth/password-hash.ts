@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../protocol/workspace-terms.ts';
 
 /**
  * Console passwords, stored as scrypt hashes (a memory-hard key derivation
@@ -22,11 +23,6 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * passwords are NFKC-normalized before hashing so the same password typed on
  * another keyboard or system still matches.
  */
-
-/** Fewest characters (code points) of a password. */
-export const MIN_PASSWORD_LENGTH = 12;
-/** Most characters of a password: long passphrases welcome, unbounded input not. */
-export const MAX_PASSWORD_LENGTH = 1024;
 
 /** scrypt cost parameters of new hashes (see the module comment). */
 export const SCRYPT_PARAMETERS = { N: 2 ** 15, r: 8, p: 3 } as const;

@@ -6,7 +6,7 @@ import { problem } from '../http/problem.ts';
 import { sameOriginOnly } from '../http/same-origin-check.ts';
 import type { ImportJobs } from '../ingest/jobs/import-jobs.ts';
 import type { UploadJobs } from '../ingest/jobs/upload-jobs.ts';
-import { MAX_UPLOAD_BODY_BYTES } from '../../protocol/console-protocol.ts';
+import { MAX_UPLOAD_BODY_BYTES } from '../../protocol/console-terms.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';
 import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { MAX_DOCUMENT_BODY_BYTES } from '../../protocol/console-protocol.ts';
+import { MAX_DOCUMENT_BODY_BYTES } from '../../protocol/console-terms.ts';
 import type { ConsoleRouteDeps } from './console-context.ts';
 import { curatedAnswerRoutes } from './curated-answer-routes.ts';
 import { documentRoutes } from './document-routes.ts';

@@ -57,10 +57,12 @@ export function jobReadRoutes<Job extends { id: string; startedBy: string }, Vie
     const { kbId, role } = await membership(store, request, response);
     response.json({ [kind.plural]: await views(kbId, role, signedInUser(response).id, kind.list(kbId)) });
   });
-  router.get(`/knowledge-bases/:kbId/${kind.plural}/:jobId`, async (request, response) => {
+  // The parameter is named as the document names it (`importId`, `uploadId`).
+  const jobId = `${kind.singular}Id`;
+  router.get(`/knowledge-bases/:kbId/${kind.plural}/:${jobId}`, async (request, response) => {
     const { kbId, role } = await membership(store, request, response);
-    const job = kind.get(kbId, String(request.params.jobId));
-    if (!job) throw problem(404, 'not_found', `No ${kind.singular} "${String(request.params.jobId)}" in knowledge base "${kbId}"`);
+    const job = kind.get(kbId, String(request.params[jobId]));
+    if (!job) throw problem(404, 'not_found', `No ${kind.singular} "${String(request.params[jobId])}" in knowledge base "${kbId}"`);
     response.json((await views(kbId, role, signedInUser(response).id, [job]))[0]);
   });
 }

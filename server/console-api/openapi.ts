@@ -4,8 +4,10 @@
  * feedback endpoint and the console API behind the Developers tab
  * (session sign-in, set-password links, knowledge bases, documents,
  * uploads, feedback, members and invitations, tokens).
- * Kept beside the routes it describes; a test checks that every route the
- * app mounts appears here.
+ * Routes written as route records (server/http/route-record.ts; the token
+ * and curated answer routes so far) bring their own paths; the others are
+ * listed here. openapi.test.ts fails when a mounted route is missing from
+ * the document or the document names a route that is not mounted.
  *
  * No schema is written here: each is generated from its one definition
  * (protocol/query-schemas.ts for the widget endpoints,
@@ -13,51 +15,13 @@
  * and tests check the service's answers against the schemas named here.
  */
 
-import { z } from 'zod';
-import { CONSOLE_SCHEMAS, TokenListQuerySchema } from '../../protocol/console-protocol.ts';
+import { CONSOLE_SCHEMAS } from '../../protocol/console-protocol.ts';
 import { componentSchemas } from '../../protocol/json-schemas.ts';
 import { QUERY_SCHEMAS } from '../../protocol/query-schemas.ts';
-
-/** A reference to one of the document's `components.schemas`. */
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-/** A required JSON request body of one of the document's `components.schemas`. */
-const jsonBody = (id: string) => ({ required: true, content: { 'application/json': { schema: ref(id) } } });
-const userId = { name: 'userId', in: 'path', required: true, schema: { type: 'string' } } as const;
-const problem = { $ref: '#/components/schemas/Problem' } as const;
-const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: problem } },
-});
-const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const kbId = { name: 'kbId', in: 'path', required: true, schema: { type: 'string' } } as const;
-const sourceId = { name: 'sourceId', in: 'path', required: true, schema: { type: 'string' }, description: 'A re-synced website (`src_…`)' } as const;
-const answerId = { name: 'answerId', in: 'path', required: true, schema: { type: 'integer' } } as const;
-const documentId = {
-  name: 'docId',
-  in: 'path',
-  required: true,
-  description: 'Relative path such as `guides/setup.md`; its `/` are not escaped',
-  schema: { type: 'string' },
-} as const;
-/**
- * The query parameters of an operation from the zod schema that validates
- * them (JSON Schema of its input): one optional parameter per property, its
- * description lifted from the property's.
- */
-function queryParameters(schema: z.ZodObject) {
-  const { properties = {} } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as { properties?: Record<string, Record<string, unknown>> };
-  return Object.entries(properties).map(([name, { description, ...property }]) => ({
-    name,
-    in: 'query',
-    ...(typeof description === 'string' ? { description } : {}),
-    schema: property,
-  }));
-}
-const consoleErrors = {
-  '401': problemResponse('Not signed in (`unauthenticated`); widget tokens are never accepted here'),
-  '403': problemResponse('Missing role (`forbidden`) or a cross-site request (`cross_site_request`)'),
-  '404': problemResponse('No such knowledge base among yours (`not_found`)'),
-};
+import { openApiPaths } from '../http/route-record.ts';
+import { consoleErrors, documentId, json, jsonBody, kbId, problemResponse, ref, sourceId, userId } from './openapi-parts.ts';
+import { CURATED_ANSWER_ROUTES } from './curated-answer-routes.ts';
+import { TOKEN_ROUTES } from './token-routes.ts';
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -329,56 +293,7 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
-    '/console/api/knowledge-bases/{kbId}/curated-answers': {
-      get: {
-        summary: 'The curated answers (`qa_shortcut`) the person can read, in the order they are matched; those citing a document the person cannot read are left out and counted',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        responses: { '200': json(ref('CuratedAnswerList'), 'Curated answers'), ...consoleErrors },
-      },
-      post: {
-        summary: 'Add a curated answer (editors and owners): given as the answer to questions worded like its question, citing its sources',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        requestBody: jsonBody('CuratedAnswerRequest'),
-        responses: {
-          '201': json(ref('CuratedAnswer'), 'Added'),
-          '400': problemResponse('A source that is not a document the person can read, a heading not in its document, `[n]` markers that do not match the sources (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/curated-answers/{answerId}': {
-      put: {
-        summary: "Replace a curated answer's question, answer and sources (editors and owners)",
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, answerId],
-        requestBody: jsonBody('CuratedAnswerRequest'),
-        responses: {
-          '200': json(ref('CuratedAnswer'), 'The curated answer as stored'),
-          '400': problemResponse('As for adding one (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-      delete: {
-        summary: 'Remove a curated answer (editors and owners)',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, answerId],
-        responses: { '204': { description: 'Removed' }, ...consoleErrors },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/headings': {
-      get: {
-        summary: 'The headings of one document the person can read, in document order: what a curated answer may cite',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, { name: 'doc_id', in: 'query', required: true, schema: { type: 'string' } }],
-        responses: {
-          '200': json(ref('HeadingList'), 'Headings'),
-          '400': problemResponse('No `doc_id` (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
+    ...openApiPaths('/console/api', CURATED_ANSWER_ROUTES),
     '/console/api/knowledge-bases/{kbId}/insights': {
       get: {
         summary: 'Questions and abstentions per day, coverage gaps (abstained questions grouped by similarity), 👎 answers from the question log, and problem reports with their passages (editors and owners)',
@@ -474,58 +389,7 @@ export const OPENAPI_DOCUMENT = {
         responses: { '204': { description: 'Removed' }, '400': problemResponse('Would leave no owner'), ...consoleErrors },
       },
     },
-    '/console/api/knowledge-bases/{kbId}/tokens': {
-      get: {
-        summary: 'Widget tokens of the knowledge base (never the secret), newest first, filtered and a page at a time',
-        description:
-          'Filters combine with AND; `origin` matches any allowed origin containing the text, case-insensitively. A page holds `limit` tokens; ' +
-          '`next_cursor`, present when more follow, continues with the same filters. `total` counts every match. Expired preview and demo ' +
-          'tokens are deleted first (their holders reuse them while valid); expired and revoked embed tokens stay listed.',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, ...queryParameters(TokenListQuerySchema)],
-        responses: {
-          '200': json(ref('TokenList'), 'A page of tokens'),
-          '400': problemResponse('A parameter out of range or unknown, or a `cursor` this API did not give (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-      post: {
-        summary: 'Issue a widget token (editors and owners)',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        requestBody: jsonBody('IssueTokenRequest'),
-        responses: {
-          '201': json(ref('IssuedToken'), 'The token, shown once, with the ready-to-paste snippet: when the token expires, and a `tokenProvider` fetching a fresh one'),
-          '400': problemResponse('Malformed origin, lifetime above the cap, unknown scope (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/tokens/preview': {
-      post: {
-        summary: "Issue a preview token for the Developers tab's live preview (editors and owners)",
-        description:
-          "An ordinary widget token of the signed-in person with `purpose: preview`, whose only allowed origin is the console's own " +
-          '(the origin the request was addressed to), living 10 minutes (less if the platform cap is lower). It obeys the same access rules ' +
-          "as any token: the issuer's reach now, intersected with the scope. It is listed and can be revoked like the others. The console " +
-          'reuses one while it has a few minutes left; issuing one deletes the expired preview and demo tokens of the knowledge base.',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId],
-        requestBody: jsonBody('PreviewTokenRequest'),
-        responses: {
-          '201': json(ref('PreviewToken'), 'The preview token'),
-          '400': problemResponse('Unknown scope (`invalid_request`)'),
-          ...consoleErrors,
-        },
-      },
-    },
-    '/console/api/knowledge-bases/{kbId}/tokens/{tokenId}': {
-      delete: {
-        summary: 'Revoke a token (editors and owners); effective on its next request',
-        security: [{ consoleSession: [] }],
-        parameters: [kbId, { name: 'tokenId', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '204': { description: 'Revoked' }, ...consoleErrors },
-      },
-    },
+    // Routes defined as records: mounted and documented from the same definition.
+    ...openApiPaths('/console/api', TOKEN_ROUTES),
   },
 } as const;

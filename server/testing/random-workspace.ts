@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { issueToken } from '../auth/widget-tokens.ts';
 import { ingestPaths } from '../ingest/pipeline/ingest-files.ts';
+import { ROLES } from '../../protocol/workspace-terms.ts';
 import type { Role, Store, TokenRecord, Visibility } from '../store/store.ts';
 import { VISIBILITIES } from '../store/store.ts';
 
@@ -126,7 +127,7 @@ export type ChangeModel =
 // ---------------------------------------------------------------------------
 // Arbitraries
 
-const roleOrNone = fc.constantFrom<Role | undefined>(undefined, 'reader', 'editor', 'owner');
+const roleOrNone = fc.constantFrom<Role | undefined>(undefined, ...ROLES);
 const visibility = fc.constantFrom<Visibility>(...VISIBILITIES);
 const filler = fc.constantFrom<string>(...FILLER_WORDS);
 

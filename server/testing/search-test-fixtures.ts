@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import type { RetrievalQuery } from '../retrieval/retriever.ts';
 import type { FieldCounts, IndexedPage } from '../store/index/index-data.ts';
+import { VISIBILITIES } from '../../protocol/workspace-terms.ts';
 import { type ChunkInput, type DocumentInput, type Store, type Visibility } from '../store/store.ts';
 import { NotFoundError } from '../errors.ts';
 
@@ -23,7 +24,6 @@ export const VOCABULARY = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta',
 export const UNKNOWN_TERMS = ['unknown', 'zzz', '12'];
 /** Names of the users the histories list as readers; create them with these names. */
 export const READERS = ['ann', 'bob'];
-const VISIBILITIES: Visibility[] = ['public', 'workspace', 'restricted'];
 const DOC_IDS = ['a', 'b', 'c', 'd', 'e', 'f'];
 
 const fieldCountsArbitrary: fc.Arbitrary<FieldCounts> = fc
@@ -108,7 +108,7 @@ export const operationArbitrary: fc.Arbitrary<Operation> = fc.oneof(
     weight: 4,
     arbitrary: fc.record({
       kind: fc.constant('search' as const),
-      visibilities: fc.subarray(VISIBILITIES),
+      visibilities: fc.subarray<Visibility>([...VISIBILITIES]),
       userName: fc.constantFrom(...READERS, 'nobody'),
       terms: fc.array(fc.constantFrom(...VOCABULARY, ...UNKNOWN_TERMS), { maxLength: 6 }),
       // Often much smaller than the candidates, where the scorer selects instead of sorting.

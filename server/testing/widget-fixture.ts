@@ -17,7 +17,7 @@ import { createTestStoreLocation } from './test-store.ts';
 import { createPooledAnswerEngine } from '../engine/answer-pool.ts';
 import type { ChatClient } from '../engine/generation/chat-completions-client.ts';
 import { createQuestionLogWriter, type QuestionLogWriter } from '../question-log/question-log-writer.ts';
-import type { Store, User } from '../store/store.ts';
+import type { Store, User, Visibility } from '../store/store.ts';
 
 /**
  * A small real workspace served on an ephemeral port, for HTTP-level tests:
@@ -142,7 +142,7 @@ export async function createWidgetFixture(options: FixtureOptions = {}): Promise
   await mkdir(sources);
   for (const [name, text] of Object.entries(FIXTURE_DOCUMENTS)) await writeFile(join(sources, name), text);
   await writeFile(join(sources, 'other.md'), '# Other\n\n## Penguins\n\nPenguins live in the southern hemisphere and cannot fly.\n');
-  const ingest = (paths: string[], rest: { visibility: 'public' | 'workspace' | 'restricted'; readers?: string[]; quotable?: boolean; kbId?: string }) =>
+  const ingest = (paths: string[], rest: { visibility: Visibility; readers?: string[]; quotable?: boolean; kbId?: string }) =>
     ingestPaths(store, {
       kbId: rest.kbId ?? 'docs',
       paths: paths.map((name) => join(sources, name)),

@@ -1,3 +1,4 @@
+import { CODE_SPAN } from '../../../protocol/citation-markers.ts';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { NO_ANSWER } from './answer-prompt.ts';
 import type { ScoredPassage } from '../../store/store.ts';
@@ -66,8 +67,6 @@ const MARKER_SOURCE = String.raw`(?<!\\)\[ *\d+ *(?:, *\d+ *)*\]`;
 const MARKER = new RegExp(MARKER_SOURCE, 'g');
 /** End of a sentence: terminal punctuation, closing quotes or brackets, the markers written after it; or a line break. */
 const SENTENCE_END = new RegExp(String.raw`[.?!]+["')]*(?:[ \t]*${MARKER_SOURCE})*(?=\s|$)|\n`, 'g');
-/** A code span or fenced block, as protocol/citation-markers.ts reads them. */
-const CODE_SPAN = /(`+)[\s\S]*?\1/g;
 const LIST_PREFIX = /^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+/gm;
 const NUMBER = /^\d+$/;
 

@@ -4,6 +4,7 @@
  * feedback-repository.ts.
  */
 
+import type { Provenance } from '../../../protocol/query-terms.ts';
 import type { Reach } from '../passages/passages.ts';
 
 /**
@@ -30,7 +31,7 @@ export interface FeedbackInput {
   /** When it was received, epoch ms. */
   createdAt: number;
   question: string;
-  provenance: 'generated' | 'abstained' | 'qa_shortcut';
+  provenance: Provenance;
   rating?: 'up' | 'down';
   reason?: string;
   comment?: string;

@@ -1,3 +1,5 @@
+import type { Provenance } from '../../../protocol/query-terms.ts';
+
 /**
  * The question log: each question a visitor asked and what became of it,
  * with the feedback that arrived for it. Its SQL is in
@@ -10,7 +12,7 @@ export interface QuestionLogEntry {
   /** When the answer ended, epoch ms. */
   createdAt: number;
   question: string;
-  provenance: 'generated' | 'abstained' | 'qa_shortcut';
+  provenance: Provenance;
   /** Documents cited, in citation order, each once. */
   citedDocIds: string[];
   /** From the request to the answer's end, ms. */
