@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { Problem, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
-import { ABSTENTION_MESSAGE } from '../engine/answer-engine.ts';
+import { ABSTENTION_MESSAGE } from '../engine/abstention.ts';
 import { createChatCompletionsClient } from '../engine/generation/chat-completions-client.ts';
 import { replyWith, startFakeChatServer, type ChatScript, type FakeChatServer } from '../testing/fake-chat-server.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';

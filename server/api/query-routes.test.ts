@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findCitationMarkers } from '../../protocol/citation-markers.ts';
 import type { Citation, QueryResponse } from '../../protocol/query-protocol.ts';
-import { ABSTENTION_MESSAGE } from '../engine/answer-engine.ts';
+import { ABSTENTION_MESSAGE } from '../engine/abstention.ts';
 import { updateSiteSettings } from '../ingest/site-settings.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
 import { readFrames } from '../testing/read-frames.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { AnswerEvent } from './answer-events.ts';
-import { ABSTENTION_MESSAGE, DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
+import { ABSTENTION_MESSAGE } from './abstention.ts';
+import { DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
 import { composeExtractiveAnswer } from './extractive/extractive-answerer.ts';
 import { RERANK_DEPTH, rerankPassages } from './ranking/passage-rerank.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';

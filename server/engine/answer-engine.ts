@@ -12,16 +12,13 @@ import { sameHeadingPath } from './passages/section-heading.ts';
 import { StreamedReply } from './generation/streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
+import { abstention, nearPages } from './abstention.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage, Store } from '../store/store.ts';
 
 /** Passages retrieved when the request does not say (`top_k` omitted). */
 export const DEFAULT_TOP_K = 8;
-
-/** The answer given when the service abstains. */
-export const ABSTENTION_MESSAGE =
-  "I couldn't find an answer to that in this knowledge base. Try rephrasing the question, or ask about something the documentation covers.";
 
 /** What the engine reads of the store: curated pairs and passages by document. Retrieval goes through the retriever. */
 export type EngineStore = Pick<Store, 'passagesOf' | 'countPassages'> & { listFaq(kbId: string): Promise<readonly FaqPair[]> };
@@ -296,50 +293,6 @@ async function* generateAnswer(
   const questions = suggestFollowUps(request.question, prepared.related, prepared.passages, verdict.cited);
   if (questions.length > 0) yield { type: 'suggestions', questions };
   yield { type: 'done', abstained: false, provenance: 'generated' };
-}
-
-/**
- * The abstention's events: the refusal, naming the pages that came near
- * (title, linked when the page has a URL) so the asker has somewhere to go,
- * then any follow-up suggestions. The pages are not `citations`: an
- * abstention draws on nothing (docs/specification.md "Query response": citations are
- * what an answer was drawn from).
- */
-function abstention(near: readonly ScoredPassage[] = [], questions: readonly string[] = []): AnswerEvent[] {
-  const pages = near.map((passage) => `- ${passage.url ? `[${markdownLinkText(passage.title)}](${passage.url})` : passage.title}`);
-  return [
-    { type: 'abstain', answer: pages.length === 0 ? ABSTENTION_MESSAGE : `${ABSTENTION_MESSAGE}\n\nThese pages may be related:\n${pages.join('\n')}` },
-    ...(questions.length > 0 ? [{ type: 'suggestions' as const, questions: [...questions] }] : []),
-    { type: 'done', abstained: true, provenance: 'abstained' },
-  ];
-}
-
-/**
- * Cosine similarity (dense retrieval) from which a page counts as near the
- * question when the engine abstains: on the Node.js set's fit half, 0.45
- * names a page for none of the 18 off-topic questions and for 98 of the 107
- * answerable ones (0.40: 3 off-topic; 0.50: 84 answerable).
- */
-export const RELATED_PAGE_SIMILARITY = 0.45;
-/** Most pages an abstention names. */
-export const MAX_RELATED_PAGES = 3;
-
-/** The best passage of each of the (at most three) pages whose similarity to the question reaches {@link RELATED_PAGE_SIMILARITY}. */
-function nearPages(passages: readonly ScoredPassage[]): ScoredPassage[] {
-  const near = passages
-    .filter((passage) => (passage.similarity ?? 0) >= RELATED_PAGE_SIMILARITY)
-    .sort((left, right) => right.similarity! - left.similarity!);
-  const pages: ScoredPassage[] = [];
-  for (const passage of near) {
-    if (pages.length >= MAX_RELATED_PAGES) break;
-    if (!pages.some((page) => page.docId === passage.docId)) pages.push(passage);
-  }
-  return pages;
-}
-
-/** A title as markdown link text: brackets and backslashes escaped. */
-function markdownLinkText(title: string): string {
-  return title.replace(/[\\[\]]/g, (character) => `\\${character}`);
 }
 
 /**
