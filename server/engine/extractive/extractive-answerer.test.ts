@@ -7,8 +7,8 @@ import {
   MAX_SENTENCES,
   QUESTION_LENGTH_SATURATION,
   composeExtractiveAnswer,
-  phraseCoverage,
 } from './extractive-answerer.ts';
+import { phraseCoverage } from './evidence-features.ts';
 import { otherPages, rerankPassages, type RerankedSearch } from '../ranking/passage-rerank.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 import { findCitationMarkers } from '../../../protocol/citation-markers.ts';

@@ -1,6 +1,7 @@
 import { ownerHeadingPath, writeAnswerText, type QuotedSentence } from './answer-composition.ts';
 import { isReplacementSection, sectionDeprecation } from '../passages/deprecation.ts';
-import { evidenceScore, type DENSE_EVIDENCE_FEATURES, type EvidenceFeatures, type EvidenceModel } from '../ranking/evidence.ts';
+import { evidenceScore, type EvidenceFeatures, type EvidenceModel } from '../ranking/evidence.ts';
+import { denseFeatures, documentMargin } from './evidence-features.ts';
 import { questionTermWeights, sentenceWeight, termsWeight, type RerankedSearch } from '../ranking/passage-rerank.ts';
 import { analyzePassage, identifierTerms, type PassageAnalysis } from '../passages/passage-analysis.ts';
 import { QuestionPairs } from '../ranking/phrase-pairs.ts';
@@ -336,20 +337,6 @@ function optionNamed(sentence: Sentence, weights: ReadonlyMap<string, number>): 
   return identifierTerms(sentence.option ?? '').some((term) => weights.has(term));
 }
 
-/**
- * Share of the question's adjacent term pairs (consecutive analyzed terms,
- * stop words already dropped) that are also adjacent somewhere in the
- * passage's analyzed text: a phrase-level match, which BM25's bag of words
- * cannot see.
- *
- * @param questionTerms the question's distinct analyzed terms, in question order
- * @param passageTerms analyzed text, in order, duplicates kept
- * @returns a share in 0..1; 0 for a question of fewer than two terms
- */
-export function phraseCoverage(questionTerms: readonly string[], passageTerms: readonly string[]): number {
-  return new QuestionPairs(questionTerms).coverage(passageTerms);
-}
-
 /** The best candidate, then the others that add question terms (see the module's documentation); the best first. */
 function selectSentences(
   candidates: Candidate[],
@@ -397,47 +384,4 @@ function mayJoin(first: Candidate, candidate: Candidate): boolean {
 
 function sum(values: number[]): number {
   return values.reduce((total, value) => total + value, 0);
-}
-
-/**
- * How far the first passage's retrieval score stands above the best passage
- * of any other document, as a share of it (1 when no other document was
- * retrieved; negative when re-ranking put a lower-scored passage first).
- */
-function documentMargin(best: ScoredPassage, passages: readonly ScoredPassage[]): number {
-  // A first passage that only dense retrieval found has no lexical margin.
-  if (best.score <= 0) return passages.some((passage) => passage.score > 0) ? -1 : 0;
-  const other = passages.find((passage) => passage.docId !== best.docId);
-  if (!other) return 1;
-  return (best.score - other.score) / best.score;
-}
-
-/**
- * The dense evidence (engine/ranking/evidence.ts): the first passage's cosine
- * similarity to the question, its margin over the most similar passage of
- * another page, whether its page is first for each retriever (most
- * similar passage's page; highest BM25F passage's page), its page's
- * similarity and that one's margin over any other page's, and the unknown
- * share weighted by the page's distance in meaning. All 0 when dense
- * retrieval did not take part.
- *
- * @param unknownShare the question's IDF-weighted share of terms no passage of the reach holds
- */
-function denseFeatures(best: ScoredPassage, search: RerankedSearch, unknownShare: number): Pick<EvidenceFeatures, (typeof DENSE_EVIDENCE_FEATURES)[number]> {
-  const { passages } = search;
-  const scored = passages.filter((passage) => passage.similarity !== undefined);
-  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0, distantUnknownShare: 0 };
-  const similarity = best.similarity ?? 0;
-  const documentSimilarity = best.documentSimilarity ?? 0;
-  const denseFirst = scored.reduce((top, passage) => (passage.similarity! > top.similarity! ? passage : top));
-  const lexicalFirst = passages.reduce((top, passage) => (passage.score > top.score ? passage : top));
-  const agreement = (denseFirst.docId === best.docId ? 0.5 : 0) + (lexicalFirst.score > 0 && lexicalFirst.docId === best.docId ? 0.5 : 0);
-  return {
-    similarity,
-    similarityMargin: similarity - search.otherPages.similarity,
-    retrieverAgreement: agreement,
-    documentSimilarity,
-    documentSimilarityMargin: documentSimilarity - search.otherPages.documentSimilarity,
-    distantUnknownShare: unknownShare * (1 - Math.min(1, Math.max(0, documentSimilarity))),
-  };
 }
