@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { QueryResponse } from '../protocol/query-protocol.ts';
-import { defaultModel } from '../server/embedding/model-manifest.ts';
+import { defaultModel, networkFiles } from '../server/embedding/model-manifest.ts';
 import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts';
 
 /**
@@ -15,8 +15,8 @@ import { issueTokenAsPrinted, startServer, stopServer } from './start-server.ts'
  * banner, `/readyz` and `/metrics`.
  */
 const model = defaultModel();
-/** The model's weights: its largest file (model.onnx, or model.onnx_data beside a bundled graph). */
-const weights = [...model.files].sort((a, b) => b.size - a.size)[0]!;
+/** The model's weights: model.onnx, or model.onnx_data beside a bundled graph. */
+const weights = networkFiles(model)[0]!;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 let folder: string;
 let server: ChildProcess | undefined;

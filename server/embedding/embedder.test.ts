@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dot, loadEmbedder, type Embedder } from './embedder.ts';
 import { installedModelFolder, ModelIntegrityError } from './model-files.ts';
 import { modelFetchSettings } from './model-fetch.ts';
-import { defaultModel } from './model-manifest.ts';
+import { defaultModel, networkFiles } from './model-manifest.ts';
 
 /**
  * The real model the manifest pins, as `npm install` fetched it: these
@@ -70,8 +70,8 @@ describe('the embedding model', () => {
     const copy = await mkdtemp(join(tmpdir(), 'kb-model-tampered-'));
     try {
       await cp(folder, copy, { recursive: true });
-      // The largest file holds the weights (model.onnx, or model.onnx_data beside a bundled graph).
-      const weights = [...model.files].sort((a, b) => b.size - a.size)[0]!;
+      // The weights: model.onnx, or model.onnx_data beside a bundled graph.
+      const weights = networkFiles(model)[0]!;
       await writeFile(join(copy, weights.name), Buffer.from('not the pinned weights'));
       const failure = await loadEmbedder(model, copy).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(ModelIntegrityError);

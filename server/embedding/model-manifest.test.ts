@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { defaultModel, loadManifest, MANIFEST_URL } from './model-manifest.ts';
+import { defaultModel, loadManifest, MANIFEST_URL, modelKey } from './model-manifest.ts';
 
 describe('the model manifest', () => {
   test('every model lists its weights and tokenizer, and a source for each file', () => {
@@ -28,6 +28,14 @@ describe('the model manifest', () => {
     expect(() => defaultModel({ KB_EMBEDDING_MODEL: 'acme/unknown-encoder' })).toThrow(
       `KB_EMBEDDING_MODEL=acme/unknown-encoder is not in the model manifest; it lists ${models.map((model) => model.id).join(', ')}`,
     );
+  });
+
+  test('the vectors\' key changes with the weights even when the graph beside them does not', () => {
+    const e5 = loadManifest().find((model) => model.files.some((file) => file.name === 'model.onnx_data'))!;
+    const reweighted = { ...e5, files: e5.files.map((file) => (file.name === 'model.onnx_data' ? { ...file, sha256: 'f'.repeat(64) } : file)) };
+    expect(modelKey(reweighted)).not.toBe(modelKey(e5));
+    const retokenized = { ...e5, files: e5.files.map((file) => (file.name === 'tokenizer.json' ? { ...file, sha256: 'f'.repeat(64) } : file)) };
+    expect(modelKey(retokenized)).toBe(modelKey(e5));
   });
 
   test('a converted file the model does not list is refused when the manifest is read', async () => {

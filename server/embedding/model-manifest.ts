@@ -123,11 +123,22 @@ export function defaultModel(env: Readonly<Record<string, string | undefined>> =
 }
 
 /**
+ * The files that hold the model's network: the ONNX graph, and its external
+ * weights when it has them (`model.onnx_data`). Largest first: the weights.
+ */
+export function networkFiles(model: Pick<ModelSpec, 'files'>): ModelFile[] {
+  return model.files.filter((file) => file.name.startsWith('model.onnx')).sort((left, right) => right.size - left.size);
+}
+
+/**
  * What identifies a model's vectors: two indexes embedded under different
  * keys hold vectors that must never be compared (a change re-embeds:
- * docs/ingestion.md "What forces a rebuild").
+ * docs/ingestion.md "What forces a rebuild"). It names the hash of every
+ * network file, so new weights beside an unchanged graph change it too.
  */
 export function modelKey(model: Pick<ModelSpec, 'id' | 'revision' | 'variant' | 'files'>): string {
-  const weights = model.files.find((file) => file.name.endsWith('.onnx'))?.sha256.slice(0, 12) ?? 'none';
-  return `${model.id}@${model.revision.slice(0, 12)}/${model.variant}/${weights}`;
+  const network = networkFiles(model)
+    .map((file) => file.sha256.slice(0, 12))
+    .join('+');
+  return `${model.id}@${model.revision.slice(0, 12)}/${model.variant}/${network || 'none'}`;
 }
