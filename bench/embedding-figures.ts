@@ -1,7 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { performance } from 'node:perf_hooks';
 import { quantile } from './figures.ts';
-import { loadEmbedder, pool } from '../server/embedding/embedder.ts';
+import { encoderFeeds, loadEmbedder, pool } from '../server/embedding/embedder.ts';
 import { EMBED_BATCH, embedInBatches } from '../server/embedding/embed-passages.ts';
 import { createEmbeddingPool } from '../server/embedding/embedding-pool.ts';
 import { join } from 'node:path';
@@ -35,15 +35,8 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
 
   const session = await ort.InferenceSession.create(join(folder, 'model.onnx'), { intraOpNumThreads: threads, interOpNumThreads: 1, graphOptimizationLevel: 'all' });
   const run = async (sequences: number[][]) => {
-    const width = Math.max(...sequences.map((ids) => ids.length));
-    const ids = new BigInt64Array(sequences.length * width);
-    const mask = new BigInt64Array(sequences.length * width);
-    sequences.forEach((sequence, row) => sequence.forEach((id, column) => {
-      ids[row * width + column] = BigInt(id);
-      mask[row * width + column] = 1n;
-    }));
-    const shape = [sequences.length, width];
-    const output = await session.run(feeds(session, ids, mask, shape));
+    const { feeds, width } = encoderFeeds(sequences, session.inputNames);
+    const output = await session.run(feeds);
     const hidden = output[session.outputNames[0]!]!.data as Float32Array;
     return sequences.map((sequence, row) => pool(hidden, row, width, sequence.length, model.dimensions, model.pooling, model.normalize));
   };
@@ -66,9 +59,8 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
       await embedder.embed([question], 'query');
       ours.push(performance.now() - mark);
       const ids = embedder.tokenize(question, 'query');
-      const shape = [1, ids.length];
       mark = performance.now();
-      await single.run(feeds(single, BigInt64Array.from(ids.map(BigInt)), new BigInt64Array(ids.length).fill(1n), shape));
+      await single.run(encoderFeeds([ids], single.inputNames).feeds);
       raw.push(performance.now() - mark);
     }
     await single.release();
@@ -78,11 +70,4 @@ export async function measureEmbedding(model: ModelSpec, folder: string, passage
     await session.release();
     await embedder.release();
   }
-}
-
-/** The inputs a session takes: token ids, the attention mask, and token types (all 0) where the graph has them (BERT, not XLM-RoBERTa). */
-function feeds(session: ort.InferenceSession, ids: BigInt64Array, mask: BigInt64Array, shape: number[]): Record<string, ort.Tensor> {
-  const inputs: Record<string, ort.Tensor> = { input_ids: new ort.Tensor('int64', ids, shape), attention_mask: new ort.Tensor('int64', mask, shape) };
-  if (session.inputNames.includes('token_type_ids')) inputs.token_type_ids = new ort.Tensor('int64', new BigInt64Array(ids.length), shape);
-  return inputs;
 }

@@ -49,7 +49,6 @@ export async function loadEmbedder(model: ModelSpec, folder: string, options: Em
   const sessionOptions: ort.InferenceSession.SessionOptions = { intraOpNumThreads: options.threads ?? 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' };
   // Opened by path: a graph's external weights (model.onnx_data) are found beside it.
   const session = await ort.InferenceSession.create(options.modelFile ?? join(folder, 'model.onnx'), sessionOptions);
-  const hasTokenTypes = session.inputNames.includes('token_type_ids');
   const output = session.outputNames[0]!;
 
   function tokenize(text: string, kind: EmbeddingKind): number[] {
@@ -68,22 +67,7 @@ export async function loadEmbedder(model: ModelSpec, folder: string, options: Em
     async embed(texts, kind) {
       if (texts.length === 0) return [];
       const sequences = texts.map((text) => tokenize(text, kind));
-      const width = Math.max(...sequences.map((ids) => ids.length));
-      const size = sequences.length * width;
-      const inputIds = new BigInt64Array(size);
-      const mask = new BigInt64Array(size);
-      sequences.forEach((ids, row) => {
-        for (let column = 0; column < ids.length; column++) {
-          inputIds[row * width + column] = BigInt(ids[column]!);
-          mask[row * width + column] = 1n;
-        }
-      });
-      const shape = [sequences.length, width];
-      const feeds: Record<string, ort.Tensor> = {
-        input_ids: new ort.Tensor('int64', inputIds, shape),
-        attention_mask: new ort.Tensor('int64', mask, shape),
-      };
-      if (hasTokenTypes) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(size), shape);
+      const { feeds, width } = encoderFeeds(sequences, session.inputNames);
       const results = await session.run(feeds);
       const hidden = results[output]!.data as Float32Array;
       const dimensions = model.dimensions;
@@ -91,6 +75,31 @@ export async function loadEmbedder(model: ModelSpec, folder: string, options: Em
     },
     release: () => session.release(),
   };
+}
+
+/**
+ * The encoder's inputs for a batch of token id sequences: ids and attention
+ * mask (int64, [batch, width], padded with 0 to the longest), and token types
+ * (all 0) when the graph takes them (BERT does, XLM-RoBERTa does not).
+ */
+export function encoderFeeds(sequences: readonly (readonly number[])[], inputNames: readonly string[]): { feeds: Record<string, ort.Tensor>; width: number } {
+  const width = Math.max(...sequences.map((ids) => ids.length));
+  const size = sequences.length * width;
+  const inputIds = new BigInt64Array(size);
+  const mask = new BigInt64Array(size);
+  sequences.forEach((ids, row) => {
+    for (let column = 0; column < ids.length; column++) {
+      inputIds[row * width + column] = BigInt(ids[column]!);
+      mask[row * width + column] = 1n;
+    }
+  });
+  const shape = [sequences.length, width];
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', inputIds, shape),
+    attention_mask: new ort.Tensor('int64', mask, shape),
+  };
+  if (inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(size), shape);
+  return { feeds, width };
 }
 
 /**
