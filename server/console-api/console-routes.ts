@@ -1,15 +1,16 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { MAX_DOCUMENT_BODY_BYTES } from '../../protocol/console-terms.ts';
+import { mountRoutes, type RouteRecord } from '../http/route-record.ts';
 import type { ConsoleRouteDeps } from './console-context.ts';
-import { curatedAnswerRoutes } from './curated-answer-routes.ts';
-import { documentRoutes } from './document-routes.ts';
-import { feedbackListRoutes } from './feedback-list-routes.ts';
-import { importRoutes } from './import-routes.ts';
-import { insightsRoutes } from './insights-routes.ts';
-import { knowledgeBaseRoutes } from './knowledge-base-routes.ts';
-import { memberRoutes } from './member-routes.ts';
-import { tokenRoutes } from './token-routes.ts';
-import { uploadRoutes } from './upload-routes.ts';
+import { CURATED_ANSWER_ROUTES } from './curated-answer-routes.ts';
+import { DOCUMENT_ROUTES } from './document-routes.ts';
+import { FEEDBACK_LIST_ROUTES } from './feedback-list-routes.ts';
+import { IMPORT_ROUTES } from './import-routes.ts';
+import { INSIGHTS_ROUTES } from './insights-routes.ts';
+import { KNOWLEDGE_BASE_ROUTES } from './knowledge-base-routes.ts';
+import { MEMBER_ROUTES } from './member-routes.ts';
+import { TOKEN_ROUTES } from './token-routes.ts';
+import { UPLOAD_ROUTES } from './upload-routes.ts';
 
 export type { ConsoleRouteDeps };
 export { MAX_DOCUMENT_BODY_BYTES };
@@ -30,21 +31,27 @@ export { PREVIEW_TOKEN_TTL_MINUTES } from './token-routes.ts';
  *   those without a password), changes roles and removes members.
  *
  * A knowledge base the person is not a member of answers 404, so its
- * existence is not revealed. Shapes are documented in `/openapi.json`,
- * generated from protocol/console-protocol.ts. One file per resource:
- * knowledge bases (with their document list), documents, uploads of files,
- * website imports, curated answers, feedback, insights, members, tokens; the checks they share are in console-context.ts.
+ * existence is not revealed. Each route is a record (server/http/route-record.ts),
+ * mounted by {@link consoleRoutes} and documented in `/openapi.json` from
+ * this one list, its shapes generated from protocol/console-protocol.ts.
+ * One file per resource: knowledge bases (with their document list),
+ * documents, uploads of files, website imports, curated answers, feedback,
+ * insights, members, tokens; the checks they share are in console-context.ts.
+ * Their order is the order Express tries them in.
  */
+export const CONSOLE_ROUTES: readonly RouteRecord<ConsoleRouteDeps>[] = [
+  ...KNOWLEDGE_BASE_ROUTES,
+  ...DOCUMENT_ROUTES,
+  ...UPLOAD_ROUTES,
+  ...CURATED_ANSWER_ROUTES,
+  ...IMPORT_ROUTES,
+  ...FEEDBACK_LIST_ROUTES,
+  ...INSIGHTS_ROUTES,
+  ...MEMBER_ROUTES,
+  ...TOKEN_ROUTES,
+];
+
+/** The console's JSON API ({@link CONSOLE_ROUTES}), mounted. */
 export function consoleRoutes(deps: ConsoleRouteDeps): Router {
-  return Router().use(
-    knowledgeBaseRoutes(deps),
-    documentRoutes(deps),
-    uploadRoutes(deps),
-    curatedAnswerRoutes(deps),
-    importRoutes(deps),
-    feedbackListRoutes(deps),
-    insightsRoutes(deps),
-    memberRoutes(deps),
-    tokenRoutes(deps),
-  );
+  return mountRoutes(CONSOLE_ROUTES, deps);
 }

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import {
   CuratedAnswerRequestSchema,
   type CuratedAnswer as ConsoleCuratedAnswer,
@@ -7,11 +7,12 @@ import {
 } from '../../protocol/console-protocol.ts';
 import { memberReach } from '../access/access-rules.ts';
 import { problem } from '../http/problem.ts';
-import { mountRoutes, type RouteRecord } from '../http/route-record.ts';
+import type { RouteRecord } from '../http/route-record.ts';
 import { CitationMarkerError, withCitationMarkers } from '../ingest/curated-answer-text.ts';
 import type { CuratedAnswer, DocumentRecord, FaqPair, Role } from '../store/store.ts';
 import { membership, parseBody, readableDocuments, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
-import { answerId, consoleErrors, json, kbId as kbIdParameter, problemResponse, ref } from './openapi-parts.ts';
+import { json, kbId as kbIdParameter, problemResponse, ref } from '../http/openapi-parts.ts';
+import { answerId, consoleErrors } from './openapi-parts.ts';
 
 /** The knowledge base's documents the signed-in person can read, by id. */
 function readableBy(kbId: string, role: Role, response: Response, deps: ConsoleRouteDeps) {
@@ -197,10 +198,6 @@ export const CURATED_ANSWER_ROUTES: readonly RouteRecord<ConsoleRouteDeps>[] = [
   },
 ];
 
-/** The curated answer routes, mounted. */
-export function curatedAnswerRoutes(deps: ConsoleRouteDeps): Router {
-  return mountRoutes(CURATED_ANSWER_ROUTES, deps);
-}
 
 function toConsoleCuratedAnswer(pair: CuratedAnswer, documents: ReadonlyMap<string, DocumentRecord>): ConsoleCuratedAnswer {
   return {

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Response } from 'express';
 import type { Role, Store } from '../store/store.ts';
 import { problem } from '../http/problem.ts';
 import { emailsByUserId, membership, readableDocuments, signedInUser } from './console-context.ts';
@@ -25,11 +25,11 @@ export async function jobDocumentFilter(
   return (job) => (job.startedBy === viewer.userId ? () => true : (docId) => readable.has(docId));
 }
 
-/** A kind of ingest job as {@link jobReadRoutes} serves it. */
+/** A kind of ingest job as {@link sendJobList} and {@link sendJob} serve it. */
 export interface JobKindView<Job extends { id: string; startedBy: string }, View> {
   /** The path segment and list key: `imports`, `uploads`. */
   plural: string;
-  /** For a 404's sentence: `import`, `upload`. */
+  /** For a 404's sentence, and the path parameter `{singular}Id`: `import`, `upload`. */
   singular: string;
   list(kbId: string): Job[];
   get(kbId: string, id: string): Job | undefined;
@@ -37,32 +37,52 @@ export interface JobKindView<Job extends { id: string; startedBy: string }, View
   toView(job: Job, emails: ReadonlyMap<string, string>, shown: (docId: string) => boolean): View;
 }
 
+/** The store's reads a job view needs: the viewer's role, the starters' emails, the readable documents. */
+type JobViewStore = Pick<Store, 'getRole' | 'getUser' | 'listDocuments'>;
+
 /**
- * Adds `GET …/{plural}` (the knowledge base's jobs of a kind, newest
- * first) and `GET …/{plural}/{id}` (one, 404 when unknown) for any member,
- * each job showing only the document ids its viewer may see
- * ({@link jobDocumentFilter}).
+ * Answers `GET …/{plural}` for any member: the knowledge base's jobs of a
+ * kind, newest first, under the `plural` key, each showing only the
+ * document ids its viewer may see ({@link jobDocumentFilter}).
  */
-export function jobReadRoutes<Job extends { id: string; startedBy: string }, View>(
-  router: Router,
-  store: Pick<Store, 'getRole' | 'getUser' | 'listDocuments'>,
+export async function sendJobList<Job extends { id: string; startedBy: string }, View>(
+  request: Request,
+  response: Response,
+  store: JobViewStore,
   kind: JobKindView<Job, View>,
-): void {
-  const views = async (kbId: string, role: Role, userId: string, jobs: Job[]): Promise<View[]> => {
-    const emails = await emailsByUserId(store, jobs.map((job) => job.startedBy));
-    const shownOf = await jobDocumentFilter(store, { kbId, userId, role }, jobs);
-    return jobs.map((job) => kind.toView(job, emails, shownOf(job)));
-  };
-  router.get(`/knowledge-bases/:kbId/${kind.plural}`, async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    response.json({ [kind.plural]: await views(kbId, role, signedInUser(response).id, kind.list(kbId)) });
-  });
+): Promise<void> {
+  const { kbId, role } = await membership(store, request, response);
+  response.json({ [kind.plural]: await jobViews(store, kind, { kbId, role, userId: signedInUser(response).id }, kind.list(kbId)) });
+}
+
+/**
+ * Answers `GET …/{plural}/{singular}Id` for any member: one job, showing
+ * only the document ids its viewer may see.
+ *
+ * @throws a 404 `not_found` problem when the knowledge base has no such job
+ */
+export async function sendJob<Job extends { id: string; startedBy: string }, View>(
+  request: Request,
+  response: Response,
+  store: JobViewStore,
+  kind: JobKindView<Job, View>,
+): Promise<void> {
+  const { kbId, role } = await membership(store, request, response);
   // The parameter is named as the document names it (`importId`, `uploadId`).
-  const jobId = `${kind.singular}Id`;
-  router.get(`/knowledge-bases/:kbId/${kind.plural}/:${jobId}`, async (request, response) => {
-    const { kbId, role } = await membership(store, request, response);
-    const job = kind.get(kbId, String(request.params[jobId]));
-    if (!job) throw problem(404, 'not_found', `No ${kind.singular} "${String(request.params[jobId])}" in knowledge base "${kbId}"`);
-    response.json((await views(kbId, role, signedInUser(response).id, [job]))[0]);
-  });
+  const id = String(request.params[`${kind.singular}Id`]);
+  const job = kind.get(kbId, id);
+  if (!job) throw problem(404, 'not_found', `No ${kind.singular} "${id}" in knowledge base "${kbId}"`);
+  response.json((await jobViews(store, kind, { kbId, role, userId: signedInUser(response).id }, [job]))[0]);
+}
+
+/** The jobs as their viewer may see them, their starters' emails looked up once. */
+async function jobViews<Job extends { id: string; startedBy: string }, View>(
+  store: JobViewStore,
+  kind: JobKindView<Job, View>,
+  viewer: { kbId: string; userId: string; role: Role },
+  jobs: Job[],
+): Promise<View[]> {
+  const emails = await emailsByUserId(store, jobs.map((job) => job.startedBy));
+  const shownOf = await jobDocumentFilter(store, viewer, jobs);
+  return jobs.map((job) => kind.toView(job, emails, shownOf(job)));
 }

@@ -1,4 +1,4 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import {
   IssueTokenRequestSchema,
   PreviewTokenRequestSchema,
@@ -10,12 +10,13 @@ import {
 } from '../../protocol/console-protocol.ts';
 import { issueToken, PURGED_TOKEN_PURPOSES, TokenIssueError, type IssueTokenInput } from '../auth/widget-tokens.ts';
 import { problem } from '../http/problem.ts';
-import { mountRoutes, type RouteRecord } from '../http/route-record.ts';
+import type { RouteRecord } from '../http/route-record.ts';
 import { ownOrigin } from '../http/same-origin-check.ts';
 import type { TokenCursor, TokenRecord } from '../store/store.ts';
 import { emailsByUserId, membership, parseBody, parseQuery, requireUpdatePermission, signedInUser, type ConsoleRouteDeps } from './console-context.ts';
 import { embedSnippet } from './embed-snippet.ts';
-import { consoleErrors, json, kbId as kbIdParameter, problemResponse, ref } from './openapi-parts.ts';
+import { json, kbId as kbIdParameter, problemResponse, ref } from '../http/openapi-parts.ts';
+import { consoleErrors, idParameter } from './openapi-parts.ts';
 
 /**
  * Lifetime of a preview token, minutes: long enough to try a few questions,
@@ -210,17 +211,13 @@ export const TOKEN_ROUTES: readonly RouteRecord<ConsoleRouteDeps>[] = [
     operation: {
       summary: 'Revoke a token (editors and owners); effective on its next request',
       security: [{ consoleSession: [] }],
-      parameters: [kbIdParameter, { name: 'tokenId', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [kbIdParameter, idParameter('tokenId')],
       responses: { '204': { description: 'Revoked' }, ...consoleErrors },
     },
     handler: revokeToken,
   },
 ];
 
-/** The token routes, mounted. */
-export function tokenRoutes(deps: ConsoleRouteDeps): Router {
-  return mountRoutes(TOKEN_ROUTES, deps);
-}
 
 /** The `next_cursor` that continues after `token`: its creation time and id, base64url. */
 function tokenCursor(token: TokenRecord): string {

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 
 /**
@@ -13,14 +13,17 @@ import { z } from 'zod';
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * An OpenAPI 3.1 Operation Object without its request: `summary`,
- * `description`, `security`, the path `parameters` and the `responses`.
+ * An OpenAPI 3.1 Operation Object without its request's schema: `summary`,
+ * `description`, `security`, the path `parameters`, the `responses`, and
+ * what the request body's schema does not say (its `description`; or, for
+ * a route with no body schema, the whole Request Body Object).
  */
 export interface RouteOperation {
   summary: string;
   description?: string;
   security?: readonly Record<string, readonly string[]>[];
   parameters?: readonly Record<string, unknown>[];
+  requestBody?: Record<string, unknown>;
   responses: Record<string, unknown>;
 }
 
@@ -37,14 +40,33 @@ export interface RouteRecord<Deps> {
   /** Schema of the query string: documented as one optional parameter per property. */
   query?: z.ZodObject;
   operation: RouteOperation;
+  /**
+   * Express middleware run before the handler, in order (a body check that
+   * must precede a rate limit, the limits, a session check), made from the
+   * mount's dependencies: a limiter counts per mount, and several routes may
+   * share one.
+   */
+  middleware?: (deps: Deps) => readonly RequestHandler[];
   handler: RouteHandler<Deps>;
 }
 
-/** A router serving `records` in their order (which decides between overlapping paths), each handler given `deps`. */
+/** Records mounted together under one path prefix (`/console/api`, the widget API's path), as the document names them. */
+export interface RouteGroup {
+  /** Express path the records are mounted at; its `:name` parameters are the records' too. */
+  prefix: string;
+  records: readonly RouteRecord<never>[];
+}
+
+/**
+ * A router serving `records` in their order (which decides between
+ * overlapping paths), each route's middleware before its handler, each
+ * given `deps`. The router sees the parameters of the path it is mounted
+ * at (`mergeParams`), as the widget API's `:kbId`.
+ */
 export function mountRoutes<Deps>(records: readonly RouteRecord<Deps>[], deps: Deps): Router {
-  const router = Router();
-  for (const { method, path, handler } of records) {
-    router[method](path, (request, response) => handler(request, response, deps));
+  const router = Router({ mergeParams: true });
+  for (const { method, path, middleware, handler } of records) {
+    router[method](path, ...(middleware?.(deps) ?? []), (request, response) => handler(request, response, deps));
   }
   return router;
 }
@@ -52,19 +74,24 @@ export function mountRoutes<Deps>(records: readonly RouteRecord<Deps>[], deps: D
 /**
  * The OpenAPI `paths` of `records` mounted at `prefix`: each path's Express
  * parameters written as `{name}`, the body as a required JSON request body
- * referring to its component schema, the query schema as parameters.
+ * referring to its component schema (with the operation's `requestBody`
+ * description), the query schema as parameters. Paths come in the records'
+ * order, a path's methods in the order of its first records.
  */
 export function openApiPaths(prefix: string, records: readonly RouteRecord<never>[]): Record<string, Record<string, Record<string, unknown>>> {
   const paths: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const { method, path, body, query, operation } of records) {
-    const { responses, parameters = [], ...described } = operation;
+    const { responses, parameters = [], requestBody, ...described } = operation;
     const template = `${prefix}${path}`.replace(/[:*](\w+)/g, '{$1}');
+    const bodyObject = body
+      ? { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaId(body)}` } } }, ...requestBody }
+      : requestBody;
     paths[template] = {
       ...paths[template],
       [method]: {
         ...described,
         ...(parameters.length > 0 || query ? { parameters: [...parameters, ...(query ? queryParameters(query) : [])] } : {}),
-        ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaId(body)}` } } } } } : {}),
+        ...(bodyObject ? { requestBody: bodyObject } : {}),
         responses,
       },
     };
