@@ -19,9 +19,10 @@ import { CONSOLE_SCHEMAS } from '../../protocol/console-protocol.ts';
 import { componentSchemas } from '../../protocol/json-schemas.ts';
 import { QUERY_SCHEMAS } from '../../protocol/query-schemas.ts';
 import { openApiPaths } from '../http/route-record.ts';
-import { json, jsonBody, kbId, problemResponse, ref } from '../http/openapi-parts.ts';
+import { json, kbId, problemResponse } from '../http/openapi-parts.ts';
 import { CONSOLE_ROUTES } from './console-routes.ts';
-import { consoleErrors } from './openapi-parts.ts';
+import { PASSWORD_LINK_ROUTES } from './password-link-routes.ts';
+import { SIGN_IN_ROUTES } from './sign-in-routes.ts';
 
 export const OPENAPI_DOCUMENT = {
   openapi: '3.1.0',
@@ -101,54 +102,8 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
-    '/console/api/session': {
-      get: {
-        summary: 'Who is signed in',
-        security: [{ consoleSession: [] }],
-        responses: { '200': json(ref('Session'), 'The signed-in person'), '401': consoleErrors['401'] },
-      },
-      post: {
-        summary: 'Sign in',
-        requestBody: jsonBody('SignInRequest'),
-        responses: {
-          '204': { description: 'Signed in; the `kbw_session` cookie is set (HttpOnly, SameSite=Lax)' },
-          '401': problemResponse('Wrong email or password (one message for both)'),
-          '403': problemResponse('`cross_site_request`'),
-          '429': problemResponse('Too many attempts (`rate_limited`, see `Retry-After`)'),
-        },
-      },
-      delete: { summary: 'Sign out', security: [{ consoleSession: [] }], responses: { '204': { description: 'Signed out' } } },
-    },
-    '/console/api/set-password/check': {
-      post: {
-        summary: 'Check a set-password link before choosing a password (not signed in); changes nothing',
-        requestBody: jsonBody('PasswordLinkCheckRequest'),
-        responses: {
-          '200': json(ref('PasswordLink'), 'The link can be used: the account it is for and when it expires'),
-          '403': problemResponse('`cross_site_request`'),
-          '404': problemResponse('No such link (`invalid_link`)'),
-          '410': problemResponse('The link was used, replaced by a newer one or has expired, or the account has a password since (`invalid_link`)'),
-          '429': problemResponse('Too many failed attempts from this client (`rate_limited`, see `Retry-After`)'),
-        },
-      },
-    },
-    '/console/api/set-password': {
-      post: {
-        summary: 'Choose a first password through a one-time set-password link, and sign in',
-        description:
-          'The link is the one an owner was shown when inviting the person (`POST …/invitations`); its secret is the part after `#/set-password/`. ' +
-          'It works once, for 7 days, only while it is the newest link of its account and the account has no password.',
-        requestBody: jsonBody('SetPasswordRequest'),
-        responses: {
-          '204': { description: 'Password set, link used up; signed in: the `kbw_session` cookie is set (HttpOnly, SameSite=Lax)' },
-          '400': problemResponse('A password shorter than 12 or longer than 1024 characters (`invalid_request`)'),
-          '403': problemResponse('`cross_site_request`'),
-          '404': problemResponse('No such link (`invalid_link`)'),
-          '410': problemResponse('The link was used, replaced by a newer one or has expired, or the account has a password since (`invalid_link`)'),
-          '429': problemResponse('Too many failed attempts from this client (`rate_limited`, see `Retry-After`)'),
-        },
-      },
-    },
+    ...openApiPaths('/console/api', SIGN_IN_ROUTES),
+    ...openApiPaths('/console/api', PASSWORD_LINK_ROUTES),
     // The console API's routes are records: mounted and documented from the same definition.
     ...openApiPaths('/console/api', CONSOLE_ROUTES),
   },
