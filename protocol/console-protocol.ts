@@ -14,7 +14,7 @@ import { ROLES, TOKEN_PURPOSES, TOKEN_STATUSES, VISIBILITIES } from './workspace
  * schemas: the server validates requests with them and types its responses
  * by them, the console app imports their types (`import type`, so no zod in
  * its bundle), and the OpenAPI document's schemas are generated from them
- * (server/console-api/openapi.ts). A schema's `id` names it among the OpenAPI
+ * (server/http/openapi-document.ts). A schema's `id` names it among the OpenAPI
  * document's `components.schemas`.
  *
  * Times are ISO 8601 strings; optional fields are omitted, never `null`.

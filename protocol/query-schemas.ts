@@ -6,7 +6,7 @@ import { MAX_COMMENT_CHARACTERS, MAX_QUESTION_CHARACTERS, MAX_TOP_K, PROBLEM_COD
  * schemas, for the server and the OpenAPI document: the server validates
  * request bodies with them (its refusals name the field, in these messages),
  * and `/openapi.json`'s widget schemas are generated from them
- * (server/console-api/openapi.ts). The widget never imports this module's
+ * (server/http/openapi-document.ts). The widget never imports this module's
  * values: it takes the types inferred from these schemas from
  * protocol/query-protocol.ts (`import type`), and the value lists from the
  * zod-free protocol/query-terms.ts.

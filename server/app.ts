@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
-import { mountWidgetApi, type WidgetApiDeps } from './api/widget-api.ts';
+import { mountWidgetApi, WIDGET_API_ROUTES, type WidgetApiDeps } from './api/widget-api.ts';
 import { widgetAssetRoutes } from './api/widget-asset.ts';
-import { DEFAULT_TOKEN_TTL_CAP_MINUTES, mountConsole, type ConsoleAppDeps } from './console-api/console-app.ts';
-import { OPENAPI_DOCUMENT } from './console-api/openapi.ts';
+import { CONSOLE_API_ROUTES, DEFAULT_TOKEN_TTL_CAP_MINUTES, mountConsole, type ConsoleAppDeps } from './console-api/console-app.ts';
+import { openApiDocument } from './http/openapi-document.ts';
 import { problem, problemHandler } from './http/problem.ts';
 import { requestLog } from './http/request-log.ts';
 import type { RetrievalStatus } from './embedding/embedding-model.ts';
@@ -31,6 +31,12 @@ export interface AppDeps extends WidgetApiDeps, Omit<ConsoleAppDeps, 'imports' |
   /** How answers retrieve passages (hybrid, or lexical only and why), told by `/readyz` and `/metrics`; omitted = not reported. */
   retrieval?: RetrievalStatus;
 }
+
+/**
+ * The OpenAPI document served at `/openapi.json`, folded from the route
+ * records the widget API and the console mount (http/openapi-document.ts).
+ */
+export const OPENAPI_DOCUMENT = openApiDocument([WIDGET_API_ROUTES, CONSOLE_API_ROUTES]);
 
 /** Paths that are their own route template in the metrics (the others are the OpenAPI document's). */
 const FIXED_ROUTES = ['/healthz', '/readyz', '/metrics', '/openapi.json', '/widget/kb-widget.js', '/widget/kb-widget.mjs', '/console', '/console/', '/console/console.js'];

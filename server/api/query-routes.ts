@@ -1,8 +1,12 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Logger } from 'pino';
+import { QueryRequestSchema } from '../../protocol/query-schemas.ts';
+import { json, kbId as kbIdParameter, problemResponse, ref } from '../http/openapi-parts.ts';
+import { mountRoutes, type RouteRecord } from '../http/route-record.ts';
 import type { ServiceMetrics } from '../http/service-metrics.ts';
 import { parseQueryBody } from './query-body.ts';
 import { openEventStream, type EventStream } from './sse-writer.ts';
+import { streamCap, type OpenStreamCounter } from './stream-limits.ts';
 import type { WidgetLocals } from './widget-auth.ts';
 import { toWireCitations } from './wire-citations.ts';
 import type { ErrorFrame, QueryResponse, StreamFrame } from '../../protocol/query-protocol.ts';
@@ -14,10 +18,11 @@ import type { EngineCitation } from '../engine/answer-events.ts';
 import { GenerationError, StoreUnavailableError } from '../errors.ts';
 
 /**
- * The two query endpoints (docs/specification.md "Endpoints"), relative to
- * `/kb-api/api/v1/kb/:kbId/widget`. Authentication and body validation have
- * run before these handlers (app.ts), so a refusal is always an ordinary
- * HTTP response; once a stream is open, failures become one `error` frame.
+ * What the two query endpoints (docs/specification.md "Endpoints"),
+ * relative to `/kb-api/api/v1/kb/:kbId/widget`, need. Authentication has
+ * run before their handlers (widget-api.ts) and each validates its body
+ * before answering, so a refusal is always an ordinary HTTP response; once
+ * a stream is open, failures become one `error` frame.
  */
 export interface QueryRouteDeps {
   engine: AnswerEngine;
@@ -25,6 +30,8 @@ export interface QueryRouteDeps {
   logger: Logger;
   /** Longest life of one answer stream, ms: then the work is abandoned and the stream ends with `error` `timeout`. */
   maxStreamMilliseconds: number;
+  /** The open streams of each token, capped (stream-limits.ts): counted before a stream's handler runs. */
+  openStreams: OpenStreamCounter;
   /** Where answers (by provenance) and open streams are counted. */
   metrics?: Pick<ServiceMetrics, 'answers' | 'openStreams'>;
   /** Where each answered question is logged (off the request path); absent when the log is off. */
@@ -33,23 +40,8 @@ export interface QueryRouteDeps {
   now: () => number;
 }
 
-export function queryRoutes(deps: QueryRouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  router.post('/query', (request, response) => answerAsJson(deps, request, response));
-  router.post('/query/stream', (request, response) => {
-    // Validated and opened here, so a refusal is still an HTTP response;
-    // the answer then runs detached: Express would otherwise keep this
-    // request's whole middleware chain alive (its `next` closures) until the
-    // answer ends, several kilobytes per open stream. Every failure after
-    // the stream opened ends it with an `error` frame, so nothing is lost.
-    const query = parseQueryBody(request.body);
-    const { grant } = response.locals as WidgetLocals;
-    void answerAsStream(deps, query, grant, openEventStream(response), response);
-  });
-  return router;
-}
-
-async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Response): Promise<void> {
+/** Answers a question as one JSON body (`QueryResponse`), or nothing when the client has gone. */
+async function answerAsJson(request: Request, response: Response, deps: QueryRouteDeps): Promise<void> {
   const started = performance.now();
   const query = parseQueryBody(request.body);
   const { grant } = response.locals as WidgetLocals;
@@ -74,6 +66,79 @@ async function answerAsJson(deps: QueryRouteDeps, request: Request, response: Re
   response.json(body);
   deps.metrics?.answers.inc({ provenance: body.provenance });
   logQuestion(deps, grant.reach.kbId, query.question, body.provenance, collected.citations, started, 'json');
+}
+
+/**
+ * Validates the question and opens its event stream here, so a refusal is
+ * still an HTTP response; the answer then runs detached: Express would
+ * otherwise keep this request's whole middleware chain alive (its `next`
+ * closures) until the answer ends, several kilobytes per open stream.
+ * Every failure after the stream opened ends it with an `error` frame, so
+ * nothing is lost.
+ */
+function answerAsEventStream(request: Request, response: Response, deps: QueryRouteDeps): void {
+  const query = parseQueryBody(request.body);
+  const { grant } = response.locals as WidgetLocals;
+  void answerAsStream(deps, query, grant, openEventStream(response), response);
+}
+
+/** The refusals the query endpoints share with the feedback endpoint: the token and origin checks, the body's size and type. */
+export const WIDGET_REFUSALS = {
+  '401': problemResponse('`missing_token`, `invalid_token`, `token_expired`, `token_revoked`'),
+  '403': problemResponse('`origin_not_allowed`, `kb_mismatch`'),
+  '413': problemResponse('`payload_too_large`'),
+  '415': problemResponse('`unsupported_media_type`'),
+};
+
+/**
+ * The two query endpoints: a question answered as JSON, or streamed as
+ * server-sent events. The stream's route counts its token's open streams
+ * first (stream-limits.ts `streamCap`).
+ */
+export const QUERY_ROUTES: readonly RouteRecord<QueryRouteDeps>[] = [
+  {
+    method: 'post',
+    path: '/query',
+    body: QueryRequestSchema,
+    operation: {
+      summary: 'Answer a question (JSON)',
+      security: [{ widgetToken: [] }],
+      parameters: [kbIdParameter],
+      responses: {
+        '200': json(ref('QueryResponse'), 'The answer, or an abstention (`abstained: true`)'),
+        '400': problemResponse('`invalid_request`'),
+        ...WIDGET_REFUSALS,
+        '429': problemResponse('`rate_limited` (see `Retry-After`)'),
+        '503': problemResponse('`unavailable` (see `Retry-After`)'),
+      },
+    },
+    handler: answerAsJson,
+  },
+  {
+    method: 'post',
+    path: '/query/stream',
+    body: QueryRequestSchema,
+    operation: {
+      summary: 'Answer a question as server-sent events',
+      description:
+        'Frames `token`, `citations`, `abstain`, `reset`, `suggestions`, then exactly one of `done` or `error`; each is ' +
+        '`event: <type>` plus one `data:` line of JSON whose `type` repeats the event name; `done` carries `abstained` and the answer\'s ' +
+        '`provenance` (additive, to send back with feedback). Refusals are the same as the JSON endpoint and never open a stream.',
+      security: [{ widgetToken: [] }],
+      parameters: [kbIdParameter],
+      responses: {
+        '200': { description: 'The stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        '4XX': problemResponse('As for the JSON endpoint'),
+      },
+    },
+    middleware: (deps) => [streamCap(deps.openStreams)],
+    handler: answerAsEventStream,
+  },
+];
+
+/** The query endpoints ({@link QUERY_ROUTES}), mounted. */
+export function queryRoutes(deps: QueryRouteDeps): Router {
+  return mountRoutes(QUERY_ROUTES, deps);
 }
 
 /** Hands the answered question to the question log, when it is on. */

@@ -3,21 +3,25 @@ import { rateLimit, type Options as RateLimitOptions } from 'express-rate-limit'
 import type { Logger } from 'pino';
 import { announcedBodyLimit, jsonDepthLimit } from '../http/body-guards.ts';
 import { problem } from '../http/problem.ts';
+import type { RouteGroup } from '../http/route-record.ts';
 import { SharedRateLimitStore } from '../http/shared-rate-limit-store.ts';
 import type { QuestionLogWriter } from '../question-log/question-log-writer.ts';
 import type { ServiceMetrics } from '../http/service-metrics.ts';
 import type { AnswerEngine } from '../engine/answer-engine.ts';
 import type { SourceSpanCodec } from './source-span.ts';
 import type { Store } from '../store/store.ts';
-import { feedbackRoutes } from './feedback-routes.ts';
+import { FEEDBACK_ROUTES, feedbackRoutes } from './feedback-routes.ts';
 import { MAX_BODY_BYTES } from './query-body.ts';
-import { queryRoutes } from './query-routes.ts';
-import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter, streamCap } from './stream-limits.ts';
+import { QUERY_ROUTES, queryRoutes } from './query-routes.ts';
+import { DEFAULT_MAX_STREAM_SECONDS, DEFAULT_MAX_STREAMS_PER_TOKEN, OpenStreamCounter } from './stream-limits.ts';
 import { widgetAuth, type WidgetLocals } from './widget-auth.ts';
 import { widgetCors } from './widget-cors.ts';
 
 /** Path of one knowledge base's widget endpoints (docs/specification.md "Endpoints"). */
 export const WIDGET_API_PATH = '/kb-api/api/v1/kb/:kbId/widget';
+
+/** The widget API's routes (the query, stream and feedback endpoints) under {@link WIDGET_API_PATH}, as `/openapi.json` documents them. */
+export const WIDGET_API_ROUTES: RouteGroup = { prefix: WIDGET_API_PATH, records: [...QUERY_ROUTES, ...FEEDBACK_ROUTES] };
 
 /** What the widget API needs (server/app.ts passes its own dependencies). */
 export interface WidgetApiDeps {
@@ -44,7 +48,8 @@ export interface WidgetApiDeps {
 /**
  * Mounts the widget API under `/kb-api` (docs/specification.md) on the app: CORS, JSON
  * bodies of at most 16 KiB, per-client and per-token rate limits, the token
- * check, then the query, stream and feedback endpoints. On the app itself,
+ * check, then the query, stream (its cap on open streams first) and
+ * feedback endpoints ({@link WIDGET_API_ROUTES}). On the app itself,
  * not in a router of its own, so that a request passes through no more
  * routers than it did when the app registered these directly (an answer
  * stream holds its request, and what Express keeps on it, for its whole
@@ -70,7 +75,6 @@ export function mountWidgetApi(app: Express, deps: WidgetApiDeps): void {
       keyGenerator: (_request, response) => (response.locals as WidgetLocals).grant.token.id,
     }),
   );
-  app.post(`${WIDGET_API_PATH}/query/stream`, streamCap(new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN)));
   app.use(
     WIDGET_API_PATH,
     queryRoutes({
@@ -78,6 +82,7 @@ export function mountWidgetApi(app: Express, deps: WidgetApiDeps): void {
       codec: deps.codec,
       logger: deps.logger,
       maxStreamMilliseconds: (deps.maxStreamSeconds ?? DEFAULT_MAX_STREAM_SECONDS) * 1000,
+      openStreams: new OpenStreamCounter(deps.maxStreamsPerToken ?? DEFAULT_MAX_STREAMS_PER_TOKEN),
       ...(deps.metrics === undefined ? {} : { metrics: deps.metrics }),
       ...(deps.questionLog === undefined ? {} : { questionLog: deps.questionLog }),
       now: deps.now,

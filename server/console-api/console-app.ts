@@ -3,18 +3,26 @@ import express, { type Express } from 'express';
 import { announcedBodyLimit, jsonDepthLimit, MAX_JSON_BODY_BYTES } from '../http/body-guards.ts';
 import { consoleSession, requireSignedIn } from '../http/console-session.ts';
 import { problem } from '../http/problem.ts';
+import type { RouteGroup } from '../http/route-record.ts';
 import { sameOriginOnly } from '../http/same-origin-check.ts';
 import type { ImportJobs } from '../ingest/jobs/import-jobs.ts';
 import type { UploadJobs } from '../ingest/jobs/upload-jobs.ts';
 import { MAX_UPLOAD_BODY_BYTES } from '../../protocol/console-terms.ts';
 import type { Store } from '../store/store.ts';
 import { consolePageRoutes } from './console-page.ts';
-import { consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
-import { passwordLinkRoutes } from './password-link-routes.ts';
-import { signInRoutes } from './sign-in-routes.ts';
+import { CONSOLE_ROUTES, consoleRoutes, MAX_DOCUMENT_BODY_BYTES } from './console-routes.ts';
+import { PASSWORD_LINK_ROUTES, passwordLinkRoutes } from './password-link-routes.ts';
+import { SIGN_IN_ROUTES, signInRoutes } from './sign-in-routes.ts';
 
 /** Platform cap on token lifetimes issued from the console, minutes, when none is configured. */
 export const DEFAULT_TOKEN_TTL_CAP_MINUTES = 1440;
+
+/**
+ * The console API's routes under `/console/api`, as `/openapi.json`
+ * documents them: sign-in and the set-password links (before the
+ * signed-in check), then the resources ({@link CONSOLE_ROUTES}).
+ */
+export const CONSOLE_API_ROUTES: RouteGroup = { prefix: '/console/api', records: [...SIGN_IN_ROUTES, ...PASSWORD_LINK_ROUTES, ...CONSOLE_ROUTES] };
 
 /** What the console needs (server/app.ts passes its own dependencies). */
 export interface ConsoleAppDeps {

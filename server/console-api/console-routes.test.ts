@@ -5,7 +5,7 @@ import type { Problem } from '../../protocol/query-protocol.ts';
 import { ProblemSchema, QueryResponseSchema } from '../../protocol/query-schemas.ts';
 import { makePdf } from '../testing/pdf-fixture.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
-import { OPENAPI_DOCUMENT } from './openapi.ts';
+import { OPENAPI_DOCUMENT } from '../app.ts';
 
 /**
  * Every console route's authorization over real HTTP: signed out (401),

@@ -6,7 +6,7 @@ import type { Problem } from '../../protocol/query-protocol.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { hashPasswordLinkSecret, PASSWORD_LINK_TTL_MILLISECONDS } from '../auth/password-links.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
-import { OPENAPI_DOCUMENT } from './openapi.ts';
+import { OPENAPI_DOCUMENT } from '../app.ts';
 
 /**
  * Invitations over real HTTP (docs/http-api.md "Members and invitations"): an owner invites an email
