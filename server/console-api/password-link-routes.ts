@@ -56,7 +56,7 @@ async function setPassword(request: Request, response: Response, context: Passwo
   response.status(204).end();
 }
 
-/** A usable link's 404 (unknown) and 410 (used, replaced, expired, or its account has a password since). */
+/** Both link routes' refusals of a link: 404 unknown, 410 used, replaced, expired or its account has a password since; 429 too many failures. */
 const LINK_REFUSALS = {
   '404': problemResponse('No such link (`invalid_link`)'),
   '410': problemResponse('The link was used, replaced by a newer one or has expired, or the account has a password since (`invalid_link`)'),
