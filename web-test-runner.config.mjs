@@ -10,7 +10,7 @@ export default {
   nodeResolve: { exportConditions: ['production'] },
   middleware: [scriptedAnswers],
   // a11ySnapshot: Chromium's accessibility tree, for the accessible names of controls.
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' }), a11ySnapshotPlugin()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.browser-tests.json' }), a11ySnapshotPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {

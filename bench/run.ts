@@ -388,7 +388,7 @@ async function abandonedFigures(embedded: StoreLocation, embeddedToken: string):
 /** The scale table and what its columns mean, as a note of the results. */
 function scaleNote(scaleRows: readonly ScaleRow[]): string {
   return [
-    '## Scale (issue 17)',
+    '## Scale',
     '',
     `The bundled Node.js docs copied ${SCALES.map((scale) => `${scale}x`).join(', ')} under new names, and the Kubernetes docs of the evaluation data (\`eval/k8s-docs\`: many small pages with front matter and Hugo shortcodes), each ingested through \`ingestPaths\` into a fresh store of each backend, then the first ${SCALE_QUESTIONS} questions of its question set (\`eval/node-docs-questions.jsonl\`, \`k8s-docs/questions.jsonl\`) searched (top 10) and answered at one client. Baseline: SQLite FTS5 (porter stemmer, BM25, the question's words OR-ed) over the same passages, what a user could pick instead. Store MB is the whole database (documents, passages and index; FTS5: passages and index). "search" holds the whole index in memory once read, as an answer worker does (terms read instead when it is over the cap); "terms read" reads each search's postings from the store, as right after an ingest; "whole index read" is the time that read took. "same top 10": questions whose ten passages (documents, heading paths, texts, scores to 12 digits, in order) were the same on the backend's two search paths and, for PostgreSQL, the same as the embedded store's (the backend parity tests' check, at this scale).`,
     '',

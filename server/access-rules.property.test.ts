@@ -19,25 +19,17 @@ import { openStore } from './store/open-store.ts';
 import type { Reach, Store } from './store/store.ts';
 import { readFrames } from './testing/read-frames.ts';
 import { createTestStoreLocation, type TestStoreLocation } from './testing/test-store.ts';
+import { changeArbitrary, questionArbitrary, tokenArbitrary, workspaceArbitrary, type QuestionModel, type WorkspaceModel } from './testing/random-workspace.ts';
 import {
-  allDocuments,
   applyChange,
   buildWorkspace,
-  changeArbitrary,
-  expectedReach,
   issueModelToken,
-  markersIn,
-  questionArbitrary,
   questionTargets,
   questionText,
-  tokenArbitrary,
-  tokenWorks,
-  workspaceArbitrary,
   type BuiltWorkspace,
   type IssuedToken,
-  type QuestionModel,
-  type WorkspaceModel,
-} from './testing/random-workspace.ts';
+} from './testing/random-workspace-builder.ts';
+import { allDocuments, expectedReach, markersIn, tokenWorks } from './testing/random-workspace-oracle.ts';
 import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
 
 /**
@@ -47,7 +39,7 @@ import { createLexicalRetriever } from './retrieval/lexical-retriever.ts';
  * documents, quotes, answer text, suggestions - comes from a document outside
  * the token's reach, before and after permission changes.
  *
- * The reach is computed by the oracle in testing/random-workspace.ts, written
+ * The reach is computed by the oracle in testing/random-workspace-oracle.ts, written
  * from docs/design-decisions.md on the model, never by the code under test. Every document
  * carries a unique marker word, so a leak shows as an outside marker in the
  * output. Answers use an abstention threshold of 0: every question that

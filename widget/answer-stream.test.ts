@@ -159,7 +159,7 @@ describe('askQuestion', () => {
     expect(outcome).toEqual({ kind: 'done', abstained: false });
   });
 
-  it('citations with title and url (issue 15): kept; empty or mistyped ones dropped, the citation kept', async () => {
+  it('citations with a title and a url: kept; empty or mistyped ones dropped, the citation kept', async () => {
     // Arrange
     const titled = { ...CITATION, title: 'File system › fs.mkdir()', url: 'https://docs.example.com/fs#fs-mkdir' };
     const { baseUrl } = await startServer(

@@ -198,7 +198,8 @@ async function readFrames(
     .getReader();
   try {
     for (;;) {
-      let result: ReadableStreamReadResult<{ event?: string | undefined; data: string }>;
+      // Typed from the reader: `ReadableStreamReadResult` is a DOM global, which Node's types lack.
+      let result: Awaited<ReturnType<typeof reader.read>>;
       try {
         result = await reader.read();
       } catch {

@@ -9,7 +9,7 @@ import { openTestStore } from '../testing/test-store.ts';
 /**
  * Passages get their vectors after any ingest, on the test run's backend.
  * The model is replaced by a function that records what it was asked to
- * embed (the real model: embedding/embedder.test.ts).
+ * embed (the real model: embedding/embedder.unit.test.ts).
  */
 
 const KB_ID = 'docs';

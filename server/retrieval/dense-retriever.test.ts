@@ -12,7 +12,7 @@ import { openTestStore } from '../testing/test-store.ts';
  * Dense and hybrid retrieval over a real store (the test run's backend),
  * with vectors written as the embedding sweep writes them. The vectors are
  * chosen by hand (4 dimensions), so each test knows which passage the
- * question is nearest; the real model is tested in embedding/embedder.test.ts.
+ * question is nearest; the real model is tested in embedding/embedder.unit.test.ts.
  */
 
 const KB_ID = 'docs';

@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors.ts';
 
 /**
  * Fixtures of the tests of the lexical retriever (retrieval/lexical-retriever.test.ts,
- * retrieval/index-cache.test.ts), on either backend. Test support only:
+ * retrieval/index-cache.unit.test.ts), on either backend. Test support only:
  *
  * - random histories of a knowledge base: documents put, removed and
  *   re-permissioned, interleaved with searches of random reaches, terms and
