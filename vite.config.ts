@@ -13,20 +13,6 @@ import { BROWSER_LIBRARY_BUILD, LIT_PRODUCTION_ENVIRONMENTS } from './vite.share
 const RUN_ONCE_SERVER_TESTS = ['server/**/*.unit.test.ts', 'server/**/*.corpus.test.ts'];
 
 /**
- * Store-free tests in folders being reworked elsewhere, not yet renamed to
- * `*.unit.test.ts`; to be renamed, and this list dropped, once that lands.
- */
-const STORE_FREE_TESTS_TO_RENAME = [
-  'server/api/source-span.test.ts',
-  'server/api/sse-backpressure.test.ts',
-  'server/api/sse-frame.test.ts',
-  'server/api/sse-heartbeat.test.ts',
-  'server/api/sse-writer.test.ts',
-  'server/console-api/openapi.test.ts',
-  'server/http/body-guards.test.ts',
-];
-
-/**
  * Vite and Vitest configuration.
  *
  * `build` (`npm run build`): the `<kb-widget>` element as a library, one
@@ -149,7 +135,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['server/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...RUN_ONCE_SERVER_TESTS, ...STORE_FREE_TESTS_TO_RENAME],
+          exclude: [...configDefaults.exclude, ...RUN_ONCE_SERVER_TESTS],
           env: { KB_TEST_BACKEND: 'postgres', DATABASE_URL: '' },
           globalSetup: ['server/testing/postgres-test-database.ts'],
         },
