@@ -13,7 +13,8 @@ import {
   type SquadQuestion,
 } from './squad-open.ts';
 import { createThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
-import { createAnswerEngine, DEFAULT_TOP_K, questionTerms, type AnswerEngine } from '../server/engine/answer-engine.ts';
+import { createAnswerEngine, questionTerms, type AnswerEngine } from '../server/engine/answer-engine.ts';
+import { DEFAULT_TOP_K } from '../server/retrieval/retrieval-plan.ts';
 import { collectAnswer, type CollectedAnswer } from '../server/engine/answer-events.ts';
 import { composeExtractiveAnswer } from '../server/engine/extractive/extractive-answerer.ts';
 import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';

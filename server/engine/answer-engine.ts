@@ -14,11 +14,12 @@ import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } 
 import { suggestFollowUps } from './suggestions.ts';
 import { abstention, nearPages } from './abstention.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
+import { DEFAULT_TOP_K } from '../retrieval/retrieval-plan.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage, Store } from '../store/store.ts';
 
-/** Passages retrieved when the request does not say (`top_k` omitted). */
-export const DEFAULT_TOP_K = 8;
+/** The default `top_k`, from the retrieval plan; re-exported for eval/calibrate-evidence.ts, which imports it from here. */
+export { DEFAULT_TOP_K };
 
 /** What the engine reads of the store: curated pairs and passages by document. Retrieval goes through the retriever. */
 export type EngineStore = Pick<Store, 'passagesOf' | 'countPassages'> & { listFaq(kbId: string): Promise<readonly FaqPair[]> };

@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import type { AnswerEvent } from './answer-events.ts';
 import { ABSTENTION_MESSAGE } from './abstention.ts';
-import { DEFAULT_TOP_K, createAnswerEngine, questionTerms } from './answer-engine.ts';
+import { createAnswerEngine, questionTerms } from './answer-engine.ts';
 import { composeExtractiveAnswer } from './extractive/extractive-answerer.ts';
-import { RERANK_DEPTH, rerankPassages } from './ranking/passage-rerank.ts';
+import { rerankPassages } from './ranking/passage-rerank.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
+import { DEFAULT_TOP_K, RERANK_DEPTH } from '../retrieval/retrieval-plan.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage } from '../store/store.ts';
 import type { EngineStore } from './answer-engine.ts';

@@ -84,12 +84,10 @@ export const PAGE_RANKING: FieldedBm25 = {
 
 /**
  * Weight of a passage's page score in its retrieval score (passage score +
- * this × page score): fitted with {@link PAGE_RANKING}.
+ * this × page score), added over the best `PASSAGE_POOL` passages
+ * (retrieval/retrieval-plan.ts): fitted with {@link PAGE_RANKING}.
  */
 export const PAGE_EVIDENCE_WEIGHT = 0.3;
-
-/** Passages scored by the passage ranking before their page evidence is added (the candidates of a search). */
-export const PASSAGE_POOL = 200;
 
 /** Term-frequency saturation of the passage ranking, for features that compare with it. */
 export const BM25_K1 = PASSAGE_RANKING.k1;

@@ -1,3 +1,4 @@
+import { FUSION_DEPTH } from './retrieval-plan.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
@@ -17,13 +18,6 @@ import type { ScoredPassage } from '../store/store.ts';
 
 /** Cormack et al.'s constant. */
 export const RRF_K = 60;
-/**
- * Passages taken from each retriever for fusion: 50, so that a passage one
- * retriever ranks far down (1 / (60 + 50) from it) can still join the
- * second stage's 20 (engine/ranking/passage-rerank.ts RERANK_DEPTH) when the other
- * ranks it well.
- */
-export const FUSION_DEPTH = 50;
 
 export interface HybridRetrieverOptions {
   /**

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { inverseDocumentFrequency, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_POOL, PASSAGE_RANKING } from './bm25f.ts';
+import { inverseDocumentFrequency, PAGE_EVIDENCE_WEIGHT, PAGE_RANKING, PASSAGE_RANKING } from './bm25f.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
+import { PASSAGE_POOL } from './retrieval-plan.ts';
 import type { RetrievalQuery, SearchResult } from './retriever.ts';
 import type { IndexedPage } from '../store/index/index-data.ts';
 import type { ChunkInput, Visibility } from '../store/store.ts';

@@ -4,11 +4,11 @@ import {
   maximumTermScore,
   PAGE_EVIDENCE_WEIGHT,
   PAGE_RANKING,
-  PASSAGE_POOL,
   PASSAGE_RANKING,
 } from './bm25f.ts';
 import { IndexCache, type IndexCacheOptions } from './index-cache.ts';
 import { readableChunks, scoreColumns, type QueryTerm, type ScoredColumns } from './index-scorer.ts';
+import { PASSAGE_POOL } from './retrieval-plan.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
 import type { ScoredPassage, Store } from '../store/store.ts';
 

@@ -3,13 +3,13 @@ import {
   DOCUMENT_SHARE_DEPTH,
   HEADING_WEIGHT,
   PAIR_WEIGHT,
-  RERANK_DEPTH,
   SENTENCE_WEIGHT,
   UNOBSERVED_DOCUMENT_SHARE,
   WINDOW_WEIGHT,
   rerankPassages,
   retrievePassages,
 } from './passage-rerank.ts';
+import { RERANK_DEPTH } from '../../retrieval/retrieval-plan.ts';
 import type { RetrievalQuery, SearchResult } from '../../retrieval/retriever.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 import type { RetrievalSources } from './passage-rerank.ts';

@@ -3,6 +3,7 @@ import { QuestionPairs } from './phrase-pairs.ts';
 import { preferRecommended } from './recommended-first.ts';
 import { correctMisspelledTerms } from './spelling-correction.ts';
 import { inverseDocumentFrequency } from '../../retrieval/bm25f.ts';
+import { RERANK_DEPTH } from '../../retrieval/retrieval-plan.ts';
 import type { Retriever, SearchResult } from '../../retrieval/retriever.ts';
 import type { Reach, ScoredPassage, Store } from '../../store/store.ts';
 
@@ -48,8 +49,6 @@ import type { Reach, ScoredPassage, Store } from '../../store/store.ts';
  * --squad-half calibration`; eval/README.md), never on the report half.
  */
 
-/** Passages the first stage (BM25) returns for re-ranking, when the caller wants fewer. */
-export const RERANK_DEPTH = 20;
 /** Weight of the best sentence's IDF-weighted coverage. */
 export const SENTENCE_WEIGHT = 0.5;
 /** Weight of the IDF-weighted share of question term pairs found side by side. */

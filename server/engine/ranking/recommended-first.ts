@@ -1,6 +1,7 @@
 import { isReplacementSection, sectionDeprecation } from '../passages/deprecation.ts';
 import type { RerankedSearch } from './passage-rerank.ts';
 import { analyze } from '../../retrieval/analyzer.ts';
+import { REPLACEMENT_SEARCH_DEPTH } from '../../retrieval/retrieval-plan.ts';
 import type { Retriever } from '../../retrieval/retriever.ts';
 import type { Reach, ScoredPassage } from '../../store/store.ts';
 
@@ -38,6 +39,3 @@ export async function preferRecommended(search: RerankedSearch, retriever: Retri
   const passages = [chosen, ...rest].slice(0, Math.max(search.passages.length, 1));
   return { ...search, passages, relevance: search.relevance.slice(0, passages.length) };
 }
-
-/** Passages searched for the replacement's section by its name: an API's section is among the first that name it. */
-export const REPLACEMENT_SEARCH_DEPTH = 10;
