@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import * as consoleCsp from './console-csp.ts';
 import * as consoleTerms from './console-terms.ts';
 import * as queryTerms from './query-terms.ts';
 import * as workspaceTerms from './workspace-terms.ts';
@@ -22,6 +23,7 @@ const HOMES: Record<string, Record<string, unknown>> = {
   'protocol/query-terms.ts': queryTerms,
   'protocol/workspace-terms.ts': workspaceTerms,
   'protocol/console-terms.ts': consoleTerms,
+  'protocol/console-csp.ts': consoleCsp,
 };
 
 /**

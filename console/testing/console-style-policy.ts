@@ -1,4 +1,4 @@
-import { CONSOLE_CSP } from '../../server/console-api/console-csp.ts';
+import { CONSOLE_CSP } from '../../protocol/console-csp.ts';
 
 /**
  * The console's style policy in a browser test page: the `style-src`

@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CONSOLE_CSP } from '../../protocol/console-csp.ts';
 import type { Problem } from '../../protocol/query-protocol.ts';
 import { problemHandler } from '../http/problem.ts';
 import { createWidgetFixture, type WidgetFixture } from '../testing/widget-fixture.ts';
-import { CONSOLE_CSP } from './console-csp.ts';
 import { CONSOLE_ICON_PATH, CONSOLE_SCRIPT_PATH, consolePageRoutes } from './console-page.ts';
 
 /**

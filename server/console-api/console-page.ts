@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Router } from 'express';
+import { CONSOLE_CSP } from '../../protocol/console-csp.ts';
 import { problem } from '../http/problem.ts';
-import { CONSOLE_CSP } from './console-csp.ts';
 
 /**
  * The console's page (docs/console.md): `GET /console` answers a small HTML shell
