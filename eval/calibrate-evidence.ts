@@ -5,7 +5,8 @@ import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion } from './do
 import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logistic-regression.ts';
 import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
 import { createThrowawayKnowledgeBase, ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
-import { DEFAULT_TOP_K, prepareAnswer, questionTerms } from '../server/engine/answer-engine.ts';
+import { prepareAnswer, questionTerms } from '../server/engine/answer-engine.ts';
+import { DEFAULT_TOP_K } from '../server/retrieval/retrieval-plan.ts';
 import {
   DEFAULT_ABSTENTION_THRESHOLD,
   EVIDENCE_FEATURES,

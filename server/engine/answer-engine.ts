@@ -19,7 +19,6 @@ import type { Retriever } from '../retrieval/retriever.ts';
 import type { FaqPair, Reach, ScoredPassage, Store } from '../store/store.ts';
 
 /** The default `top_k`, from the retrieval plan; re-exported for eval/calibrate-evidence.ts, which imports it from here. */
-export { DEFAULT_TOP_K };
 
 /** What the engine reads of the store: curated pairs and passages by document. Retrieval goes through the retriever. */
 export type EngineStore = Pick<Store, 'passagesOf' | 'countPassages'> & { listFaq(kbId: string): Promise<readonly FaqPair[]> };
