@@ -5,7 +5,7 @@ import { loadScifact, type Scifact, type ScifactDocument } from './scifact.ts';
 import { createThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { questionTerms } from '../server/engine/answer-engine.ts';
 import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
-import { similarities } from '../server/retrieval/dense-retriever.ts';
+import { scanSimilarities } from '../server/retrieval/dense-scan.ts';
 import { RRF_K } from '../server/retrieval/hybrid-retriever.ts';
 import { topSlots } from '../server/retrieval/top-k.ts';
 import type { DenseIndex } from '../server/store/store.ts';
@@ -129,7 +129,7 @@ async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<Map
   const all = Uint32Array.from(data.documents.keys());
   const rankings = new Map<string, string[]>();
   for (const query of data.queries) {
-    const scores = similarities(index, await embedder.embedQuery(query.text));
+    const scores = await scanSimilarities(index, await embedder.embedQuery(query.text));
     rankings.set(query.id, topSlots(scores, all, all.length, RANKED_DOCUMENTS).map((slot) => data.documents[slot]!.id));
   }
   return rankings;

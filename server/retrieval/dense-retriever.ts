@@ -1,4 +1,5 @@
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
+import { scanSimilarities } from './dense-scan.ts';
 import { topSlots } from './top-k.ts';
 import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type Store } from '../store/store.ts';
 
@@ -6,8 +7,9 @@ import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type
  * Dense retrieval: the question's embedding against every passage vector of
  * the knowledge base, by cosine similarity (dot product of unit vectors),
  * exact - every vector is scored, as a flat index does (FAISS
- * `IndexFlatIP`); an approximate index earns its place only where exact
- * search misses the latency targets (`npm run bench`).
+ * `IndexFlatIP`), by one matrix-vector product (retrieval/dense-scan.ts); an
+ * approximate index earns its place only where exact search misses the
+ * latency targets (`npm run bench`).
  *
  * The reach is applied before the top k is taken: vectors of documents
  * outside it are never scored, so a restricted passage can neither take a
@@ -75,7 +77,7 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       // Until every passage of the reach has its vector (the background sweep after a start or an ingest), dense retrieval stays out.
       if (candidates.length < statistics.passageCount) return empty;
       const vector = await options.embedQuery(question);
-      const scores = similarities(index, vector);
+      const scores = await scanSimilarities(index, vector);
       const best = topSlots(scores, candidates, candidates.length, query.topK);
       const documents = documentSimilarities(index, scores, candidates);
       const floor = options.similarityFloor ?? 0;
@@ -93,26 +95,12 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
   };
 }
 
-/** The dot product of the query with every vector of the index (cosine similarity for unit vectors). */
-export function similarities(index: DenseIndex, query: Float32Array): Float64Array {
-  const { dimensions, vectors } = index;
-  const count = index.chunkIds.length;
-  const scores = new Float64Array(count);
-  for (let slot = 0, offset = 0; slot < count; slot++, offset += dimensions) {
-    let sum = 0;
-    for (let dimension = 0; dimension < dimensions; dimension++) sum += vectors[offset + dimension]! * query[dimension]!;
-    scores[slot] = sum;
-  }
-  return scores;
-}
-
-/** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */
 /**
  * Each document's similarity to the question: the mean of its
  * {@link DOCUMENT_SIMILARITY_PASSAGES} best passage similarities among the
  * readable slots (missing ones count 0), by document storage id.
  */
-export function documentSimilarities(index: DenseIndex, scores: Float64Array, slots: Uint32Array): Map<number, number> {
+export function documentSimilarities(index: DenseIndex, scores: Float32Array | Float64Array, slots: Uint32Array): Map<number, number> {
   const best = new Map<number, number[]>();
   for (const slot of slots) {
     const documentId = index.documentIds[slot]!;
@@ -132,9 +120,14 @@ export function documentSimilarities(index: DenseIndex, scores: Float64Array, sl
   return documents;
 }
 
+/** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */
 function readableSlots(index: DenseIndex, readableDocuments: readonly number[] | undefined): Uint32Array {
   const count = index.chunkIds.length;
-  if (readableDocuments === undefined) return Uint32Array.from({ length: count }, (_, slot) => slot);
+  if (readableDocuments === undefined) {
+    const slots = new Uint32Array(count);
+    for (let slot = 0; slot < count; slot++) slots[slot] = slot;
+    return slots;
+  }
   const readable = new Set(readableDocuments);
   const slots: number[] = [];
   for (let slot = 0; slot < count; slot++) if (readable.has(index.documentIds[slot]!)) slots.push(slot);

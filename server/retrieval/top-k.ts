@@ -20,7 +20,7 @@
  * @param topK slots wanted (>= 0)
  * @returns up to `topK` slots, best first
  */
-export function topSlots(scores: Float64Array, candidates: Uint32Array, count: number, topK: number): number[] {
+export function topSlots(scores: Float32Array | Float64Array, candidates: Uint32Array, count: number, topK: number): number[] {
   const size = Math.min(topK, count);
   if (size <= 0) return [];
   const heap = new Uint32Array(size);
