@@ -19,6 +19,12 @@ export interface Config {
   host: string | undefined;
   /** Port of the demo page `npm start` serves; 0 turns it off. */
   demoPort: number;
+  /**
+   * Whether each start creates the demo knowledge base and ingests the
+   * bundled Node.js docs into it (`KB_DEMO_SEED`, `on` by default); `off`
+   * seeds only the owner, and serves no demo page.
+   */
+  demoSeed: boolean;
   /** Folder of the embedded store. */
   dataDir: string;
   /** Platform cap on a widget token's lifetime, minutes. */
@@ -110,6 +116,7 @@ const schema = z.object({
   PORT: integer(8787, 0, 65535),
   HOST: z.string().min(1).optional(),
   KB_DEMO_PORT: integer(5173, 0, 65535),
+  KB_DEMO_SEED: z.enum(['on', 'off']).default('on'),
   KB_DATA_DIR: z.string().min(1).default('.data'),
   KB_TOKEN_TTL_CAP_MINUTES: integer(1440, 1, 525_600),
   KB_ABSTENTION_THRESHOLD: z.coerce.number().min(0).max(1).optional(),
@@ -179,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined>, defaults: { 
     port: values.PORT,
     host: values.HOST,
     demoPort: values.KB_DEMO_PORT,
+    demoSeed: values.KB_DEMO_SEED === 'on',
     dataDir: resolve(values.KB_DATA_DIR),
     tokenTtlCapMinutes: values.KB_TOKEN_TTL_CAP_MINUTES,
     abstentionThreshold: values.KB_ABSTENTION_THRESHOLD ?? defaults.abstentionThreshold,

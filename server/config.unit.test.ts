@@ -75,6 +75,23 @@ describe('loadConfig, ports', () => {
   });
 });
 
+describe('loadConfig, demo knowledge base', () => {
+  test('nothing set: the demo knowledge base is seeded', () => {
+    expect(loadConfig({}, DEFAULTS).demoSeed).toBe(true);
+  });
+
+  test.each([
+    ['on', true],
+    ['off', false],
+  ])('KB_DEMO_SEED=%s: seeded is %s', (value, seeded) => {
+    expect(loadConfig({ KB_DEMO_SEED: value }, DEFAULTS).demoSeed).toBe(seeded);
+  });
+
+  test.each(['0', 'false', 'OFF', 'no'])('KB_DEMO_SEED=%s: configuration error naming the variable, its value and the allowed values', (value) => {
+    expect(() => loadConfig({ KB_DEMO_SEED: value }, DEFAULTS)).toThrow(`KB_DEMO_SEED=${JSON.stringify(value)}: Invalid option: expected one of "on"|"off"`);
+  });
+});
+
 describe('loadConfig, first owner', () => {
   test('no KB_OWNER_PASSWORD: no configured password (a random one is generated at start)', () => {
     expect(loadConfig({}, DEFAULTS).ownerPassword).toBeUndefined();

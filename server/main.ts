@@ -16,7 +16,7 @@ import { modelFetchSettings } from './embedding/model-fetch.ts';
 import { reindexStaleDocuments } from './retrieval/reindex.ts';
 import { ImportJobs } from './ingest/jobs/import-jobs.ts';
 import { startImportResync } from './ingest/jobs/import-sources.ts';
-import { DEMO_KB_ID, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome } from './seed.ts';
+import { DEMO_KB_ID, ensureOwner, ensureOwnerPassword, seedDemo, type OwnerPasswordOutcome, type OwnerSeed, type SeedResult } from './seed.ts';
 import { describeStoreLocation, openStore, type StoreLocation } from './store/open-store.ts';
 import { storeLocationFromEnv } from './store/postgres/postgres-config.ts';
 import { createPooledAnswerEngine } from './engine/answer-pool.ts';
@@ -28,10 +28,10 @@ import { startDemoServer } from './demo/demo-server.ts';
 import { tokenIssueCommand } from './banner-commands.ts';
 
 /**
- * `npm start`: opens (or creates) the store, seeds the demo knowledge base on
- * first run, serves the API and the built widget (`dist/`), and the demo page
- * on a second origin (`KB_DEMO_PORT`). The only module besides the CLI entry
- * that reads `process.env`.
+ * `npm start`: opens (or creates) the store, seeds the owner and (unless
+ * `KB_DEMO_SEED=off`) the demo knowledge base, serves the API and the built
+ * widget (`dist/`), and the demo page on a second origin (`KB_DEMO_PORT`).
+ * The only module besides the CLI entry that reads `process.env`.
  */
 /** Prints a failure a person can act on, without a stack trace, and exits. */
 function fail(message: string): never {
@@ -75,11 +75,22 @@ const reindexing = createProgressBar('Re-indexing');
 const reindexed = await reindexStaleDocuments(store, (step) => reindexing.update(step)).finally(() => reindexing.stop());
 if (reindexed.reindexed > 0) logger.info({ documents: reindexed.reindexed }, 're-indexed documents made by an older analysis');
 
-const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
-const seed = await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
-progress.stop();
-for (const failure of seed.report.failed) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page failed');
-for (const skipped of seed.report.skipped) logger.info({ docId: skipped.docId, reason: skipped.reason }, 'page skipped');
+// The owner, and the demo knowledge base with the bundled Node.js docs unless KB_DEMO_SEED=off (a deployment for
+// its own documents): then no demo knowledge base is created or updated, and no demo page is served.
+const seed: OwnerSeed & Partial<Pick<SeedResult, 'report'>> = config.demoSeed
+  ? await seedDemoWithProgress()
+  : await ensureOwner(store, config.ownerEmail);
+for (const failure of seed.report?.failed ?? []) logger.warn({ docId: failure.docId, reason: failure.reason }, 'page failed');
+for (const skipped of seed.report?.skipped ?? []) logger.info({ docId: skipped.docId, reason: skipped.reason }, 'page skipped');
+
+async function seedDemoWithProgress(): Promise<SeedResult> {
+  const progress = createProgressBar(`Ingesting ${DEMO_KB_ID}`);
+  try {
+    return await seedDemo(store, { ownerEmail: config.ownerEmail, onProgress: (step) => progress.update(step) });
+  } finally {
+    progress.stop();
+  }
+}
 
 // Every passage gets a vector of the current model, in the background: questions are answered from the
 // start, each passage found by BM25F alone until its vector is stored. After a model change the other
@@ -177,7 +188,7 @@ const { port } = server.address() as AddressInfo;
 const baseUrl = `http://localhost:${port}`;
 
 const demo =
-  config.demoPort === 0
+  config.demoPort === 0 || !config.demoSeed
     ? undefined
     : startDemoServer({
         store,
@@ -202,7 +213,7 @@ const demoUrl = demo ? `http://localhost:${(demo.address() as AddressInfo).port}
 // after it is stored (a failed start leaves the owner without one, not with an unseen one).
 const ownerPassword = await ensureOwnerPassword(store, seed.owner.id, config.ownerPassword);
 
-const changed = seed.report.created.length + seed.report.updated.length;
+const changed = seed.report === undefined ? 0 : seed.report.created.length + seed.report.updated.length;
 process.stdout.write(
   [
     '',
@@ -213,6 +224,13 @@ process.stdout.write(
     `  answers: ${config.llm ? `written by "${config.llm.model}" at ${config.llm.baseUrl}, checked for grounding` : 'extractive'}`,
     `  retrieval: ${retrievalLine(retrievalStatus(embedding))}${pendingVectors > 0 ? ` (embedding ${pendingVectors} passages in the background; until all have their vectors, answers use BM25F alone)` : ''}`,
     `  widget: ${baseUrl}/widget/kb-widget.js${existsSync(join(widgetDistDir, 'kb-widget.js')) ? '' : ' (not built: run npm run build)'}`,
+    ...(config.demoSeed ? demoLines() : ['  demo: off (KB_DEMO_SEED=off): no demo knowledge base or demo page; add your documents with npm run kb (docs/cli.md)', '']),
+  ].join('\n'),
+);
+
+/** The banner's demo page line and the commands that ask the demo knowledge base a question. */
+function demoLines(): string[] {
+  return [
     demoUrl
       ? `  demo page: ${demoUrl}/ (its token allows only this origin; ${demoUrl.replace('localhost', '127.0.0.1')}/ shows a site that is not allowed)`
       : '  demo page: off (KB_DEMO_PORT=0)',
@@ -224,8 +242,8 @@ process.stdout.write(
     '    -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\',
     `    -d '{"question":"How do I create a directory and its parent directories?"}'`,
     '',
-  ].join('\n'),
-);
+  ];
+}
 
 /** The banner's retrieval line: hybrid with the model, else lexical only and why. */
 function retrievalLine(status: RetrievalStatus): string {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Problem, QueryResponse } from '../protocol/query-protocol.ts';
 import { hashPassword } from './auth/password-hash.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
+import { ask as askKnowledgeBase, consoleCall, issueToken, signIn, startServerProcess, stopServerProcess, type ServerProcess } from './testing/server-process.ts';
 import { adminQuery, testBackend, testDatabaseUrl } from './testing/test-store.ts';
 
 /**
@@ -15,88 +14,16 @@ import { adminQuery, testBackend, testDatabaseUrl } from './testing/test-store.t
  * through one is seen by the other at its next request. PostgreSQL only: the
  * embedded store is one process's.
  */
-const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OWNER_PASSWORD = 'replica owner password 0123';
 const ALICE_PASSWORD = 'replica alice password 0123';
 
-interface Replica {
-  process: ChildProcess;
-  baseUrl: string;
-  output: string;
-}
-
-function startReplica(env: Record<string, string>): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: PROJECT_ROOT,
-    // Dense retrieval off: embedding the demo corpus takes minutes of both cores, which would starve the other test files;
-    // what replicas share here is the lexical index (the vectors' parity is store/backend-parity.test.ts's).
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: '0', KB_DEMO_PORT: '0', KB_EMBEDDING: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`replica not ready within 90 s:\n${output}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving (http:\/\/localhost:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ process: child, baseUrl: match[1]!, output });
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`replica exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stopReplica(replica: Replica | undefined): Promise<void> {
-  if (!replica || replica.process.exitCode !== null) return;
-  const exited = new Promise((resolve) => replica.process.once('exit', resolve));
-  replica.process.kill('SIGTERM');
-  await exited;
-}
-
-/** Signs in through a replica's console API; returns the session cookie. */
-async function signIn(replica: Replica, email: string, password: string): Promise<string> {
-  const response = await fetch(`${replica.baseUrl}/console/api/session`, {
-    method: 'POST',
-    headers: { Origin: replica.baseUrl, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  expect(response.status, await response.clone().text()).toBeLessThan(300);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
-}
-
-function consoleCall(replica: Replica, cookie: string, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${replica.baseUrl}/console/api${path}`, {
-    method,
-    headers: { Origin: replica.baseUrl, Cookie: cookie, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
-function ask(replica: Replica, token: string, question: string): Promise<Response> {
-  return fetch(`${replica.baseUrl}/kb-api/api/v1/kb/node-docs/widget/query`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ question }),
-  });
-}
-
-async function issue(replica: Replica, cookie: string): Promise<{ token: string; id: string }> {
-  const response = await consoleCall(replica, cookie, 'POST', '/knowledge-bases/node-docs/tokens', { allowed_origins: [] });
-  expect(response.status).toBe(201);
-  return (await response.json()) as { token: string; id: string };
-}
+const ask = (replica: ServerProcess, token: string, question: string) => askKnowledgeBase(replica, token, 'node-docs', question);
+const issue = (replica: ServerProcess, cookie: string) => issueToken(replica, cookie, 'node-docs');
 
 describe.skipIf(testBackend() !== 'postgres')('two replicas on one PostgreSQL', () => {
   const schema = `replicas_${randomBytes(5).toString('hex')}`;
-  let first: Replica | undefined;
-  let second: Replica | undefined;
+  let first: ServerProcess | undefined;
+  let second: ServerProcess | undefined;
   let store: Store | undefined;
   let ownerCookie = '';
   let aliceId = '';
@@ -104,7 +31,9 @@ describe.skipIf(testBackend() !== 'postgres')('two replicas on one PostgreSQL', 
   beforeAll(async () => {
     await adminQuery(`CREATE SCHEMA ${schema}`);
     const env = { DATABASE_URL: testDatabaseUrl(), KB_PG_SCHEMA: schema, KB_OWNER_PASSWORD: OWNER_PASSWORD };
-    [first, second] = await Promise.all([startReplica(env), startReplica(env)]);
+    // Dense retrieval off (startServerProcess's default): embedding the demo corpus takes minutes of both cores, which would
+    // starve the other test files; what replicas share here is the lexical index (replicas-dense.test.ts shares vectors).
+    [first, second] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
     store = openStore({ kind: 'postgres', url: testDatabaseUrl(), schema });
     const alice = await store.createUser({ email: 'alice@example.com', name: 'Alice' });
     aliceId = alice.id;
@@ -114,7 +43,7 @@ describe.skipIf(testBackend() !== 'postgres')('two replicas on one PostgreSQL', 
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all([stopReplica(first), stopReplica(second)]);
+    await Promise.all([stopServerProcess(first), stopServerProcess(second)]);
     await store?.close();
     await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   });

@@ -1,16 +1,18 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { verifyPassword } from './auth/password-hash.ts';
 import { updateSiteSettings } from './ingest/site-settings.ts';
-import { DEMO_KB_ID, DEMO_SITE, ensureOwnerPassword, seedDemo } from './seed.ts';
+import { DEMO_KB_ID, DEMO_SITE, ensureOwner, ensureOwnerPassword, seedDemo } from './seed.ts';
 import { openStore } from './store/open-store.ts';
+import { consoleCall, signIn, startServerProcess, stopServerProcess, storeEnvironment, type ServerProcess } from './testing/server-process.ts';
 import { createTestStoreLocation } from './testing/test-store.ts';
 import type { Store, User } from './store/store.ts';
 
-/** A fresh store with an owner who has no password, as a first run (or an older release) leaves it. */
-async function storeWithOwner(): Promise<{ store: Store; owner: User }> {
+/** A fresh, empty store, removed after the test. */
+async function emptyStore(): Promise<Store> {
   const folder = await mkdtemp(join(tmpdir(), 'kb-seed-test-'));
   const { location, dispose } = await createTestStoreLocation(folder);
   const store = openStore(location);
@@ -19,6 +21,12 @@ async function storeWithOwner(): Promise<{ store: Store; owner: User }> {
     await dispose();
     await rm(folder, { recursive: true, force: true });
   });
+  return store;
+}
+
+/** A fresh store with an owner who has no password, as a first run (or an older release) leaves it. */
+async function storeWithOwner(): Promise<{ store: Store; owner: User }> {
+  const store = await emptyStore();
   const owner = await store.createUser({ email: 'owner@example.com', name: 'Workspace owner' });
   return { store, owner };
 }
@@ -111,3 +119,63 @@ describe('seedDemo', () => {
     await expect(store.getDocument(DEMO_KB_ID, 'fs.md')).resolves.toMatchObject({ url: 'https://mirror.example.com/node/fs.html' });
   });
 });
+
+describe('ensureOwner', () => {
+  test('empty store: the owner is created; a second call finds them', async () => {
+    const store = await emptyStore();
+
+    const first = await ensureOwner(store, 'owner@example.com');
+    const second = await ensureOwner(store, 'owner@example.com');
+
+    expect(first).toMatchObject({ owner: { email: 'owner@example.com' }, ownerCreated: true });
+    expect(second).toEqual({ owner: first.owner, ownerCreated: false });
+    await expect(store.listKnowledgeBases()).resolves.toEqual([]);
+  });
+});
+
+describe('npm start with KB_DEMO_SEED=off', () => {
+  test('an empty store: the owner is seeded and signs in, no demo knowledge base is created and no demo page served; the banner says so', async () => {
+    // Arrange
+    const folder = await mkdtemp(join(tmpdir(), 'kb-seed-off-'));
+    const { location, dispose } = await createTestStoreLocation(folder);
+    const store = openStore(location);
+    const demoPort = await freePort();
+    let server: ServerProcess | undefined;
+    onTestFinished(async () => {
+      await stopServerProcess(server);
+      await store.close();
+      await dispose();
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    // Act
+    server = await startServerProcess({
+      ...storeEnvironment(location),
+      KB_DEMO_SEED: 'off',
+      KB_DEMO_PORT: String(demoPort),
+      KB_OWNER_PASSWORD: 'seed-off owner password',
+    });
+    const cookie = await signIn(server, 'owner@example.com', 'seed-off owner password');
+    const listed = await consoleCall(server, cookie, 'GET', '/knowledge-bases');
+    const demoPage = await fetch(`http://localhost:${demoPort}/`).then(
+      (response) => response.status,
+      () => 'refused',
+    );
+
+    // Assert
+    expect(server.output).toContain('demo: off (KB_DEMO_SEED=off)');
+    expect(server.output).not.toContain(DEMO_KB_ID);
+    expect(await listed.json()).toEqual({ knowledge_bases: [] });
+    expect(demoPage).toBe('refused');
+    await expect(store.getKnowledgeBase(DEMO_KB_ID)).resolves.toBeUndefined();
+  }, 60_000);
+});
+
+/** A port free right now on the loopback (for a demo page that must not be served). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}

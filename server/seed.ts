@@ -31,10 +31,29 @@ export const DEMO_SITE: Required<Pick<KnowledgeBase, 'baseUrl' | 'urlStyle' | 'a
   anchorStyle: 'node',
 };
 
-export interface SeedResult {
+/** The workspace owner, and whether this call created them. */
+export interface OwnerSeed {
   owner: User;
   ownerCreated: boolean;
+}
+
+export interface SeedResult extends OwnerSeed {
   report: IngestReport;
+}
+
+/**
+ * Ensures the workspace owner exists: the user `ownerEmail`
+ * (`KB_OWNER_EMAIL`), created when missing. A start with the demo seed off
+ * (`KB_DEMO_SEED=off`) does this alone; {@link seedDemo} does it first.
+ */
+export async function ensureOwner(store: Store, ownerEmail: string): Promise<OwnerSeed> {
+  const owner = await store.findUserByEmail(ownerEmail);
+  if (owner) return { owner, ownerCreated: false };
+  const { record, created } = await createdOrFound(
+    () => store.createUser({ email: ownerEmail, name: 'Workspace owner' }),
+    () => store.findUserByEmail(ownerEmail),
+  );
+  return { owner: record, ownerCreated: created };
 }
 
 /**
@@ -53,14 +72,7 @@ export async function seedDemo(
     onProgress?: (progress: { done: number; total: number; docId: string }) => void;
   },
 ): Promise<SeedResult> {
-  let owner = await store.findUserByEmail(options.ownerEmail);
-  let ownerCreated = false;
-  if (!owner) {
-    ({ record: owner, created: ownerCreated } = await createdOrFound(
-      () => store.createUser({ email: options.ownerEmail, name: 'Workspace owner' }),
-      () => store.findUserByEmail(options.ownerEmail),
-    ));
-  }
+  const { owner, ownerCreated } = await ensureOwner(store, options.ownerEmail);
   const existing = await store.getKnowledgeBase(DEMO_KB_ID);
   if (!existing) {
     await createdOrFound(
