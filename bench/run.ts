@@ -270,7 +270,7 @@ try {
       const questionVectors = await queryEmbedder.embed(questions, 'query');
       for (const copies of [1, Math.max(...SCALES)]) {
         const scan = await measureDenseScan(index, copies, questionVectors);
-        const of = `${copies}x node-docs vectors (${scan.passages.toLocaleString('en')} x ${model.dimensions}), ${questions.length} questions, one thread (baseline: JavaScript loop)`;
+        const of = `${copies}x node-docs vectors (${scan.passages.toLocaleString('en')} x ${model.dimensions}), ${questions.length} questions (baseline: JavaScript loop)`;
         rows.push(
           { figure: `dense search p50, ${of}`, value: scan.p50Ms, baseline: scan.baselineP50Ms, unit: 'ms' },
           { figure: `dense search p95, ${of}`, value: scan.p95Ms, baseline: scan.baselineP95Ms, unit: 'ms' },
