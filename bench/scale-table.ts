@@ -11,6 +11,7 @@ import { tokenize } from '../server/retrieval/analyzer.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import { IndexCache } from '../server/retrieval/index-cache.ts';
 import { embeddedStoreLocation, openStore, type StoreLocation } from '../server/store/open-store.ts';
+import { scaleHybridRetriever, storeScaleVectors, type ScaleEmbedding } from './scale-hybrid.ts';
 import type { Retriever, SearchResult } from '../server/retrieval/retriever.ts';
 import type { Reach } from '../server/store/store.ts';
 
@@ -51,6 +52,8 @@ export interface ScaleRow {
   /** Seconds to read the whole index into memory; undefined when it was not held (over the cap). */
   indexRead?: number;
   answer?: { p50: number; p95: number };
+  /** Searches by BM25F and dense retrieval fused (bench/scale-hybrid.ts), the index held; undefined when not timed. */
+  hybridSearch?: { p50: number; p95: number };
   /**
    * Questions whose top 10 (documents, heading paths, texts, scores to 12
    * significant digits) were the same on both of this backend's search
@@ -85,6 +88,10 @@ export interface ScaleTableOptions {
   postgresUrl?: string;
   /** Progress lines. */
   onProgress?: (message: string) => void;
+  /** The demo's vectors, to time hybrid search on the corpora `hybridCorpora` names (each passage given its vector first). */
+  embedding?: ScaleEmbedding;
+  /** Names of the corpora whose hybrid search is timed (with `embedding`). */
+  hybridCorpora?: readonly string[];
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -217,6 +224,20 @@ async function measureBackend(
     const searchTimes = await timeEach(options.passes, scaleCorpus.questions, search);
     const engine = createAnswerEngine({ store, retriever });
     const answerTimes = await timeEach(options.passes, scaleCorpus.questions, (question) => collectAnswer(engine.answer({ question, reach })));
+    let hybridTimes: number[] | undefined;
+    if (options.embedding && options.hybridCorpora?.includes(scaleCorpus.name)) {
+      options.onProgress?.(`${scaleCorpus.name}: a vector for every passage in ${backend}`);
+      await storeScaleVectors(store, KB_ID, options.embedding);
+      // Dense retrieval stays out unless every passage has its vector: a short read would time BM25F alone.
+      const vectors = (await store.readDenseIndex(KB_ID, options.embedding.modelKey, options.embedding.dimensions)).chunkIds.length;
+      const passageTotal = documents.reduce((sum, document) => sum + document.chunkCount, 0);
+      if (vectors !== passageTotal) throw new Error(`${scaleCorpus.name} in ${backend}: ${vectors} vectors read for ${passageTotal} passages`);
+      const hybrid = scaleHybridRetriever(store, retriever, options.embedding);
+      const hybridSearch = (question: string) => hybrid.search({ reach, terms: questionTerms(question), topK: TOP_K, question });
+      // Once through, so the vectors are read before the timed passes.
+      for (const question of scaleCorpus.questions) await hybridSearch(question);
+      hybridTimes = await timeEach(options.passes, scaleCorpus.questions, hybridSearch);
+    }
     await store.close();
     return {
       row: {
@@ -231,6 +252,7 @@ async function measureBackend(
         termSearch: percentiles(termSearchTimes),
         indexRead: held ? indexReadSeconds : undefined,
         answer: percentiles(answerTimes),
+        ...(hybridTimes && { hybridSearch: percentiles(hybridTimes) }),
       },
       passages,
       results: { held: heldResults, termsRead },
@@ -332,11 +354,11 @@ export async function nodeDocsQuestions(path: string): Promise<string[]> {
 export function scaleTableMarkdown(rows: readonly ScaleRow[]): string[] {
   const format = formatFigure;
   return [
-    '| corpus | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) | same top 10 |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| corpus | backend | passages | corpus MB | ingest MB/s | store MB | search p50 / p95 (ms) | search, terms read p50 / p95 (ms) | whole index read (s) | answer p50 / p95 (ms) | hybrid search p50 / p95 (ms) | same top 10 |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map(
       (row) =>
-        `| ${row.corpus} | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} | ${row.sameResults ? `${row.sameResults.same} / ${row.sameResults.total}` : '-'} |`,
+        `| ${row.corpus} | ${row.backend} | ${row.passages.toLocaleString('en-US')} | ${format(row.corpusMegabytes)} | ${format(row.corpusMegabytes / row.ingestSeconds)} | ${format(row.storeMegabytes)} | ${format(row.search.p50)} / ${format(row.search.p95)} | ${row.termSearch ? `${format(row.termSearch.p50)} / ${format(row.termSearch.p95)}` : '-'} | ${row.indexRead === undefined ? '-' : format(row.indexRead)} | ${row.answer ? `${format(row.answer.p50)} / ${format(row.answer.p95)}` : '-'} | ${row.hybridSearch ? `${format(row.hybridSearch.p50)} / ${format(row.hybridSearch.p95)}` : '-'} | ${row.sameResults ? `${row.sameResults.same} / ${row.sameResults.total}` : '-'} |`,
     ),
   ];
 }

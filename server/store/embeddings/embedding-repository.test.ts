@@ -2,6 +2,7 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
 import { openTestStore } from '../../testing/test-store.ts';
+import { DENSE_INDEX_PAGE } from './embedding-repository.ts';
 import type { DocumentInput, PassageToEmbed, PassageVector, Store } from '../store.ts';
 
 /** Passage vectors and the embedding cache (store/embeddings/embedding-repository.ts) on the test run's backend. */
@@ -228,6 +229,27 @@ describe('passage vectors', () => {
     expect(bytesOf(index.vectors)).toEqual(passages.flatMap((passage) => bytesOf(vectorOf(passage.chunkId))));
     await expect(store.cachedVectors(MODEL, passages.map(hashOf))).resolves.toHaveProperty('size', 300);
   });
+
+  test('readDenseIndex of more vectors than one page reads: every vector, in chunk order, bit for bit, across the pages', async () => {
+    // Arrange: a page and a few more, over several documents.
+    const store = await openVectorStore();
+    const perDocument = Math.ceil((DENSE_INDEX_PAGE + 5) / 4);
+    for (let document = 0; document < 4; document++) {
+      const texts = Array.from({ length: perDocument }, (_, position) => `Passage ${position} of part ${document}.`);
+      await store.putDocument(documentInput(KB_ID, `part-${document}.md`, `Part ${document}`, texts.map((text) => [['Part'], text])));
+    }
+    const passages = await store.passagesWithoutVector(MODEL, 4 * perDocument, KB_ID);
+    await store.putPassageVectors(MODEL, vectorsFor(passages));
+
+    // Act
+    const index = await store.readDenseIndex(KB_ID, MODEL, DIMENSIONS);
+
+    // Assert
+    expect(index.chunkIds).toHaveLength(4 * perDocument);
+    expect(index.chunkIds).toEqual(passages.map((passage) => passage.chunkId));
+    expect(new Set(index.documentIds).size).toBe(4);
+    expect(bytesOf(index.vectors)).toEqual(passages.flatMap((passage) => bytesOf(vectorOf(passage.chunkId))));
+  }, 120_000);
 
   test('readDenseIndex of another knowledge base or under another model: none of these vectors', async () => {
     // Arrange

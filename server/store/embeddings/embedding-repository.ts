@@ -18,6 +18,12 @@ import type { EmbeddingRepository } from './embeddings.ts';
  * cut to fit (SQLite's limit was 999 before 3.32; PostgreSQL's is 65,535).
  */
 const MAX_PARAMETERS = 500;
+/**
+ * Vectors read per statement by `readDenseIndex`: 16,384 (24 MB at 384
+ * dimensions), well inside PostgreSQL's query timeout (5 s by default),
+ * where the 64x Node.js docs' 313,536 vectors in one statement were not.
+ */
+export const DENSE_INDEX_PAGE = 16_384;
 
 /** Whether this platform's typed arrays are little-endian (a `Float32Array`'s memory is then the stored form). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -145,30 +151,48 @@ export function embeddingRepository(sql: SqlExecutor): EmbeddingRepository {
         }
       });
     },
-    async readDenseIndex(kbId, modelKey, dimensions) {
-      const rows = await sql.all<{ chunkId: number; documentId: number; vector: Uint8Array }>(
-        `SELECT v.chunk_id AS "chunkId", c.document_id AS "documentId", v.vector
-         FROM passage_vectors v JOIN chunks c ON c.id = v.chunk_id
-         WHERE c.kb_id = ? AND v.model_key = ?
-         ORDER BY v.chunk_id`,
-        [kbId, modelKey],
+    readDenseIndex(kbId, modelKey, dimensions) {
+      // Pages of DENSE_INDEX_PAGE rows by chunk id, all in one read-only snapshot: one statement for 313,536 vectors
+      // (481 MB) outlasts PostgreSQL's query timeout, and each page is decoded before the next is read.
+      return sql.transaction(
+        async (transaction) => {
+          const bytesPerVector = dimensions * Float32Array.BYTES_PER_ELEMENT;
+          const chunkIds: number[] = [];
+          const documentIds: number[] = [];
+          const pages: Float32Array[] = [];
+          for (let after = 0; ; ) {
+            const rows = await transaction.all<{ chunkId: number; documentId: number; vector: Uint8Array }>(
+              `SELECT v.chunk_id AS "chunkId", c.document_id AS "documentId", v.vector
+               FROM passage_vectors v JOIN chunks c ON c.id = v.chunk_id
+               WHERE c.kb_id = ? AND v.model_key = ? AND v.chunk_id > ?
+               ORDER BY v.chunk_id LIMIT ${DENSE_INDEX_PAGE}`,
+              [kbId, modelKey, after],
+            );
+            const page = new Float32Array(rows.length * dimensions);
+            rows.forEach((row, slot) => {
+              if (row.vector.byteLength !== bytesPerVector) {
+                throw new Error(
+                  `The vector of passage ${row.chunkId} under model "${modelKey}" has ${row.vector.byteLength} bytes, not ${bytesPerVector} (${dimensions} dimensions)`,
+                );
+              }
+              decodeVectorInto(row.vector, page, slot * dimensions);
+              chunkIds.push(Number(row.chunkId));
+              documentIds.push(Number(row.documentId));
+            });
+            pages.push(page);
+            if (rows.length < DENSE_INDEX_PAGE) break;
+            after = chunkIds[chunkIds.length - 1]!;
+          }
+          const vectors = new Float32Array(chunkIds.length * dimensions);
+          let offset = 0;
+          for (const page of pages) {
+            vectors.set(page, offset);
+            offset += page.length;
+          }
+          return { chunkIds, documentIds, vectors, dimensions };
+        },
+        { readOnly: true },
       );
-      const bytesPerVector = dimensions * Float32Array.BYTES_PER_ELEMENT;
-      const vectors = new Float32Array(rows.length * dimensions);
-      rows.forEach((row, slot) => {
-        if (row.vector.byteLength !== bytesPerVector) {
-          throw new Error(
-            `The vector of passage ${row.chunkId} under model "${modelKey}" has ${row.vector.byteLength} bytes, not ${bytesPerVector} (${dimensions} dimensions)`,
-          );
-        }
-        decodeVectorInto(row.vector, vectors, slot * dimensions);
-      });
-      return {
-        chunkIds: rows.map((row) => Number(row.chunkId)),
-        documentIds: rows.map((row) => Number(row.documentId)),
-        vectors,
-        dimensions,
-      };
     },
     removeOtherModelVectors(modelKey) {
       return sql.transaction(async (transaction) => {

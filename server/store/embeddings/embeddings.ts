@@ -59,7 +59,8 @@ export interface EmbeddingRepository {
   putPassageVectors(modelKey: string, vectors: readonly PassageVector[]): Promise<void>;
   /**
    * A knowledge base's passage vectors under `modelKey` (only passages that
-   * have one), read in one statement (one snapshot).
+   * have one), by ascending chunk id, read in pages within one read-only
+   * transaction (one snapshot).
    *
    * @throws Error when a stored vector's length is not `dimensions` × 4 bytes
    */
