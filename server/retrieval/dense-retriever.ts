@@ -11,9 +11,10 @@ import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type
  * approximate index earns its place only where exact search misses the
  * latency targets (`npm run bench`).
  *
- * The reach is applied before the top k is taken: vectors of documents
- * outside it are never scored, so a restricted passage can neither take a
- * visitor's slot nor show through a score.
+ * The reach is applied before the top k is taken: the scan scores every
+ * vector of the knowledge base in one product, but only the reach's slots
+ * are read from its result (top k, document similarities), so a restricted
+ * passage can neither take a visitor's slot nor show through a score.
  *
  * Dense retrieval takes part only once every passage of the reach has its
  * vector: with part of the knowledge base embedded (the minutes after a
