@@ -153,13 +153,17 @@ export function embeddingRepository(sql: SqlExecutor): EmbeddingRepository {
     },
     readDenseIndex(kbId, modelKey, dimensions) {
       // Pages of DENSE_INDEX_PAGE rows by chunk id, all in one read-only snapshot: one statement for 313,536 vectors
-      // (481 MB) outlasts PostgreSQL's query timeout, and each page is decoded before the next is read.
+      // (481 MB) outlasts PostgreSQL's query timeout. Counted first, so each page is decoded into the one array.
       return sql.transaction(
         async (transaction) => {
           const bytesPerVector = dimensions * Float32Array.BYTES_PER_ELEMENT;
+          const counted = await transaction.get<{ count: number | string }>(
+            `SELECT COUNT(*) AS count FROM passage_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.kb_id = ? AND v.model_key = ?`,
+            [kbId, modelKey],
+          );
+          const vectors = new Float32Array(Number(counted?.count ?? 0) * dimensions);
           const chunkIds: number[] = [];
           const documentIds: number[] = [];
-          const pages: Float32Array[] = [];
           for (let after = 0; ; ) {
             const rows = await transaction.all<{ chunkId: number; documentId: number; vector: Uint8Array }>(
               `SELECT v.chunk_id AS "chunkId", c.document_id AS "documentId", v.vector
@@ -168,26 +172,18 @@ export function embeddingRepository(sql: SqlExecutor): EmbeddingRepository {
                ORDER BY v.chunk_id LIMIT ${DENSE_INDEX_PAGE}`,
               [kbId, modelKey, after],
             );
-            const page = new Float32Array(rows.length * dimensions);
-            rows.forEach((row, slot) => {
+            for (const row of rows) {
               if (row.vector.byteLength !== bytesPerVector) {
                 throw new Error(
                   `The vector of passage ${row.chunkId} under model "${modelKey}" has ${row.vector.byteLength} bytes, not ${bytesPerVector} (${dimensions} dimensions)`,
                 );
               }
-              decodeVectorInto(row.vector, page, slot * dimensions);
+              decodeVectorInto(row.vector, vectors, chunkIds.length * dimensions);
               chunkIds.push(Number(row.chunkId));
               documentIds.push(Number(row.documentId));
-            });
-            pages.push(page);
+            }
             if (rows.length < DENSE_INDEX_PAGE) break;
             after = chunkIds[chunkIds.length - 1]!;
-          }
-          const vectors = new Float32Array(chunkIds.length * dimensions);
-          let offset = 0;
-          for (const page of pages) {
-            vectors.set(page, offset);
-            offset += page.length;
           }
           return { chunkIds, documentIds, vectors, dimensions };
         },
