@@ -1,18 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import { quantile } from './figures.ts';
-import { documentSimilarities } from '../server/retrieval/dense-retriever.ts';
 import { scanSimilarities } from '../server/retrieval/dense-scan.ts';
+import { nearestPassages } from '../server/retrieval/nearest-passages.ts';
 import { topSlots } from '../server/retrieval/top-k.ts';
-import type { DenseIndex } from '../server/store/store.ts';
+import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex } from '../server/store/store.ts';
 
 /**
  * Dense search at scale (bench/README.md "Dense search at scale"): the
  * demo's real passage vectors tiled `copies` times, each copy its own
  * documents (as the scale table's copies of the Node.js docs are), searched
  * for real question vectors by what the dense retriever does per question -
- * score every vector, take the top k of the reach, compute each document's
- * similarity - once with the exact scan (retrieval/dense-scan.ts) and once
- * with the JavaScript loop it replaced (the baseline, kept here), on this
+ * take the top k of the reach and the similarity of each of their pages -
+ * once as it does (retrieval/nearest-passages.ts: an 8-bit scan, then exact
+ * scores where they can matter) and once by the float32 scan of every
+ * vector it replaced (retrieval/dense-scan.ts, with the page similarities
+ * computed over every slot as they were: the baseline, kept here), on this
  * thread as an answer worker runs it.
  */
 export interface DenseScanFigures {
@@ -21,7 +23,7 @@ export interface DenseScanFigures {
   p95Ms: number;
   baselineP50Ms: number;
   baselineP95Ms: number;
-  /** Questions whose top 10 passages are the same by both (exact both: all of them, or a tie ordered otherwise). */
+  /** Questions whose top 10 passages are the same by both (exact both: all of them, or a tie ordered otherwise, or two scores a float32 rounding apart). */
   sameTopTen: number;
 }
 
@@ -37,25 +39,27 @@ export async function measureDenseScan(index: DenseIndex, copies: number, questi
   const tiled = tile(index, copies);
   const slots = new Uint32Array(tiled.chunkIds.length);
   for (let slot = 0; slot < slots.length; slot++) slots[slot] = slot;
-  const search = (scores: Float32Array | Float64Array) => {
+  const search = async (question: Float32Array) => (await nearestPassages(tiled, question, slots, TOP_K)).passages.map(({ slot }) => slot);
+  const baseline = async (question: Float32Array) => {
+    const scores = await scanSimilarities(tiled, question);
     const best = topSlots(scores, slots, slots.length, TOP_K);
-    documentSimilarities(tiled, scores, slots);
+    pageSimilarities(tiled, scores);
     return best;
   };
-  // Once through each before the timed passes (JIT, the scan's session).
-  await scanSimilarities(tiled, questions[0]!);
-  search(loopSimilarities(tiled, questions[0]!));
+  // Once through each before the timed passes (JIT, the scans' sessions, the 8-bit copy of the vectors).
+  await search(questions[0]!);
+  await baseline(questions[0]!);
   const times: number[] = [];
   const baselineTimes: number[] = [];
   let sameTopTen = 0;
   for (const question of questions) {
     let mark = performance.now();
-    const scanned = search(await scanSimilarities(tiled, question));
+    const found = await search(question);
     times.push(performance.now() - mark);
     mark = performance.now();
-    const looped = search(loopSimilarities(tiled, question));
+    const scanned = await baseline(question);
     baselineTimes.push(performance.now() - mark);
-    if (scanned.slice(0, 10).every((slot, rank) => slot === looped[rank])) sameTopTen++;
+    if (found.slice(0, 10).every((slot, rank) => slot === scanned[rank])) sameTopTen++;
   }
   return {
     passages: tiled.chunkIds.length,
@@ -85,15 +89,51 @@ function tile(index: DenseIndex, copies: number): DenseIndex {
   return { chunkIds, documentIds, vectors, dimensions: index.dimensions };
 }
 
-/** The baseline: each dot product by a JavaScript loop, as dense retrieval scored before the exact scan. */
-function loopSimilarities(index: DenseIndex, query: Float32Array): Float64Array {
-  const { dimensions, vectors } = index;
-  const count = index.chunkIds.length;
-  const scores = new Float64Array(count);
-  for (let slot = 0, offset = 0; slot < count; slot++, offset += dimensions) {
-    let sum = 0;
-    for (let dimension = 0; dimension < dimensions; dimension++) sum += vectors[offset + dimension]! * query[dimension]!;
-    scores[slot] = sum;
+/**
+ * The baseline's page similarities: every page's mean of its best
+ * {@link DOCUMENT_SIMILARITY_PASSAGES} scores over every slot, in one pass
+ * keeping each page's best scores in a typed array, as the dense retriever
+ * computed them before it scored only its results' pages exactly.
+ */
+function pageSimilarities(index: DenseIndex, scores: Float32Array): Float64Array {
+  const { ofSlot, pages } = pageOrdinals(index);
+  const kept = DOCUMENT_SIMILARITY_PASSAGES;
+  const best = new Float64Array(pages * kept).fill(Number.NEGATIVE_INFINITY);
+  for (let slot = 0; slot < ofSlot.length; slot++) {
+    const first = ofSlot[slot]! * kept;
+    const score = scores[slot]!;
+    if (!(score > best[first + kept - 1]!)) continue;
+    let position = kept - 1;
+    while (position > 0 && best[first + position - 1]! < score) {
+      best[first + position] = best[first + position - 1]!;
+      position--;
+    }
+    best[first + position] = score;
   }
-  return scores;
+  const means = new Float64Array(pages);
+  for (let page = 0; page < pages; page++) {
+    let total = 0;
+    for (let rank = 0; rank < kept; rank++) if (best[page * kept + rank] !== Number.NEGATIVE_INFINITY) total += best[page * kept + rank]!;
+    means[page] = total / kept;
+  }
+  return means;
+}
+
+const ordinalsOf = new WeakMap<DenseIndex, { ofSlot: Uint32Array; pages: number }>();
+
+/** Each slot's page numbered 0.., once per index. */
+function pageOrdinals(index: DenseIndex): { ofSlot: Uint32Array; pages: number } {
+  let known = ordinalsOf.get(index);
+  if (known === undefined) {
+    const numbers = new Map<number, number>();
+    const ofSlot = new Uint32Array(index.documentIds.length);
+    index.documentIds.forEach((documentId, slot) => {
+      let ordinal = numbers.get(documentId);
+      if (ordinal === undefined) numbers.set(documentId, (ordinal = numbers.size));
+      ofSlot[slot] = ordinal;
+    });
+    known = { ofSlot, pages: numbers.size };
+    ordinalsOf.set(index, known);
+  }
+  return known;
 }

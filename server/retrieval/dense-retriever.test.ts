@@ -1,5 +1,5 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { createDenseRetriever, documentSimilarities } from './dense-retriever.ts';
+import { createDenseRetriever } from './dense-retriever.ts';
 import { createHybridRetriever, fuseRanks } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import { sharedReachStatistics } from './shared-statistics.ts';
@@ -245,20 +245,6 @@ describe('reciprocal rank fusion', () => {
 });
 
 describe('document similarity', () => {
-  test('a page\'s similarity is the mean of its 3 best readable passages, a missing one counting 0', () => {
-    // Page 10: four passages; page 20: one; page 30: two, one of them outside the reach.
-    const index = { chunkIds: [1, 2, 3, 4, 5, 6, 7], documentIds: [10, 10, 10, 10, 20, 30, 30], vectors: new Float32Array(0), dimensions: 0 };
-    const scores = Float64Array.from([0.9, 0.1, 0.5, 0.4, 0.95, 0.3, 0.99]);
-    const readable = Uint32Array.from([0, 1, 2, 3, 4, 5]);
-
-    const documents = documentSimilarities(index, scores, readable);
-
-    expect(documents.get(10)).toBeCloseTo((0.9 + 0.5 + 0.4) / 3, 12);
-    expect(documents.get(20)).toBeCloseTo(0.95 / 3, 12);
-    // The passage outside the reach (0.99) neither counts nor shows.
-    expect(documents.get(30)).toBeCloseTo(0.3 / 3, 12);
-  });
-
   test('dense retrieval gives each passage its page\'s document similarity', async () => {
     const store = await openVectorStore();
     const retriever = createDenseRetriever(store, { modelKey: MODEL, dimensions: DIMENSIONS, embedQuery: async () => LIST_FILES });

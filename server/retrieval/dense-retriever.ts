@@ -1,15 +1,15 @@
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
-import { scanSimilarities } from './dense-scan.ts';
-import { topSlots } from './top-k.ts';
-import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex, type ScoredPassage, type Store } from '../store/store.ts';
+import { nearestPassages } from './nearest-passages.ts';
+import type { DenseIndex, ScoredPassage, Store } from '../store/store.ts';
 
 /**
  * Dense retrieval: the question's embedding against every passage vector of
  * the knowledge base, by cosine similarity (dot product of unit vectors),
- * exact - every vector is scored, as a flat index does (FAISS
- * `IndexFlatIP`), by one matrix-vector product (retrieval/dense-scan.ts); an
- * approximate index earns its place only where exact search misses the
- * latency targets (`npm run bench`).
+ * exact - the result of scoring every vector, as a flat index does (FAISS
+ * `IndexFlatIP`): an 8-bit scan with an error bound chooses which passages
+ * to score exactly (retrieval/nearest-passages.ts); an approximate index
+ * earns its place only where exact search misses the latency targets
+ * (`npm run bench`).
  *
  * The reach is applied before the top k is taken: the scan scores every
  * vector of the knowledge base in one product, but only the reach's slots
@@ -78,83 +78,21 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       // Until every passage of the reach has its vector (the background sweep after a start or an ingest), dense retrieval stays out.
       if (candidates.length < statistics.passageCount) return empty;
       const vector = await options.embedQuery(question);
-      const scores = await scanSimilarities(index, vector);
-      const best = topSlots(scores, candidates, candidates.length, query.topK);
-      const documents = documentSimilarities(index, scores, candidates);
+      const nearest = await nearestPassages(index, vector, candidates, query.topK);
       const floor = options.similarityFloor ?? 0;
       const rescaled = (cosine: number) => (cosine - floor) / (1 - floor);
-      const chunkIds = best.map((slot) => index.chunkIds[slot]!);
+      const chunkIds = nearest.passages.map(({ slot }) => index.chunkIds[slot]!);
       const rows = new Map((await store.passagesById(kbId, chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
-      best.forEach((slot) => {
+      for (const { slot, similarity } of nearest.passages) {
         // A passage removed since the vectors were read is left out.
         const row = rows.get(index.chunkIds[slot]!);
-        if (row) passages.push({ ...row, score: scores[slot]!, similarity: rescaled(scores[slot]!), documentSimilarity: rescaled(documents.get(index.documentIds[slot]!) ?? floor) });
-      });
+        const documentSimilarity = nearest.documents.get(index.documentIds[slot]!) ?? floor;
+        if (row) passages.push({ ...row, score: similarity, similarity: rescaled(similarity), documentSimilarity: rescaled(documentSimilarity) });
+      }
       return { ...empty, passages };
     },
   };
-}
-
-/**
- * Each document's similarity to the question: the mean of its
- * {@link DOCUMENT_SIMILARITY_PASSAGES} best passage similarities among the
- * readable slots (missing ones count 0), by document storage id.
- *
- * One pass over the slots keeping each document's best scores in a typed
- * array (the index's documents numbered once per index), so that it costs
- * a few milliseconds at 313,536 passages rather than a map lookup and a
- * sort per passage.
- */
-export function documentSimilarities(index: DenseIndex, scores: Float32Array | Float64Array, slots: Uint32Array): Map<number, number> {
-  const { ofSlot, documentIds } = documentOrdinals(index);
-  const kept = DOCUMENT_SIMILARITY_PASSAGES;
-  const best = new Float64Array(documentIds.length * kept).fill(Number.NEGATIVE_INFINITY);
-  const seen = new Uint8Array(documentIds.length);
-  for (const slot of slots) {
-    const ordinal = ofSlot[slot]!;
-    const score = scores[slot]!;
-    const first = ordinal * kept;
-    seen[ordinal] = 1;
-    if (!(score > best[first + kept - 1]!)) continue;
-    // Insertion into the document's scores, kept best first.
-    let position = kept - 1;
-    while (position > 0 && best[first + position - 1]! < score) {
-      best[first + position] = best[first + position - 1]!;
-      position--;
-    }
-    best[first + position] = score;
-  }
-  const documents = new Map<number, number>();
-  for (let ordinal = 0; ordinal < documentIds.length; ordinal++) {
-    if (seen[ordinal] === 0) continue;
-    let total = 0;
-    for (let rank = 0; rank < kept; rank++) {
-      const score = best[ordinal * kept + rank]!;
-      if (score !== Number.NEGATIVE_INFINITY) total += score;
-    }
-    documents.set(documentIds[ordinal]!, total / kept);
-  }
-  return documents;
-}
-
-/** Each index's documents numbered 0.., and each slot's number, computed once per index read. */
-const ordinalsOf = new WeakMap<DenseIndex, { ofSlot: Uint32Array; documentIds: number[] }>();
-
-function documentOrdinals(index: DenseIndex): { ofSlot: Uint32Array; documentIds: number[] } {
-  let known = ordinalsOf.get(index);
-  if (known === undefined) {
-    const numbers = new Map<number, number>();
-    const ofSlot = new Uint32Array(index.documentIds.length);
-    index.documentIds.forEach((documentId, slot) => {
-      let ordinal = numbers.get(documentId);
-      if (ordinal === undefined) numbers.set(documentId, (ordinal = numbers.size));
-      ofSlot[slot] = ordinal;
-    });
-    known = { ofSlot, documentIds: [...numbers.keys()] };
-    ordinalsOf.set(index, known);
-  }
-  return known;
 }
 
 /** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */

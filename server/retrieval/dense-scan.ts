@@ -2,14 +2,18 @@ import * as ort from 'onnxruntime-node';
 import type { DenseIndex } from '../store/store.ts';
 
 /**
- * Dense retrieval's exact scan: the question's vector against every passage
+ * The exact float32 scan: the question's vector against every passage
  * vector of a knowledge base, as one matrix-vector product run by ONNX
  * Runtime's BLAS (MLAS), which reads the vectors once at memory speed. A
  * JavaScript loop of scalar multiply-adds took about 430 ms at 313,536 ×
  * 384 (the bench's 64× Node.js docs, 2-core machine); this scan about 30
- * to 40 ms (`npm run bench`, "Dense search at scale"). Exact: every vector is scored
- * and nothing is approximated, so results are those of a flat index
- * (FAISS `IndexFlatIP`), in float32 arithmetic.
+ * to 40 ms. Exact: every vector is scored and nothing is approximated, so
+ * results are those of a flat index (FAISS `IndexFlatIP`), in float32
+ * arithmetic. The evaluation's SciFact run, which folds every passage's
+ * score into its abstract's, reads it; dense retrieval reads the 8-bit scan
+ * a quarter of the bytes long and scores its candidates exactly
+ * (retrieval/nearest-passages.ts), which the bench times against this one
+ * (`npm run bench`, "Dense search at scale").
  *
  * The vectors are handed to ONNX Runtime as a tensor over the index's own
  * `Float32Array` (no copy), one per index, kept while the index is held.
@@ -36,7 +40,7 @@ export const SCAN_GRAPH_BASE64 =
  */
 export const SCAN_THREADS = 2;
 
-let session: Promise<ort.InferenceSession> | undefined;
+const sessions = new Map<string, Promise<ort.InferenceSession>>();
 const tensors = new WeakMap<Float32Array, ort.Tensor>();
 
 /**
@@ -57,22 +61,28 @@ export async function scanSimilarities(index: DenseIndex, query: Float32Array): 
     vectors = new ort.Tensor('float32', index.vectors, [count, index.dimensions]);
     tensors.set(index.vectors, vectors);
   }
-  const result = await (await scanSession()).run({ vectors, query: new ort.Tensor('float32', query, [index.dimensions, 1]) });
+  const result = await (await scanSession(SCAN_GRAPH_BASE64)).run({ vectors, query: new ort.Tensor('float32', query, [index.dimensions, 1]) });
   return result.scores!.data as Float32Array;
 }
 
-/** The thread's scan session, created on first use (a failed creation is tried again next time). */
-function scanSession(): Promise<ort.InferenceSession> {
+/**
+ * The thread's session of a scan graph, created on first use with
+ * {@link SCAN_THREADS} non-spinning threads (a failed creation is tried
+ * again next time).
+ *
+ * @param graph the graph's bytes, base64
+ */
+export function scanSession(graph: string): Promise<ort.InferenceSession> {
+  let session = sessions.get(graph);
   if (session === undefined) {
-    session = ort.InferenceSession.create(Buffer.from(SCAN_GRAPH_BASE64, 'base64'), {
+    session = ort.InferenceSession.create(Buffer.from(graph, 'base64'), {
       intraOpNumThreads: SCAN_THREADS,
       interOpNumThreads: 1,
       executionMode: 'sequential',
       extra: { session: { intra_op: { allow_spinning: '0' } } },
     });
-    session.catch(() => {
-      session = undefined;
-    });
+    sessions.set(graph, session);
+    session.catch(() => sessions.delete(graph));
   }
   return session;
 }
