@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import { abandonQuestions } from './abandoned-questions.ts';
 import { formatFigure, quantile } from './figures.ts';
 import { measureScaleTable, nodeDocsQuestions, scaleTableMarkdown, type ScaleCorpus, type ScaleRow } from './scale-table.ts';
 import { loadK8sQuestions } from '../eval/docs-questions.ts';
+import { openEvalEmbedder } from '../eval/eval-embedder.ts';
+import { KUBERNETES_KB_ID, kubernetesStore, type KubernetesStore } from './kubernetes-store.ts';
 import { openIdleStreams } from './idle-streams.ts';
 import { measureEmbedding } from './embedding-figures.ts';
 import { measureDenseScan } from './dense-scan-figures.ts';
@@ -266,8 +268,10 @@ try {
       );
       await stopChild(lexical.child);
       await stopChild(hybrid.child);
+      if (existsSync(K8S_DOCS)) rows.push(...(await kubernetesHybridRows(join(dataDir, 'k8s'), notes)));
+      else notes.push(`Hybrid rows: the Kubernetes docs are not at ${K8S_DOCS}; their rows are left out.`);
 
-      // Dense search at scale: the demo's vectors tiled as the scale table tiles its pages, the exact scan beside the JavaScript loop it replaced.
+      // Dense search at scale: the demo's vectors tiled as the scale table tiles its pages, the 8-bit scan with exact rescoring beside the float32 scan it replaced.
       const vectorStore = openStore(embedded);
       const index = await vectorStore.readDenseIndex(DEMO_KB_ID, modelKey(model), model.dimensions);
       const demoPassages = await vectorStore.passagesById(DEMO_KB_ID, index.chunkIds);
@@ -334,6 +338,42 @@ try {
   process.stdout.write(text);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+}
+
+/**
+ * One client's JSON latency on the Kubernetes docs (bench/README.md
+ * "Embedding and hybrid retrieval"), hybrid retrieval beside BM25F alone,
+ * answer cache off: their passages embedded first (from the evaluation's
+ * vector cache where it holds them, bench/kubernetes-store.ts), then the
+ * first {@link SCALE_QUESTIONS} questions of their set asked of each server.
+ */
+async function kubernetesHybridRows(folder: string, notes: string[]): Promise<Row[]> {
+  await mkdir(folder);
+  const embedder = await openEvalEmbedder();
+  let kubernetes: KubernetesStore;
+  try {
+    kubernetes = await kubernetesStore(folder, join(K8S_DOCS, 'docs'), embedder);
+  } finally {
+    await embedder.close();
+  }
+  notes.push(`Hybrid rows: the ${kubernetes.passages.toLocaleString('en')} Kubernetes passages given their vectors in ${kubernetes.embeddingSeconds.toFixed(0)} s (from eval/.cache where \`npm run eval\` left them).`);
+  const questions = (await loadK8sQuestions(join(K8S_DOCS, 'questions.jsonl'))).slice(0, SCALE_QUESTIONS).map((record) => record.question);
+  const lexical = await startBenchServer(kubernetes.location, kubernetes.token, { answerCache: false, kbId: KUBERNETES_KB_ID });
+  const hybrid = await startBenchServer(kubernetes.location, kubernetes.token, { answerCache: false, embedding: true, kbId: KUBERNETES_KB_ID });
+  try {
+    await questionTimes(`${lexical.appBase}/query`, jsonHeaders(lexical.token), questions);
+    await questionTimes(`${hybrid.appBase}/query`, jsonHeaders(hybrid.token), questions);
+    const lexicalTimes = await questionTimes(`${lexical.appBase}/query`, jsonHeaders(lexical.token), questions);
+    const hybridTimes = await questionTimes(`${hybrid.appBase}/query`, jsonHeaders(hybrid.token), questions);
+    const at = `one client, ${questions.length} Kubernetes questions, answer cache off, embedded (baseline: BM25F alone)`;
+    return [
+      { figure: `JSON p50, hybrid retrieval, ${at}`, value: quantile(hybridTimes, 0.5), baseline: quantile(lexicalTimes, 0.5), unit: 'ms' },
+      { figure: `JSON p95, hybrid retrieval, ${at}`, value: quantile(hybridTimes, 0.95), baseline: quantile(lexicalTimes, 0.95), unit: 'ms' },
+    ];
+  } finally {
+    await stopChild(lexical.child);
+    await stopChild(hybrid.child);
+  }
 }
 
 async function streamFigures(embedded: StoreLocation, embeddedToken: string): Promise<void> {
@@ -531,7 +571,7 @@ async function createPostgresDatabase(): Promise<{ location: StoreLocation; drop
 async function startBenchServer(
   location: StoreLocation,
   token: string,
-  options: { answerCache?: boolean; questionLog?: boolean; embedding?: boolean } = {},
+  options: { answerCache?: boolean; questionLog?: boolean; embedding?: boolean; kbId?: string } = {},
 ): Promise<BenchServer> {
   const flags = [
     ...(options.answerCache === false ? ['no-answer-cache'] : []),
@@ -545,7 +585,7 @@ async function startBenchServer(
   const [ready] = (await once(child, 'message')) as [{ appPort: number; baselinePort: number }];
   return {
     child,
-    appBase: `http://127.0.0.1:${ready.appPort}/kb-api/api/v1/kb/${DEMO_KB_ID}/widget`,
+    appBase: `http://127.0.0.1:${ready.appPort}/kb-api/api/v1/kb/${options.kbId ?? DEMO_KB_ID}/widget`,
     baselineBase: `http://127.0.0.1:${ready.baselinePort}`,
     token,
   };

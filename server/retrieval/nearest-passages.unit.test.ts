@@ -6,6 +6,8 @@ import { clusteredIndex, dotProducts } from '../testing/dense-vectors.ts';
 import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex } from '../store/store.ts';
 
 const DIMENSIONS = 384;
+/** The 8-bit pass whatever the index's size (it is taken from 65,536 passages by default). */
+const EIGHT_BIT = 0;
 
 /** The reference page similarity: the mean of the page's best 3 readable scores, a missing one counting 0. */
 function referencePage(index: DenseIndex, scores: Float64Array, readable: Uint32Array, documentId: number): number {
@@ -26,7 +28,7 @@ describe('the nearest passages', () => {
       const reference = dotProducts(index, query);
       const expected = topSlots(reference, all, all.length, 50);
 
-      const found = await nearestPassages(index, query, all, 50);
+      const found = await nearestPassages(index, query, all, 50, EIGHT_BIT);
 
       expect(found.passages.map(({ slot }) => slot)).toEqual(expected);
       for (const { slot, similarity } of found.passages) expect(similarity).toBeCloseTo(reference[slot]!, 6);
@@ -45,7 +47,7 @@ describe('the nearest passages', () => {
       const query = index.vectors.slice(questionSlot * DIMENSIONS, (questionSlot + 1) * DIMENSIONS);
       const reference = dotProducts(index, query);
 
-      const found = await nearestPassages(index, query, readable, 20);
+      const found = await nearestPassages(index, query, readable, 20, EIGHT_BIT);
 
       expect(found.passages.map(({ slot }) => slot)).toEqual(topSlots(reference, readable, readable.length, 20));
       expect(found.passages.some(({ slot }) => index.documentIds[slot] === 3)).toBe(false);
@@ -61,11 +63,27 @@ describe('the nearest passages', () => {
     const all = Uint32Array.from({ length: 7 }, (_, slot) => slot);
     const reference = dotProducts(index, query);
 
-    const found = await nearestPassages(index, query, all, 7);
+    const found = await nearestPassages(index, query, all, 7, EIGHT_BIT);
 
     expect(found.documents.get(20)).toBeCloseTo(reference[4]! / 3, 6);
     expect(found.documents.get(30)).toBeCloseTo((reference[5]! + reference[6]!) / 3, 6);
     expect(found.documents.get(10)).toBeCloseTo(referencePage(index, reference, all, 10), 6);
+  });
+
+  test('are scored by the float32 scan below the size the 8-bit pass pays from, with the same results', async () => {
+    const index = clusteredIndex(2_000, DIMENSIONS, 29);
+    const all = Uint32Array.from({ length: 2_000 }, (_, slot) => slot);
+    const query = index.vectors.slice(40 * DIMENSIONS, 41 * DIMENSIONS);
+    query[3]! += 0.05;
+    const reference = dotProducts(index, query);
+
+    const found = await nearestPassages(index, query, all, 30);
+
+    expect(found.passages.map(({ slot }) => slot)).toEqual(topSlots(reference, all, all.length, 30));
+    expect(await nearestPassages(index, query, all, 30, EIGHT_BIT)).toEqual({
+      passages: found.passages.map(({ slot, similarity }) => ({ slot, similarity: expect.closeTo(similarity, 6) })),
+      documents: new Map([...found.documents].map(([documentId, similarity]) => [documentId, expect.closeTo(similarity, 6)])),
+    });
   });
 
   test('find nothing among no candidates', async () => {
