@@ -5,6 +5,7 @@ import type { Split } from './docs-split.ts';
 import { ask } from './squad-open-eval.ts';
 import { ingestThrowawayKnowledgeBase, type RetrievalMode, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 export type { RetrievalMode };
+import type { HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
 import { createAnswerEngine, prepareAnswer, type AnswerSources } from '../server/engine/answer-engine.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
@@ -87,9 +88,10 @@ export async function evaluateNodeDocs(
   questionsPath: string,
   onProgress: (message: string) => void = () => {},
   embedder?: EvalEmbedder,
+  hybrid?: HybridRetrieverOptions,
 ): Promise<DocsSetRun> {
   const questions = await loadNodeDocsQuestions(questionsPath);
-  const run = await evaluateDocsSet('node', corpus, questions, onProgress, embedder);
+  const run = await evaluateDocsSet('node', corpus, questions, onProgress, embedder, hybrid);
   const [failure] = run.failed;
   if (failure) throw new Error(`Ingesting "${failure.docId}" of the Node.js docs failed: ${failure.reason}`);
   return run;
@@ -108,9 +110,10 @@ export async function evaluateK8sDocs(
   wording: K8sWording,
   onProgress: (message: string) => void = () => {},
   embedder?: EvalEmbedder,
+  hybrid?: HybridRetrieverOptions,
 ): Promise<DocsSetRun> {
   const questions = await loadK8sQuestions(join(folder, 'questions.jsonl'), wording);
-  return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress, embedder);
+  return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress, embedder, hybrid);
 }
 
 /**
@@ -130,10 +133,11 @@ export async function evaluateDocsSet(
   questions: readonly DocsQuestion[],
   onProgress: (message: string) => void = () => {},
   embedder?: EvalEmbedder,
+  hybrid?: HybridRetrieverOptions,
 ): Promise<DocsSetRun> {
   const started = performance.now();
   onProgress(`docs ${set}: ingesting ${corpus}`);
-  const knowledgeBase = await ingestThrowawayKnowledgeBase(`docs-${set}`, [corpus], { embedder, onProgress });
+  const knowledgeBase = await ingestThrowawayKnowledgeBase(`docs-${set}`, [corpus], { embedder, onProgress, ...(hybrid && { hybrid }) });
   try {
     const documents = await knowledgeBase.store.listDocuments(knowledgeBase.reach.kbId);
     const present = new Set(documents.map((document) => document.docId));

@@ -23,6 +23,8 @@ export interface DocsReport {
   pino?: DocsSetRun | undefined;
   /** The wording the Kubernetes questions were asked in. */
   k8sWording: K8sWording;
+  /** How the hybrid rows fused (retrieval/hybrid-retriever.ts `fusionName`); `RRF` when absent. */
+  fusion?: string;
 }
 
 /** The target for the Kubernetes corpus's ingestion into the embedded store, in seconds. */
@@ -103,7 +105,7 @@ export function formatDocsReport(report: DocsReport): string {
       );
     }
   }
-  lines.push('', ...ablation(sets), '');
+  lines.push('', ...ablation(sets, report.fusion ?? 'RRF'), '');
   if (report.node) lines.push(`Node.js docs: ${describeRun(report.node)}`);
   if (report.pino) lines.push(`pino docs (held out, nothing fitted on it): ${describeRun(report.pino)}`);
   if (report.k8s) {
@@ -124,7 +126,7 @@ const ABLATION_FIGURES: readonly FigureName[] = ['right', 'cited_gold', 'confide
  * The retrieval ablation: each set's report half under BM25F alone, dense
  * retrieval alone and the two fused (the product's marked), side by side.
  */
-function ablation(sets: readonly [SetRows, DocsSetRun][]): string[] {
+function ablation(sets: readonly [SetRows, DocsSetRun][], fusion: string): string[] {
   const lines = [
     `| set | retrieval | ${ABLATION_FIGURES.join(' | ')} |`,
     `| --- | --- | ${ABLATION_FIGURES.map(() => '---:').join(' | ')} |`,
@@ -133,7 +135,7 @@ function ablation(sets: readonly [SetRows, DocsSetRun][]): string[] {
     for (const mode of ['bm25f', 'dense', 'hybrid'] as const) {
       const figures = run.retrievers[mode]?.report;
       if (!figures) continue;
-      const label = { bm25f: 'BM25F', dense: 'dense', hybrid: 'hybrid (RRF)' }[mode];
+      const label = { bm25f: 'BM25F', dense: 'dense', hybrid: `hybrid (${fusion})` }[mode];
       lines.push(
         `| ${rows.label} | ${label}${mode === run.mode ? ' (served)' : ''} | ${ABLATION_FIGURES.map((figure) => formatValue(figure, figures[figure])).join(' | ')} |`,
       );

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { fusionName, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,10 @@ import { DEMO_CORPUS_PATH } from '../server/seed.ts';
  *   server without the model answers);
  * - `--model-file <onnx>`: run this ONNX export instead of the manifest's
  *   model file (same tokenizer), to compare exports (fp32 against int8);
+ * - `--fusion rrf|convex:<dense weight>`: how the hybrid rows fuse BM25F and
+ *   dense retrieval (default `rrf`, reciprocal rank fusion, as the server
+ *   does; `convex:0.5`, a convex combination of normalised scores with the
+ *   dense scores weighing 0.5: eval/README.md "Fusion: reciprocal ranks or a convex combination");
  * - `--json`: print exactly one JSON object on stdout instead of the table
  *   (`{"scifact":{...},"squad_open":{...},"clapnq":{...},"docs":{"node":{...},"k8s":{...}}}`,
  *   fractions in 0..1).
@@ -61,6 +66,7 @@ const { values } = parseArgs({
     dump: { type: 'string' },
     'lexical-only': { type: 'boolean', default: false },
     'model-file': { type: 'string' },
+    fusion: { type: 'string', default: 'rrf' },
   },
   strict: true,
 });
@@ -69,6 +75,7 @@ const selected = parseNames(values.only, BENCHMARKS, '--only');
 const squadHalf = parseSquadHalf(values['squad-half']);
 const docsSets = parseNames(values['docs-sets'], DOCS_SETS, '--docs-sets');
 const k8sWording = parseK8sWording(values['k8s-ask'] ?? process.env.K8S_ASK);
+const hybrid = parseFusion(values.fusion);
 const log = (message: string): void => {
   process.stderr.write(`${message}\n`);
 };
@@ -83,12 +90,12 @@ let pinoDocs: DocsSetRun | undefined;
 let embedder: EvalEmbedder | undefined;
 try {
   if (!values['lexical-only']) embedder = await openEvalEmbedder(values['model-file'] === undefined ? {} : { modelFile: resolve(values['model-file']) });
-  if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log, embedder);
+  if (selected.has('scifact')) scifact = await evaluateScifact(join(dataDir, 'scifact'), log, embedder, hybrid);
   if (selected.has('squad')) squad = await evaluateSquadOpen(join(dataDir, 'squad2', 'dev-v2.0.json'), log, squadHalf, embedder);
   if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log, embedder);
-  if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log, embedder);
-  if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log, embedder);
-  if (selected.has('docs') && docsSets.has('pino')) pinoDocs = await evaluateDocsSet('pino', PINO_DOCS, await loadNodeDocsQuestions(PINO_DOCS_QUESTIONS), log, embedder);
+  if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log, embedder, hybrid);
+  if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log, embedder, hybrid);
+  if (selected.has('docs') && docsSets.has('pino')) pinoDocs = await evaluateDocsSet('pino', PINO_DOCS, await loadNodeDocsQuestions(PINO_DOCS_QUESTIONS), log, embedder, hybrid);
   if (values.dump !== undefined) {
     const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? []), ...(pinoDocs?.records ?? [])];
     await writeFile(values.dump, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
@@ -100,8 +107,8 @@ try {
 } finally {
   await embedder?.close();
 }
-const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, pino: pinoDocs, k8sWording } : undefined;
-const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance.now() - started) / 1000 };
+const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, pino: pinoDocs, k8sWording, fusion: fusionName(hybrid) } : undefined;
+const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance.now() - started) / 1000, fusion: fusionName(hybrid) };
 
 if (values.json) {
   process.stdout.write(
@@ -127,6 +134,15 @@ function parseNames<Name extends string>(given: string | undefined, allowed: rea
     }
   }
   return new Set(names as Name[]);
+}
+
+/** `rrf`, or `convex:<weight>` with a weight in 0..1, as hybrid retriever options. */
+function parseFusion(fusion: string): HybridRetrieverOptions {
+  if (fusion === 'rrf') return {};
+  const weight = /^convex:(\d+(?:\.\d+)?)$/.exec(fusion)?.[1];
+  if (weight !== undefined && Number(weight) <= 1) return { convexDenseWeight: Number(weight) };
+  process.stderr.write(`Unknown fusion "${fusion}" in --fusion; choose rrf or convex:<dense weight in 0..1>, e.g. convex:0.5\n`);
+  process.exit(1);
 }
 
 function parseSquadHalf(half: string): SquadHalf {

@@ -6,7 +6,7 @@ import { createThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { questionTerms } from '../server/engine/answer-engine.ts';
 import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
 import { scanSimilarities } from '../server/retrieval/dense-scan.ts';
-import { RRF_K } from '../server/retrieval/hybrid-retriever.ts';
+import { RRF_K, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import { topSlots } from '../server/retrieval/top-k.ts';
 import type { DenseIndex } from '../server/store/store.ts';
 
@@ -59,6 +59,7 @@ export async function evaluateScifact(
   folder: string,
   onProgress: (message: string) => void = () => {},
   embedder?: EvalEmbedder,
+  hybrid: HybridRetrieverOptions = {},
 ): Promise<ScifactRun> {
   const started = performance.now();
   const data = await loadScifact(folder);
@@ -71,6 +72,8 @@ export async function evaluateScifact(
     onProgress(`scifact: ingested in ${seconds(knowledgeBase.ingestMilliseconds).toFixed(1)} s; searching ${data.queries.length} claims`);
     let passageCount = 0;
     const lexical = new Map<string, string[]>();
+    /** Each claim's ranked documents' scores (their best passage's BM25F), for a convex combination. */
+    const lexicalScores = new Map<string, number[]>();
     for (const query of data.queries) {
       const search = await knowledgeBase.retriever.search({
         reach: knowledgeBase.reach,
@@ -78,14 +81,20 @@ export async function evaluateScifact(
         topK: RETRIEVED_PASSAGES,
       });
       passageCount = search.passageCount;
-      lexical.set(query.id, rankDocuments(search.passages.map((passage) => documentIdOf(passage.docId))));
+      const ranked = rankDocuments(search.passages.map((passage) => documentIdOf(passage.docId)));
+      lexical.set(query.id, ranked);
+      lexicalScores.set(query.id, ranked.map((id) => search.passages.find((passage) => documentIdOf(passage.docId) === id)!.score));
     }
     const retrievers: ScifactRetrievers = { bm25f: figuresOf(data, lexical) };
     if (embedder) {
       onProgress(`scifact: embedding ${data.documents.length} documents with ${embedder.model.id} (cached in eval/.cache after the first run)`);
-      const dense = await denseRankings(data, embedder);
+      const { rankings: dense, scores: denseScores } = await denseRankings(data, embedder);
       retrievers.dense = figuresOf(data, dense);
-      retrievers.hybrid = figuresOf(data, new Map(data.queries.map((query) => [query.id, fuseDocumentRanks(lexical.get(query.id)!, dense.get(query.id)!)])));
+      const fuse = (id: string) =>
+        hybrid.convexDenseWeight === undefined
+          ? fuseDocumentRanks(lexical.get(id)!, dense.get(id)!)
+          : fuseDocumentScores([lexical.get(id)!, lexicalScores.get(id)!], [dense.get(id)!, denseScores.get(id)!], hybrid.convexDenseWeight);
+      retrievers.hybrid = figuresOf(data, new Map(data.queries.map((query) => [query.id, fuse(query.id)])));
     }
     return {
       figures: retrievers.hybrid ?? retrievers.bm25f,
@@ -118,7 +127,7 @@ function figuresOf(data: Scifact, rankings: ReadonlyMap<string, string[]>): Scif
  * as title and abstract (truncated at the model's token limit), each claim
  * embedded as a query, documents ranked by cosine similarity.
  */
-async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<Map<string, string[]>> {
+async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<{ rankings: Map<string, string[]>; scores: Map<string, number[]> }> {
   const vectors = await embedder.embedPassages(data.documents.map((document) => passageEmbeddingText({ title: document.title, headingPath: [], text: document.text })));
   const index: DenseIndex = {
     chunkIds: data.documents.map((_, position) => position),
@@ -128,11 +137,32 @@ async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<Map
   };
   const all = Uint32Array.from(data.documents.keys());
   const rankings = new Map<string, string[]>();
+  const rankedScores = new Map<string, number[]>();
   for (const query of data.queries) {
     const scores = await scanSimilarities(index, await embedder.embedQuery(query.text));
-    rankings.set(query.id, topSlots(scores, all, all.length, RANKED_DOCUMENTS).map((slot) => data.documents[slot]!.id));
+    const best = topSlots(scores, all, all.length, RANKED_DOCUMENTS);
+    rankings.set(query.id, best.map((slot) => data.documents[slot]!.id));
+    rankedScores.set(query.id, best.map((slot) => scores[slot]!));
   }
-  return rankings;
+  return { rankings, scores: rankedScores };
+}
+
+/**
+ * The convex combination of two document rankings' min-max normalised
+ * scores (retrieval/hybrid-retriever.ts `fuseConvex`), the first
+ * {@link RANKED_DOCUMENTS} kept.
+ *
+ * @param lexical ranked ids and their scores, aligned
+ * @param dense ranked ids and their similarities, aligned
+ */
+function fuseDocumentScores(lexical: [string[], number[]], dense: [string[], number[]], denseWeight: number): string[] {
+  const fused = new Map<string, number>();
+  for (const [[ids, scores], weight] of [[lexical, 1 - denseWeight], [dense, denseWeight]] as const) {
+    const low = Math.min(...scores);
+    const high = Math.max(...scores);
+    ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + weight * (high > low ? (scores[rank]! - low) / (high - low) : 1)));
+  }
+  return [...fused].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).slice(0, RANKED_DOCUMENTS).map(([id]) => id);
 }
 
 /** Reciprocal rank fusion of two document rankings (retrieval/hybrid-retriever.ts), the first {@link RANKED_DOCUMENTS} kept. */

@@ -7,7 +7,7 @@ import type { Reach, Store } from '../server/store/store.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
-import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
+import { createHybridRetriever, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
@@ -93,6 +93,8 @@ export async function ingestThrowawayKnowledgeBase(kbId: string, paths: readonly
 /** The embedding model to embed the passages with (retrieval becomes hybrid), and where to report progress. */
 export interface EmbeddingOptions {
   embedder: EvalEmbedder | undefined;
+  /** How the hybrid retriever fuses (reciprocal rank fusion, as the server does, unless said). */
+  hybrid?: HybridRetrieverOptions;
   onProgress?: (message: string) => void;
 }
 
@@ -143,7 +145,7 @@ async function openThrowawayKnowledgeBase(
         similarityFloor: embedder.model.similarityFloor,
         embedQuery: (question) => embedder.embedQuery(question),
       });
-      retrievers.hybrid = createHybridRetriever(createLexicalRetriever(shared), dense);
+      retrievers.hybrid = createHybridRetriever(createLexicalRetriever(shared), dense, embedding.hybrid);
       retrievers.dense = withLexicalStatistics(dense, lexical);
     }
     return {

@@ -29,6 +29,18 @@ export interface HybridRetrieverOptions {
   k?: number;
   /** Weight of the dense list's reciprocal ranks (the lexical list's is 1); default 1. */
   denseWeight?: number;
+  /**
+   * When given, the lists are fused by {@link fuseConvex} with this weight
+   * (0..1) of the dense scores instead of by reciprocal ranks. The server
+   * fuses by reciprocal ranks; the two are compared by `npm run eval --
+   * --fusion convex:<weight>` (eval/README.md "Fusion: reciprocal ranks or a convex combination").
+   */
+  convexDenseWeight?: number;
+}
+
+/** How a hybrid retriever with these options fuses, for reports: `RRF` or `convex 0.5`. */
+export function fusionName(options: HybridRetrieverOptions = {}): string {
+  return options.convexDenseWeight === undefined ? 'RRF' : `convex ${options.convexDenseWeight}`;
 }
 
 export function createHybridRetriever(lexical: Retriever, dense: Retriever, options: HybridRetrieverOptions = {}): Retriever {
@@ -39,10 +51,40 @@ export function createHybridRetriever(lexical: Retriever, dense: Retriever, opti
     async search(query: RetrievalQuery): Promise<SearchResult> {
       const wanted = Math.max(query.topK, depth);
       const [lexicalResult, denseResult] = await Promise.all([lexical.search({ ...query, topK: wanted }), dense.search({ ...query, topK: wanted })]);
-      const fused = fuseRanks(lexicalResult.passages, denseResult.passages, { k, denseWeight });
+      const fused =
+        options.convexDenseWeight === undefined
+          ? fuseRanks(lexicalResult.passages, denseResult.passages, { k, denseWeight })
+          : fuseConvex(lexicalResult.passages, denseResult.passages, options.convexDenseWeight);
       return { ...lexicalResult, passages: fused.slice(0, query.topK) };
     },
   };
+}
+
+/**
+ * Convex combination of the two lists' scores, each min-max normalised over
+ * its list (S. Bruch, S. Gai & A. Ingber, "An analysis of fusion functions
+ * for hybrid retrieval", ACM TOIS 2023): a passage scores
+ * `denseWeight × dense' + (1 − denseWeight) × lexical'`, a list that did not
+ * hold it counting 0. Keeps `score` and `similarity` as {@link fuseRanks} does.
+ *
+ * @param denseWeight in 0..1
+ * @returns the union, best fused score first (ties by lexical rank, then chunk id)
+ */
+export function fuseConvex(lexical: readonly ScoredPassage[], dense: readonly ScoredPassage[], denseWeight: number): ScoredPassage[] {
+  const normalised = (list: readonly ScoredPassage[], score: (passage: ScoredPassage) => number) => {
+    const scores = list.map(score);
+    const low = Math.min(...scores);
+    const high = Math.max(...scores);
+    return (value: number) => (high > low ? (value - low) / (high - low) : 1);
+  };
+  const lexicalShare = normalised(lexical, (passage) => passage.score);
+  const denseShare = normalised(dense, (passage) => passage.similarity ?? passage.score);
+  const fused = new Map<number, number>();
+  lexical.forEach((passage) => fused.set(passage.chunkId, (1 - denseWeight) * lexicalShare(passage.score)));
+  dense.forEach((passage) => fused.set(passage.chunkId, (fused.get(passage.chunkId) ?? 0) + denseWeight * denseShare(passage.similarity ?? passage.score)));
+  const order = fuseRanks(lexical, dense);
+  const rankOf = new Map(order.map((passage, rank) => [passage.chunkId, rank]));
+  return order.sort((left, right) => fused.get(right.chunkId)! - fused.get(left.chunkId)! || rankOf.get(left.chunkId)! - rankOf.get(right.chunkId)!);
 }
 
 /**
