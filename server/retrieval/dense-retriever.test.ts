@@ -1,11 +1,11 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createDenseRetriever } from './dense-retriever.ts';
-import { createHybridRetriever, fuseRanks } from './hybrid-retriever.ts';
+import { createHybridRetriever } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import { sharedReachStatistics } from './shared-statistics.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from './index-fields.ts';
 import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
-import type { DocumentInput, Reach, ScoredPassage, Store } from '../store/store.ts';
+import type { DocumentInput, Reach, Store } from '../store/store.ts';
 import { openTestStore } from '../testing/test-store.ts';
 
 /**
@@ -199,48 +199,6 @@ describe('hybrid retrieval over one store', () => {
     expect(first.passages[0]!.docId).toBe('fs.md');
     await hybrid.search({ reach: VISITOR, terms: ['list', 'file', 'folder'], topK: 3, question });
     expect(reads).toBe(2);
-  });
-});
-
-describe('reciprocal rank fusion', () => {
-  const passage = (chunkId: number, score: number, similarity?: number): ScoredPassage => ({
-    chunkId,
-    kbId: KB_ID,
-    docId: `${chunkId}.md`,
-    title: `Page ${chunkId}`,
-    headingPath: [],
-    text: '',
-    quotable: true,
-    contentHash: '',
-    score,
-    ...(similarity === undefined ? {} : { similarity }),
-  });
-
-  test('a passage both retrievers rank well comes before one only a single retriever ranks first', () => {
-    const lexical = [passage(1, 9), passage(2, 8), passage(3, 7)];
-    const dense = [passage(4, 0.9, 0.9), passage(2, 0.8, 0.8), passage(5, 0.7, 0.7)];
-
-    const fused = fuseRanks(lexical, dense);
-
-    expect(fused.map((entry) => entry.chunkId)).toEqual([2, 1, 4, 3, 5]);
-    // Lexical scores are kept (0 for a passage only the dense list held); similarities where the dense list held it.
-    expect(fused.map((entry) => [entry.score, entry.similarity])).toEqual([
-      [8, 0.8],
-      [9, undefined],
-      [0, 0.9],
-      [7, undefined],
-      [0, 0.7],
-    ]);
-  });
-
-  test('a passage only the lexical list held takes its page\'s document similarity when the dense list held another passage of the page', () => {
-    const samePage = (entry: ScoredPassage, docId: string, documentSimilarity?: number): ScoredPassage => ({ ...entry, docId, ...(documentSimilarity === undefined ? {} : { documentSimilarity }) });
-    const lexical = [samePage(passage(1, 9), 'fs.md'), samePage(passage(2, 8), 'path.md')];
-    const dense = [samePage(passage(3, 0.8, 0.8), 'fs.md', 0.6)];
-
-    const fused = fuseRanks(lexical, dense);
-
-    expect(Object.fromEntries(fused.map((entry) => [entry.chunkId, entry.documentSimilarity]))).toEqual({ 1: 0.6, 2: undefined, 3: 0.6 });
   });
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { scanSimilarities } from './dense-scan.ts';
 import { topSlots } from './top-k.ts';
 import type { DenseIndex } from '../store/store.ts';
+import { dotProducts } from '../testing/dense-vectors.ts';
 
 /** Unit vectors from a seeded generator, so a failure repeats. */
 function randomIndex(count: number, dimensions: number, seed: number): DenseIndex {
@@ -22,17 +23,6 @@ function randomIndex(count: number, dimensions: number, seed: number): DenseInde
   }
   const slots = Array.from({ length: count }, (_, slot) => slot);
   return { chunkIds: slots.map((slot) => slot + 1), documentIds: slots.map((slot) => slot % 7), vectors, dimensions };
-}
-
-/** The reference: each dot product in double precision. */
-function dotProducts(index: DenseIndex, query: Float32Array): Float64Array {
-  const scores = new Float64Array(index.chunkIds.length);
-  for (let slot = 0; slot < scores.length; slot++) {
-    let sum = 0;
-    for (let dimension = 0; dimension < index.dimensions; dimension++) sum += index.vectors[slot * index.dimensions + dimension]! * query[dimension]!;
-    scores[slot] = sum;
-  }
-  return scores;
 }
 
 describe('the exact dense scan', () => {

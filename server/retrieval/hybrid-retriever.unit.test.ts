@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fuseConvex, fusionName } from './hybrid-retriever.ts';
+import { fuseConvex, fuseRanks, fusionName } from './hybrid-retriever.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 const passage = (chunkId: number, score: number, similarity?: number): ScoredPassage => ({
@@ -13,6 +13,35 @@ const passage = (chunkId: number, score: number, similarity?: number): ScoredPas
   contentHash: '',
   score,
   ...(similarity === undefined ? {} : { similarity }),
+});
+
+describe('reciprocal rank fusion', () => {
+  test('a passage both retrievers rank well comes before one only a single retriever ranks first', () => {
+    const lexical = [passage(1, 9), passage(2, 8), passage(3, 7)];
+    const dense = [passage(4, 0.9, 0.9), passage(2, 0.8, 0.8), passage(5, 0.7, 0.7)];
+
+    const fused = fuseRanks(lexical, dense);
+
+    expect(fused.map((entry) => entry.chunkId)).toEqual([2, 1, 4, 3, 5]);
+    // Lexical scores are kept (0 for a passage only the dense list held); similarities where the dense list held it.
+    expect(fused.map((entry) => [entry.score, entry.similarity])).toEqual([
+      [8, 0.8],
+      [9, undefined],
+      [0, 0.9],
+      [7, undefined],
+      [0, 0.7],
+    ]);
+  });
+
+  test('a passage only the lexical list held takes its page\'s document similarity when the dense list held another passage of the page', () => {
+    const samePage = (entry: ScoredPassage, docId: string, documentSimilarity?: number): ScoredPassage => ({ ...entry, docId, ...(documentSimilarity === undefined ? {} : { documentSimilarity }) });
+    const lexical = [samePage(passage(1, 9), 'fs.md'), samePage(passage(2, 8), 'path.md')];
+    const dense = [samePage(passage(3, 0.8, 0.8), 'fs.md', 0.6)];
+
+    const fused = fuseRanks(lexical, dense);
+
+    expect(Object.fromEntries(fused.map((entry) => [entry.chunkId, entry.documentSimilarity]))).toEqual({ 1: 0.6, 2: undefined, 3: 0.6 });
+  });
 });
 
 describe('convex combination fusion', () => {
