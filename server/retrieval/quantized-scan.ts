@@ -83,13 +83,8 @@ export async function approximateSimilarities(index: DenseIndex, query: Float32A
   if (index.vectors.length !== count * index.dimensions) throw new Error(`The index holds ${index.vectors.length} floats for ${count} passages of ${index.dimensions} dimensions`);
   if (count === 0) return { scores: new Float32Array(0), bound: 0 };
   const stored = quantizedVectors(index);
-  const { values, scale } = quantize(query, 0, query.length);
-  const levels = new Int8Array(values.length);
-  let norm1 = 0;
-  for (let component = 0; component < values.length; component++) {
-    levels[component] = values[component]!;
-    norm1 += Math.abs(values[component]!) * scale;
-  }
+  const levels = new Int8Array(query.length);
+  const { scale, norm1 } = quantize(query, 0, query.length, levels, 0, 0);
   const result = await (await scanSession(QUANTIZED_SCAN_GRAPH_BASE64)).run({
     vectors: stored.vectors,
     query: new ort.Tensor('int8', levels, [index.dimensions, 1]),
@@ -127,12 +122,7 @@ function quantizedVectors(index: DenseIndex): QuantizedVectors {
   let largestScale = 0;
   let largestNorm1 = 0;
   for (let slot = 0; slot < count; slot++) {
-    const { values, scale } = quantize(index.vectors, slot * dimensions, dimensions);
-    let norm1 = 0;
-    for (let component = 0; component < dimensions; component++) {
-      bytes[slot * dimensions + component] = values[component]! + ZERO_POINT;
-      norm1 += Math.abs(values[component]!) * scale;
-    }
+    const { scale, norm1 } = quantize(index.vectors, slot * dimensions, dimensions, bytes, slot * dimensions, ZERO_POINT);
     scales[slot] = scale;
     largestScale = Math.max(largestScale, scale);
     largestNorm1 = Math.max(largestNorm1, norm1);
@@ -147,15 +137,29 @@ function quantizedVectors(index: DenseIndex): QuantizedVectors {
   return known;
 }
 
-/** `length` floats from `start`, as integers in -127..127 and the scale that multiplies them back (1 for a zero vector). */
-function quantize(source: Float32Array, start: number, length: number): { values: Int16Array; scale: number } {
+/**
+ * Quantizes `length` floats of `source` from `start` to integers in
+ * -127..127, written with `offset` added into `target` from `targetStart`.
+ *
+ * @returns the scale that multiplies the integers back (1 for a zero vector) and the L1 norm of the dequantized vector
+ */
+function quantize(
+  source: Float32Array,
+  start: number,
+  length: number,
+  target: Int8Array | Uint8Array,
+  targetStart: number,
+  offset: number,
+): { scale: number; norm1: number } {
   let largest = 0;
   for (let component = 0; component < length; component++) largest = Math.max(largest, Math.abs(source[start + component]!));
   // The scale as float32, the precision the graph multiplies by, so the bound speaks of the same number.
   const scale = largest > 0 ? Math.fround(largest / LEVELS) : 1;
-  const values = new Int16Array(length);
+  let levels = 0;
   for (let component = 0; component < length; component++) {
-    values[component] = Math.max(-LEVELS, Math.min(LEVELS, Math.round(source[start + component]! / scale)));
+    const level = Math.max(-LEVELS, Math.min(LEVELS, Math.round(source[start + component]! / scale)));
+    target[targetStart + component] = level + offset;
+    levels += Math.abs(level);
   }
-  return { values, scale };
+  return { scale, norm1: levels * scale };
 }
