@@ -6,7 +6,7 @@ import { createThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { questionTerms } from '../server/engine/answer-engine.ts';
 import { passageEmbeddingText } from '../server/embedding/passage-text.ts';
 import { scanSimilarities } from '../server/retrieval/dense-scan.ts';
-import { RRF_K, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
+import { minMaxScaler, RRF_K, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import { topSlots } from '../server/retrieval/top-k.ts';
 import type { DenseIndex } from '../server/store/store.ts';
 
@@ -82,8 +82,11 @@ export async function evaluateScifact(
       });
       passageCount = search.passageCount;
       const ranked = rankDocuments(search.passages.map((passage) => documentIdOf(passage.docId)));
+      // A document's score is its first (best) passage's.
+      const firstScore = new Map<string, number>();
+      for (const passage of search.passages) if (!firstScore.has(documentIdOf(passage.docId))) firstScore.set(documentIdOf(passage.docId), passage.score);
       lexical.set(query.id, ranked);
-      lexicalScores.set(query.id, ranked.map((id) => search.passages.find((passage) => documentIdOf(passage.docId) === id)!.score));
+      lexicalScores.set(query.id, ranked.map((id) => firstScore.get(id)!));
     }
     const retrievers: ScifactRetrievers = { bm25f: figuresOf(data, lexical) };
     if (embedder) {
@@ -158,9 +161,8 @@ async function denseRankings(data: Scifact, embedder: EvalEmbedder): Promise<{ r
 function fuseDocumentScores(lexical: [string[], number[]], dense: [string[], number[]], denseWeight: number): string[] {
   const fused = new Map<string, number>();
   for (const [[ids, scores], weight] of [[lexical, 1 - denseWeight], [dense, denseWeight]] as const) {
-    const low = Math.min(...scores);
-    const high = Math.max(...scores);
-    ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + weight * (high > low ? (scores[rank]! - low) / (high - low) : 1)));
+    const share = minMaxScaler(scores);
+    ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + weight * share(scores[rank]!)));
   }
   return [...fused].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0])).slice(0, RANKED_DOCUMENTS).map(([id]) => id);
 }

@@ -61,6 +61,18 @@ export function createHybridRetriever(lexical: Retriever, dense: Retriever, opti
 }
 
 /**
+ * Min-max normalisation over a list's scores (Bruch et al. 2023, "MM"): the
+ * lowest maps to 0, the highest to 1; every score to 1 when they are all equal.
+ *
+ * @returns the normalising function of that list
+ */
+export function minMaxScaler(scores: readonly number[]): (value: number) => number {
+  const low = Math.min(...scores);
+  const high = Math.max(...scores);
+  return (value) => (high > low ? (value - low) / (high - low) : 1);
+}
+
+/**
  * Convex combination of the two lists' scores, each min-max normalised over
  * its list (S. Bruch, S. Gai & A. Ingber, "An analysis of fusion functions
  * for hybrid retrieval", ACM TOIS 2023): a passage scores
@@ -68,17 +80,11 @@ export function createHybridRetriever(lexical: Retriever, dense: Retriever, opti
  * hold it counting 0. Keeps `score` and `similarity` as {@link fuseRanks} does.
  *
  * @param denseWeight in 0..1
- * @returns the union, best fused score first (ties by lexical rank, then chunk id)
+ * @returns the union, best fused score first (ties in {@link fuseRanks}'s order)
  */
 export function fuseConvex(lexical: readonly ScoredPassage[], dense: readonly ScoredPassage[], denseWeight: number): ScoredPassage[] {
-  const normalised = (list: readonly ScoredPassage[], score: (passage: ScoredPassage) => number) => {
-    const scores = list.map(score);
-    const low = Math.min(...scores);
-    const high = Math.max(...scores);
-    return (value: number) => (high > low ? (value - low) / (high - low) : 1);
-  };
-  const lexicalShare = normalised(lexical, (passage) => passage.score);
-  const denseShare = normalised(dense, (passage) => passage.similarity ?? passage.score);
+  const lexicalShare = minMaxScaler(lexical.map((passage) => passage.score));
+  const denseShare = minMaxScaler(dense.map((passage) => passage.similarity ?? passage.score));
   const fused = new Map<number, number>();
   lexical.forEach((passage) => fused.set(passage.chunkId, (1 - denseWeight) * lexicalShare(passage.score)));
   dense.forEach((passage) => fused.set(passage.chunkId, (fused.get(passage.chunkId) ?? 0) + denseWeight * denseShare(passage.similarity ?? passage.score)));
