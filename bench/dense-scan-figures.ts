@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { quantile } from './figures.ts';
 import { scanSimilarities } from '../server/retrieval/dense-scan.ts';
-import { nearestPassages } from '../server/retrieval/nearest-passages.ts';
+import { documentSlots, nearestPassages } from '../server/retrieval/nearest-passages.ts';
 import { topSlots } from '../server/retrieval/top-k.ts';
 import { DOCUMENT_SIMILARITY_PASSAGES, type DenseIndex } from '../server/store/store.ts';
 
@@ -96,7 +96,8 @@ function tile(index: DenseIndex, copies: number): DenseIndex {
  * computed them before it scored only its results' pages exactly.
  */
 function pageSimilarities(index: DenseIndex, scores: Float32Array): Float64Array {
-  const { ofSlot, pages } = pageOrdinals(index);
+  const { ordinalOf: ofSlot, documentIds } = documentSlots(index);
+  const pages = documentIds.length;
   const kept = DOCUMENT_SIMILARITY_PASSAGES;
   const best = new Float64Array(pages * kept).fill(Number.NEGATIVE_INFINITY);
   for (let slot = 0; slot < ofSlot.length; slot++) {
@@ -117,23 +118,4 @@ function pageSimilarities(index: DenseIndex, scores: Float32Array): Float64Array
     means[page] = total / kept;
   }
   return means;
-}
-
-const ordinalsOf = new WeakMap<DenseIndex, { ofSlot: Uint32Array; pages: number }>();
-
-/** Each slot's page numbered 0.., once per index. */
-function pageOrdinals(index: DenseIndex): { ofSlot: Uint32Array; pages: number } {
-  let known = ordinalsOf.get(index);
-  if (known === undefined) {
-    const numbers = new Map<number, number>();
-    const ofSlot = new Uint32Array(index.documentIds.length);
-    index.documentIds.forEach((documentId, slot) => {
-      let ordinal = numbers.get(documentId);
-      if (ordinal === undefined) numbers.set(documentId, (ordinal = numbers.size));
-      ofSlot[slot] = ordinal;
-    });
-    known = { ofSlot, pages: numbers.size };
-    ordinalsOf.set(index, known);
-  }
-  return known;
 }

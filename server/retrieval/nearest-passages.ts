@@ -104,7 +104,7 @@ function bestOf(scores: Float32Array, slots: Uint32Array): number[] {
 }
 
 /** Each index's pages numbered 0.., each slot's page, and each page's slots, computed once per index read. */
-interface DocumentSlots {
+export interface DocumentSlots {
   ordinalOf: Uint32Array;
   documentIds: number[];
   slotsOf(ordinal: number): Uint32Array;
@@ -112,7 +112,8 @@ interface DocumentSlots {
 
 const documentSlotsOf = new WeakMap<DenseIndex, DocumentSlots>();
 
-function documentSlots(index: DenseIndex): DocumentSlots {
+/** The index's {@link DocumentSlots}, made on first use and kept while the index is held. */
+export function documentSlots(index: DenseIndex): DocumentSlots {
   let known = documentSlotsOf.get(index);
   if (known !== undefined) return known;
   const numbers = new Map<number, number>();
