@@ -1,8 +1,7 @@
 import type { Citation } from '../../protocol/query-protocol.ts';
-import { TITLE_SEPARATOR } from '../../protocol/query-terms.ts';
 import type { EngineCitation } from '../engine/answer-events.ts';
+import { citationTitle, sectionUrl } from '../engine/passages/section-link.ts';
 import type { SourceSpanCodec } from './source-span.ts';
-import type { ScoredPassage } from '../store/store.ts';
 
 /**
  * Turns engine citations into wire citations (docs/specification.md "Citation",
@@ -30,21 +29,9 @@ export function toWireCitations(
     };
     const title = citationTitle(passage);
     if (title !== '') citation.title = title;
-    if (passage.url !== undefined) citation.url = passage.anchor === undefined ? passage.url : `${passage.url}#${passage.anchor}`;
+    const url = sectionUrl(passage);
+    if (url !== undefined) citation.url = url;
     if (withQuotes && passage.quotable) citation.text = passage.text;
     return citation;
   });
-}
-
-/**
- * A citation's readable place: the document's title, then the section
- * headings below it, as plain text (inline code's backticks dropped), e.g.
- * "File system › fs.stat(path[, options], callback)".
- */
-export function citationTitle(passage: Pick<ScoredPassage, 'title' | 'headingPath'>): string {
-  const sections = passage.headingPath[0] === passage.title ? passage.headingPath.slice(1) : passage.headingPath;
-  return [passage.title, ...sections]
-    .map((part) => part.replace(/`/g, '').replace(/\s+/g, ' ').trim())
-    .filter((part) => part !== '')
-    .join(TITLE_SEPARATOR);
 }

@@ -1,10 +1,11 @@
 import type { AnswerEvent } from './answer-events.ts';
+import { citationTitle, sectionUrl } from './passages/section-link.ts';
 import type { ScoredPassage } from '../store/store.ts';
 
 /**
- * What the engine says when it abstains: the refusal, and the pages that
- * came near the question, so that a refusal still gives the asker somewhere
- * to go.
+ * What the engine says when it abstains: the refusal, and the sections of
+ * the pages that came near the question, so that a refusal still gives the
+ * asker somewhere to go.
  */
 
 /** The answer given when the service abstains. */
@@ -12,16 +13,22 @@ export const ABSTENTION_MESSAGE =
   "I couldn't find an answer to that in this knowledge base. Try rephrasing the question, or ask about something the documentation covers.";
 
 /**
- * The abstention's events: the refusal, naming the pages that came near
- * (title, linked when the page has a URL) so the asker has somewhere to go,
- * then any follow-up suggestions. The pages are not `citations`: an
- * abstention draws on nothing (docs/specification.md "Query response": citations are
- * what an answer was drawn from).
+ * The abstention's events: the refusal, naming the pages that came near by
+ * their nearest section (page title and section headings, "File system ›
+ * fs.readdir(path[, options], callback)", linked to the section when the
+ * page has a URL) so the asker has somewhere to go, then any follow-up
+ * suggestions. The sections are not `citations`: an abstention draws on nothing
+ * (docs/specification.md "Query response": citations are what an answer was
+ * drawn from).
  */
 export function abstention(near: readonly ScoredPassage[] = [], questions: readonly string[] = []): AnswerEvent[] {
-  const pages = near.map((passage) => `- ${passage.url ? `[${markdownLinkText(passage.title)}](${passage.url})` : passage.title}`);
+  const sections = near.map((passage) => {
+    const title = citationTitle(passage) || passage.docId;
+    const url = sectionUrl(passage);
+    return `- ${url ? `[${markdownLinkText(title)}](${url})` : title}`;
+  });
   return [
-    { type: 'abstain', answer: pages.length === 0 ? ABSTENTION_MESSAGE : `${ABSTENTION_MESSAGE}\n\nThese pages may be related:\n${pages.join('\n')}` },
+    { type: 'abstain', answer: sections.length === 0 ? ABSTENTION_MESSAGE : `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n${sections.join('\n')}` },
     ...(questions.length > 0 ? [{ type: 'suggestions' as const, questions: [...questions] }] : []),
     { type: 'done', abstained: true, provenance: 'abstained' },
   ];
@@ -37,7 +44,13 @@ export const RELATED_PAGE_SIMILARITY = 0.45;
 /** Most pages an abstention names. */
 export const MAX_RELATED_PAGES = 3;
 
-/** The best passage of each of the (at most three) pages whose similarity to the question reaches {@link RELATED_PAGE_SIMILARITY}. */
+/**
+ * The nearest passage of each of the (at most {@link MAX_RELATED_PAGES})
+ * pages whose passages reach {@link RELATED_PAGE_SIMILARITY}, most similar
+ * first. The abstention names each page by that passage's section: in
+ * reference docs the page is usually found, and the section is what a reader
+ * cannot find on a long page (eval/README.md "What an abstention links to").
+ */
 export function nearPages(passages: readonly ScoredPassage[]): ScoredPassage[] {
   const near = passages
     .filter((passage) => (passage.similarity ?? 0) >= RELATED_PAGE_SIMILARITY)

@@ -247,34 +247,37 @@ describe('AnswerEngine.answer', () => {
     ]);
   });
 
-  test('abstaining while pages came near in meaning: the refusal names up to three of them, linked, and offers follow-ups, citing nothing', async () => {
-    const near = (chunkId: number, docId: string, title: string, similarity: number): ScoredPassage => ({
-      ...passageOf(chunkId, docId, [title, 'Section'], `Text of ${title}.`),
-      title,
+  test('abstaining while pages came near in meaning: the refusal names up to three of them by their nearest section, linked to it, and offers follow-ups, citing nothing', async () => {
+    const near = (chunkId: number, docId: string, headingPath: string[], similarity: number, anchor?: string): ScoredPassage => ({
+      ...passageOf(chunkId, docId, headingPath, `Text of ${headingPath.join(' ')}.`),
       url: `https://docs.example.com/${docId.replace('.md', '')}`,
+      ...(anchor && { anchor }),
       similarity,
     });
     const search: SearchResult = {
       passages: [
-        near(1, 'fs.md', 'File system', 0.62),
-        near(2, 'fs.md', 'File system', 0.58),
-        near(3, 'path.md', 'Path [module]', 0.51),
-        near(4, 'os.md', 'OS', 0.47),
-        near(5, 'url.md', 'URL', 0.46),
-        near(6, 'http.md', 'HTTP', 0.2),
+        near(1, 'fs.md', ['File system', '`fs.mkdir(path[, options], callback)`'], 0.58, 'fsmkdirpath-options-callback'),
+        near(2, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.62, 'fsreaddirpath-options-callback'),
+        near(3, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.6, 'fsreaddirpath-options-callback'),
+        near(4, 'path.md', ['Path [module]'], 0.51),
+        near(5, 'os.md', ['OS', '`os.homedir()`'], 0.47, 'oshomedir'),
+        near(6, 'http.md', ['HTTP', '`http.get(url)`'], 0.2, 'httpget'),
       ],
       passageCount: 10,
       documentFrequencies: {},
     };
     const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })), abstentionThreshold: 1 });
 
-    const events = await eventsOf(engine.answer({ question: 'How do I tidy up my folders?', reach: REACH }));
+    const events = await eventsOf(engine.answer({ question: 'How do I list the files in my folders?', reach: REACH }));
 
+    // Most similar first, one entry per page (its nearest section), three at most; text before a page's first heading links the page.
     expect(events[0]).toEqual({
       type: 'abstain',
       answer:
-        `${ABSTENTION_MESSAGE}\n\nThese pages may be related:\n` +
-        '- [File system](https://docs.example.com/fs)\n- [Path \\[module\\]](https://docs.example.com/path)\n- [OS](https://docs.example.com/os)',
+        `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n` +
+        '- [File system › fs.readdir(path\\[, options\\], callback)](https://docs.example.com/fs#fsreaddirpath-options-callback)\n' +
+        '- [Path \\[module\\]](https://docs.example.com/path)\n' +
+        '- [OS › os.homedir()](https://docs.example.com/os#oshomedir)',
     });
     expect(events.some((event) => event.type === 'citations')).toBe(false);
     expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });
