@@ -25,7 +25,7 @@ export function abstention(near: readonly ScoredPassage[] = [], questions: reado
   const sections = near.map((passage) => {
     const title = citationTitle(passage) || passage.docId;
     const url = sectionUrl(passage);
-    return `- ${url ? `[${markdownLinkText(title)}](${url})` : title}`;
+    return `- ${url ? `[${markdownText(title)}](${url})` : markdownText(title)}`;
   });
   return [
     { type: 'abstain', answer: sections.length === 0 ? ABSTENTION_MESSAGE : `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n${sections.join('\n')}` },
@@ -63,7 +63,11 @@ export function nearPages(passages: readonly ScoredPassage[]): ScoredPassage[] {
   return pages;
 }
 
-/** A title as markdown link text: brackets and backslashes escaped. */
-function markdownLinkText(title: string): string {
-  return title.replace(/[\\[\]]/g, (character) => `\\${character}`);
+/**
+ * A title as literal markdown text (CommonMark 0.31 section 2.4, backslash
+ * escapes): brackets, backslashes, emphasis markers and backticks escaped, so
+ * that `__dirname` or `[offset]` in a section heading reads as written.
+ */
+function markdownText(title: string): string {
+  return title.replace(/[\\[\]*_`]/g, (character) => `\\${character}`);
 }

@@ -260,7 +260,7 @@ describe('AnswerEngine.answer', () => {
         near(2, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.62, 'fsreaddirpath-options-callback'),
         near(3, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.6, 'fsreaddirpath-options-callback'),
         near(4, 'path.md', ['Path [module]'], 0.51),
-        near(5, 'os.md', ['OS', '`os.homedir()`'], 0.47, 'oshomedir'),
+        near(5, 'modules.md', ['Modules', '`__dirname`'], 0.47, 'dirname'),
         near(6, 'http.md', ['HTTP', '`http.get(url)`'], 0.2, 'httpget'),
       ],
       passageCount: 10,
@@ -277,7 +277,7 @@ describe('AnswerEngine.answer', () => {
         `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n` +
         '- [File system › fs.readdir(path\\[, options\\], callback)](https://docs.example.com/fs#fsreaddirpath-options-callback)\n' +
         '- [Path \\[module\\]](https://docs.example.com/path)\n' +
-        '- [OS › os.homedir()](https://docs.example.com/os#oshomedir)',
+        '- [Modules › \\_\\_dirname](https://docs.example.com/modules#dirname)',
     });
     expect(events.some((event) => event.type === 'citations')).toBe(false);
     expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });
