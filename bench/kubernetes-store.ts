@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { issueToken } from '../server/auth/widget-tokens.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import { ingestPaths } from '../server/ingest/pipeline/ingest-files.ts';
@@ -36,7 +35,7 @@ export async function kubernetesStore(folder: string, docs: string, embedder: Ev
     const owner = await store.createUser({ email: 'owner@example.com', name: 'Owner' });
     await store.createKnowledgeBase({ id: KUBERNETES_KB_ID, name: 'Kubernetes docs' });
     await store.setRole(KUBERNETES_KB_ID, owner.id, 'owner');
-    const report = await ingestPaths(store, { kbId: KUBERNETES_KB_ID, paths: [join(docs)], visibility: 'public', readers: [], quotable: true });
+    const report = await ingestPaths(store, { kbId: KUBERNETES_KB_ID, paths: [docs], visibility: 'public', readers: [], quotable: true });
     const [failure] = report.failed;
     if (failure) throw new Error(`Ingesting "${failure.docId}" of the Kubernetes docs failed: ${failure.reason}`);
     const started = performance.now();
