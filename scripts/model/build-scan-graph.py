@@ -18,7 +18,8 @@ every model and knowledge base.
 The quantized scan's graph: `vectors` (uint8, [passages, dimensions], each
 passage's vector scaled by 127 over its largest component, rounded, plus
 the zero point 128) times `query` (int8, [dimensions, 1], the question's
-vector quantized alike, symmetric) by `MatMulInteger` (exact int32 sums),
+vector quantized to -64..64, symmetric: `QUERY_LEVELS` there says why) by
+`MatMulInteger` (exact int32 sums),
 cast to float32 and multiplied by each passage's scale (`scales`, float32,
 [passages, 1]) and the query's (`query_scale`, a float32 scalar) ->
 `scores` (float32, [passages, 1]), each passage's approximate similarity.
