@@ -22,7 +22,7 @@ import { loadEmbedder } from '../server/embedding/embedder.ts';
 import { installedModelFolder } from '../server/embedding/model-files.ts';
 import { modelFetchSettings } from '../server/embedding/model-fetch.ts';
 import { defaultModel, modelKey } from '../server/embedding/model-manifest.ts';
-import { embeddingTextHash, passageEmbeddingText } from '../server/embedding/passage-text.ts';
+import { embeddingTextHash, passageEmbeddingText, sentenceEmbeddingTexts } from '../server/embedding/passage-text.ts';
 import type { ScaleEmbedding } from './scale-hybrid.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import { createEmbeddingPool } from '../server/embedding/embedding-pool.ts';
@@ -250,7 +250,9 @@ try {
       const embedder = createEmbeddingPool(model, folder, cpus().length);
       mark = performance.now();
       const report = await embedPendingPassages(store, { modelKey: modelKey(model), kbId: DEMO_KB_ID, embed: (texts) => embedder.embed(texts, 'passage'), concurrency: cpus().length });
-      notes.push(`Hybrid rows: the ${report.embedded.toLocaleString('en')} node-docs passages embedded first, in ${((performance.now() - mark) / 1000).toFixed(0)} s.`);
+      notes.push(
+        `Hybrid rows: the ${report.embedded.toLocaleString('en')} node-docs passages and ${report.sentencesEmbedded.toLocaleString('en')} sentences embedded first, in ${((performance.now() - mark) / 1000).toFixed(0)} s.`,
+      );
       await embedder.close();
       await store.close();
       const questions = (await nodeDocsQuestions(NODE_DOCS_QUESTIONS)).slice(0, SCALE_QUESTIONS);
@@ -275,6 +277,11 @@ try {
       const vectorStore = openStore(embedded);
       const index = await vectorStore.readDenseIndex(DEMO_KB_ID, modelKey(model), model.dimensions);
       const demoPassages = await vectorStore.passagesById(DEMO_KB_ID, index.chunkIds);
+      // Their sentences' vectors, from the embedding cache, for the scale table's copies of them.
+      const demoSentences = await vectorStore.cachedVectors(
+        modelKey(model),
+        demoPassages.flatMap((passage) => sentenceEmbeddingTexts(passage).map((text) => embeddingTextHash(text))),
+      );
       await vectorStore.close();
       const queryEmbedder = await loadEmbedder(model, folder);
       const questionVectors = await queryEmbedder.embed(questions, 'query');
@@ -285,6 +292,7 @@ try {
         const slot = slotOf.get(passage.chunkId)!;
         byText.set(embeddingTextHash(passageEmbeddingText(passage)), index.vectors.subarray(slot * model.dimensions, (slot + 1) * model.dimensions));
       }
+      for (const [hash, vector] of demoSentences) byText.set(hash, vector);
       const byQuestion = new Map(questions.map((question, position) => [question, questionVectors[position]!]));
       scaleEmbedding = {
         modelKey: modelKey(model),

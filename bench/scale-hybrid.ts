@@ -2,17 +2,18 @@ import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
+import { withSentenceSimilarity } from '../server/retrieval/sentence-similarity.ts';
 import type { Store } from '../server/store/store.ts';
 
 /**
  * Hybrid search at scale (bench/README.md "Scale"): the scale table's
  * store given a vector for every passage by the server's own sweep
  * (embedding/embed-passages.ts `embedPendingPassages`), then its questions
- * searched by BM25F and dense retrieval fused, as a server's answer worker
- * searches.
+ * searched by BM25F and dense retrieval fused, their first passages'
+ * sentences scored, as a server's answer worker searches.
  *
  * The "model" the sweep runs is the demo's vectors, looked up by embedding
- * text (a copy of a page embeds as the page does), so no corpus is embedded
+ * text (a copy of a page embeds as the page does, its sentences too), so no corpus is embedded
  * again; only the few texts the demo lacks (a copy's index page is titled
  * by its folder) go to the real model. Questions come with their vectors,
  * computed once.
@@ -32,15 +33,17 @@ export async function storeScaleVectors(store: Store, kbId: string, embedding: S
 }
 
 /**
- * The hybrid retriever over a store whose passages all have vectors.
+ * The hybrid retriever over a store whose passages all have vectors, with
+ * sentence similarity (retrieval/sentence-similarity.ts), as a server's
+ * answer worker builds it.
  *
  * @param lexical the lexical retriever, its index held as a server's worker holds it
  */
 export function scaleHybridRetriever(store: Store, lexical: Retriever, embedding: ScaleEmbedding): Retriever {
-  const dense = createDenseRetriever(store, {
+  const options = {
     modelKey: embedding.modelKey,
     dimensions: embedding.dimensions,
-    embedQuery: async (question) => embedding.questionVector(question),
-  });
-  return createHybridRetriever(lexical, dense);
+    embedQuery: async (question: string) => embedding.questionVector(question),
+  };
+  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(store, options)), store, options);
 }

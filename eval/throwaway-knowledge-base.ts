@@ -8,6 +8,7 @@ import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts
 import type { Retriever } from '../server/retrieval/retriever.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
 import { createHybridRetriever, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
+import { withSentenceSimilarity } from '../server/retrieval/sentence-similarity.ts';
 import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
@@ -139,14 +140,15 @@ async function openThrowawayKnowledgeBase(
       embedded = { passages: done.embedded, seconds: (performance.now() - embeddingStarted) / 1000 };
       // As an answer worker builds them: the two retrievers of a hybrid search read the reach's statistics once.
       const shared = sharedReachStatistics(store);
-      const dense = createDenseRetriever(shared, {
+      const denseOptions = {
         modelKey: embedder.modelKey,
         dimensions: embedder.model.dimensions,
         similarityFloor: embedder.model.similarityFloor,
-        embedQuery: (question) => embedder.embedQuery(question),
-      });
-      retrievers.hybrid = createHybridRetriever(createLexicalRetriever(shared), dense, embedding.hybrid);
-      retrievers.dense = withLexicalStatistics(dense, lexical);
+        embedQuery: (question: string) => embedder.embedQuery(question),
+      };
+      const dense = createDenseRetriever(shared, denseOptions);
+      retrievers.hybrid = withSentenceSimilarity(createHybridRetriever(createLexicalRetriever(shared), dense, embedding.hybrid), store, denseOptions);
+      retrievers.dense = withSentenceSimilarity(withLexicalStatistics(dense, lexical), store, denseOptions);
     }
     return {
       store,

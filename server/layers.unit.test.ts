@@ -46,6 +46,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER_LAYERS: readonly (readonly string[])[] = [
   ['protocol/', 'server/logger.ts', 'server/progress-bar.ts', 'server/worker-module.ts'],
   ['server/errors.ts'],
+  ['server/text/'],
   ['server/store/'],
   ['server/embedding/'],
   ['server/access/'],

@@ -1,5 +1,5 @@
-import { embeddingTextHash, passageEmbeddingText } from './passage-text.ts';
-import type { PassageVector, Store } from '../store/store.ts';
+import { embeddingTextHash, passageEmbeddingText, sentenceEmbeddingTexts } from './passage-text.ts';
+import type { CachedVector, PassageVector, Store } from '../store/store.ts';
 
 /**
  * Gives every stored passage a vector of the current model: passages
@@ -41,10 +41,11 @@ export interface EmbedPassagesOptions {
   concurrency?: number;
 }
 
-/** What a run did: passages given a vector, and of those how many came from the cache. */
+/** What a run did: passages given a vector, of those how many came from the cache, and the sentence texts the model embedded. */
 export interface EmbedPassagesReport {
   embedded: number;
   cached: number;
+  sentencesEmbedded: number;
 }
 
 /**
@@ -52,7 +53,7 @@ export interface EmbedPassagesReport {
  */
 export async function embedPendingPassages(store: PassageVectorStore, options: EmbedPassagesOptions): Promise<EmbedPassagesReport> {
   const total = await store.countPassagesWithoutVector(options.modelKey, options.kbId);
-  const report: EmbedPassagesReport = { embedded: 0, cached: 0 };
+  const report: EmbedPassagesReport = { embedded: 0, cached: 0, sentencesEmbedded: 0 };
   if (total === 0) return report;
   options.onProgress?.({ done: 0, total });
   let done = 0;
@@ -62,11 +63,13 @@ export async function embedPendingPassages(store: PassageVectorStore, options: E
     if (passages.length === 0) break;
     const texts = passages.map((passage) => passageEmbeddingText(passage));
     const hashes = texts.map((text) => embeddingTextHash(text));
-    const cached = await store.cachedVectors(options.modelKey, hashes);
+    const sentences = new Map(passages.flatMap((passage) => sentenceEmbeddingTexts(passage)).map((text) => [embeddingTextHash(text), text]));
+    const cached = await store.cachedVectors(options.modelKey, [...hashes, ...sentences.keys()]);
     const missing = new Map<string, string>();
     hashes.forEach((hash, position) => {
       if (!cached.has(hash)) missing.set(hash, texts[position]!);
     });
+    for (const [hash, text] of sentences) if (!cached.has(hash)) missing.set(hash, text);
     const computedVectors = await embedInBatches([...missing.values()], options.embed, {
       ...(options.tokenCount && { length: options.tokenCount }),
       ...(options.concurrency && { concurrency: options.concurrency }),
@@ -78,8 +81,10 @@ export async function embedPendingPassages(store: PassageVectorStore, options: E
       textHash: hashes[position]!,
       vector: cached.get(hashes[position]!) ?? computed.get(hashes[position]!)!,
     }));
-    await store.putPassageVectors(options.modelKey, vectors);
+    const sentenceVectors: CachedVector[] = [...sentences.keys()].filter((hash) => computed.has(hash)).map((hash) => ({ textHash: hash, vector: computed.get(hash)! }));
+    await store.putPassageVectors(options.modelKey, vectors, sentenceVectors);
     report.cached += hashes.filter((hash) => cached.has(hash)).length;
+    report.sentencesEmbedded += sentenceVectors.length;
     report.embedded += passages.length;
     done += passages.length;
     options.onProgress?.({ done: Math.min(done, total), total: Math.max(total, done) });

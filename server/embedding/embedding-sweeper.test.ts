@@ -1,6 +1,7 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { embedPendingPassages } from './embed-passages.ts';
 import { startEmbeddingSweeper } from './embedding-sweeper.ts';
+import { embeddingTextHash } from './passage-text.ts';
 import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import type { DocumentInput, Store } from '../store/store.ts';
@@ -58,9 +59,24 @@ describe('embedding passages', () => {
 
     const report = await embedPendingPassages(store, { modelKey: MODEL, embed: model.embed });
 
-    expect(report).toEqual({ embedded: 3, cached: 0 });
+    expect(report).toEqual({ embedded: 3, cached: 0, sentencesEmbedded: 3 });
     expect(await store.countPassagesWithoutVector(MODEL)).toBe(0);
     expect(model.embedded).toContain('Guide › install.md\nRun the installer.');
+  });
+
+  test("each passage's sentences are embedded led by its section heading, status lines and code left out, and cached with the passage's vector", async () => {
+    const store = await openStoreWithPages();
+    await store.putDocuments([page('api.md', ['Added in: v1.2.0\n\nCreates a directory. Parents are created too.\n\n```js\nmkdir(path);\n```'])]);
+    const model = recordingModel();
+
+    const report = await embedPendingPassages(store, { modelKey: MODEL, embed: model.embed });
+
+    const sentences = ['api.md: Creates a directory.', 'api.md: Parents are created too.'];
+    expect(model.embedded).toEqual(expect.arrayContaining([...sentences, 'install.md: Run the installer.']));
+    expect(model.embedded.filter((text) => /Added in|mkdir\(path\)/.test(text) && !text.includes('\n'))).toEqual([]);
+    expect(report.sentencesEmbedded).toBe(5);
+    const cached = await store.cachedVectors(MODEL, sentences.map((text) => embeddingTextHash(text)));
+    expect(sentences.map((text) => cached.get(embeddingTextHash(text))?.[0])).toEqual(sentences.map((text) => text.length));
   });
 
   test('re-ingesting an unchanged text runs no model: its vector comes from the cache', async () => {
@@ -73,8 +89,8 @@ describe('embedding passages', () => {
     await store.putDocuments([page('install.md', ['Run the installer.', 'Reboot the machine.'])]);
     const report = await embedPendingPassages(store, { modelKey: MODEL, embed: model.embed });
 
-    expect(report).toEqual({ embedded: 2, cached: 1 });
-    expect(model.embedded).toEqual(['Guide › install.md\nReboot the machine.']);
+    expect(report).toEqual({ embedded: 2, cached: 1, sentencesEmbedded: 1 });
+    expect(model.embedded.sort()).toEqual(['Guide › install.md\nReboot the machine.', 'install.md: Reboot the machine.']);
   });
 
   test('the sweeper embeds what an ingest wrote after it started, once triggered', async () => {

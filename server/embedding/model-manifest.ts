@@ -131,14 +131,24 @@ export function networkFiles(model: Pick<ModelSpec, 'files'>): ModelFile[] {
 }
 
 /**
+ * What a store holds under a model key besides each passage's vector, in
+ * versions: 2 added the passages' sentence vectors to the embedding cache
+ * (embedding/passage-text.ts `sentenceEmbeddingTexts`). Raising it changes
+ * every key, so a store embedded before is embedded again once, with
+ * progress, and never lacks what the retrievers read.
+ */
+export const EMBEDDED_TEXTS_VERSION = 2;
+
+/**
  * What identifies a model's vectors: two indexes embedded under different
  * keys hold vectors that must never be compared (a change re-embeds:
  * docs/ingestion.md "What forces a rebuild"). It names the hash of every
- * network file, so new weights beside an unchanged graph change it too.
+ * network file, so new weights beside an unchanged graph change it too,
+ * and {@link EMBEDDED_TEXTS_VERSION}.
  */
 export function modelKey(model: Pick<ModelSpec, 'id' | 'revision' | 'variant' | 'files'>): string {
   const network = networkFiles(model)
     .map((file) => file.sha256.slice(0, 12))
     .join('+');
-  return `${model.id}@${model.revision.slice(0, 12)}/${model.variant}/${network || 'none'}`;
+  return `${model.id}@${model.revision.slice(0, 12)}/${model.variant}/${network || 'none'}/texts-${EMBEDDED_TEXTS_VERSION}`;
 }

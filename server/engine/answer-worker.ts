@@ -6,6 +6,7 @@ import { cachedQueryEmbedder } from '../embedding/query-embedder.ts';
 import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
+import { withSentenceSimilarity } from '../retrieval/sentence-similarity.ts';
 import { sharedReachStatistics } from '../retrieval/shared-statistics.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
@@ -89,7 +90,8 @@ export default async function runAnswerTask(task: AnswerTask): Promise<PreparedA
  * and its retriever: lexical (whose in-memory index is this thread's, of at
  * most `indexCachePostings` postings), fused with dense retrieval when the
  * embedding model is given (the model loaded on this thread, one ONNX
- * Runtime thread, question vectors cached).
+ * Runtime thread, question vectors cached), its passages' sentences scored
+ * against the question (retrieval/sentence-similarity.ts).
  */
 async function sourcesAt(location: StoreLocation, indexCachePostings?: number, embedding?: AnswerTask['embedding']): Promise<AnswerSources> {
   const key = JSON.stringify([location, indexCachePostings ?? null, embedding?.folder ?? null]);
@@ -107,13 +109,13 @@ async function sourcesAt(location: StoreLocation, indexCachePostings?: number, e
     const lexical = createLexicalRetriever(shared, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } });
     if (embedding) {
       const embedder = await loadEmbedder(embedding.model, embedding.folder);
-      const dense = createDenseRetriever(shared, {
+      const dense = {
         modelKey: modelKey(embedding.model),
         dimensions: embedding.model.dimensions,
         similarityFloor: embedding.model.similarityFloor,
         embedQuery: cachedQueryEmbedder(embedder),
-      });
-      sources = { store, retriever: createHybridRetriever(lexical, dense) };
+      };
+      sources = { store, retriever: withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense)), store, dense) };
     } else {
       sources = { store, retriever: lexical };
     }

@@ -13,6 +13,7 @@ import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
 import { embedPendingPassages } from '../embedding/embed-passages.ts';
+import { withSentenceSimilarity } from '../retrieval/sentence-similarity.ts';
 
 /** The stand-in model of the dense parity tests: deterministic, so both stores hold the same vectors. */
 const HASHED_MODEL = 'hashed-terms';
@@ -166,14 +167,17 @@ describe.runIf(testBackend() === 'postgres')('embedded and PostgreSQL stores ove
   );
 
   test.each(Object.keys(REACHES))(
-    'dense and hybrid search for each question with the reach of %s: the same top 10 in the same order, equal similarities',
+    'dense and hybrid search for each question with the reach of %s: the same top 10 in the same order, equal similarities and sentence similarities',
     async (reachName) => {
       let compared = 0;
+      let sentencesScored = 0;
       for (const question of QUESTIONS) {
         const query = { terms: analyze(question), topK: 10, question };
         const retrievers = (side: Side) => {
-          const dense = createDenseRetriever(side.store, { modelKey: HASHED_MODEL, dimensions: HASHED_DIMENSIONS, embedQuery: async (text) => hashedEmbedding(text) });
-          return { dense, hybrid: createHybridRetriever(createLexicalRetriever(side.store), dense) };
+          const options = { modelKey: HASHED_MODEL, dimensions: HASHED_DIMENSIONS, embedQuery: async (text: string) => hashedEmbedding(text) };
+          const dense = createDenseRetriever(side.store, options);
+          // As the answer worker builds it: fused, the first passages' sentences scored.
+          return { dense, hybrid: withSentenceSimilarity(createHybridRetriever(createLexicalRetriever(side.store), dense), side.store, options) };
         };
         const onEmbedded = retrievers(embedded);
         const onPostgres = retrievers(postgres);
@@ -183,11 +187,14 @@ describe.runIf(testBackend() === 'postgres')('embedded and PostgreSQL stores ove
           expect(right.passages.map(identity), `${mode}: ${question}`).toEqual(left.passages.map(identity));
           right.passages.forEach((passage, rank) => {
             expect(Math.abs((passage.similarity ?? 0) - (left.passages[rank]!.similarity ?? 0)), `${mode}: ${question} #${rank + 1}`).toBeLessThan(1e-6);
+            expect(Math.abs((passage.sentenceSimilarity ?? 0) - (left.passages[rank]!.sentenceSimilarity ?? 0)), `${mode}: ${question} #${rank + 1}`).toBeLessThan(1e-6);
           });
           compared += left.passages.length;
+          if (mode === 'hybrid') sentencesScored += left.passages.filter((passage) => passage.sentenceSimilarity !== undefined).length;
         }
       }
       expect(compared).toBeGreaterThan(20);
+      expect(sentencesScored).toBeGreaterThan(10);
     },
   );
 

@@ -87,7 +87,7 @@ export {
 } from './passages/passages.ts';
 
 // Passage vectors for dense retrieval.
-export type { DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embeddings/embeddings.ts';
+export type { CachedVector, DenseIndex, EmbeddingRepository, PassageToEmbed, PassageVector } from './embeddings/embeddings.ts';
 
 // Visitors' feedback, and the question log.
 export type { FeedbackCursor, FeedbackInput, FeedbackPassage, FeedbackRecord, FeedbackRepository } from './feedback/feedback.ts';

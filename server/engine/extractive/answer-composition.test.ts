@@ -156,7 +156,7 @@ describe('writeAnswerText: code example', () => {
 });
 
 describe(`writeAnswerText: at most ${MAX_ANSWER_CHARACTERS} characters`, () => {
-  /** A sentence of `count` times the word (under the 400-character clip of engine/passages/sentences.ts). */
+  /** A sentence of `count` times the word (under the 400-character clip of text/sentences.ts). */
   const long = (word: string, count: number): string => `${`${word} `.repeat(count).trim()}.`;
 
   test('three long sentences and a long example: the answer within the cap, the first sentence kept', () => {

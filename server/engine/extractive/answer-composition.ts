@@ -3,7 +3,7 @@ import { fenceCodeExample, findCodeExample } from './code-example.ts';
 import { sectionDeprecation } from '../passages/deprecation.ts';
 import { analyzePassage, identifierTerms } from '../passages/passage-analysis.ts';
 import { readHeading, sameHeadingPath } from '../passages/section-heading.ts';
-import { DANGLING_PRONOUN, type Sentence } from '../passages/sentences.ts';
+import { DANGLING_PRONOUN, type Sentence } from '../../text/sentences.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 
 /**
@@ -106,7 +106,7 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
     for (const sentence of run.sentences) {
       const candidate = [...sentences, quote(sentence.text)];
       const piece = render(candidate, cited.length + 1);
-      // The answer's first sentence is always quoted (a sentence is at most 400 characters: engine/passages/sentences.ts).
+      // The answer's first sentence is always quoted (a sentence is at most 400 characters: text/sentences.ts).
       if (text === '' && sentences.length === 0) sentences.push(...candidate);
       else if ((text === '' ? 0 : text.length + 1) + piece.length <= MAX_ANSWER_CHARACTERS) sentences.push(...candidate.slice(-1));
     }

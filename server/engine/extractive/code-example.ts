@@ -1,4 +1,4 @@
-import { splitBlocks } from '../passages/passage-blocks.ts';
+import { splitBlocks } from '../../text/passage-blocks.ts';
 
 /**
  * The code example an answer to a how-question shows

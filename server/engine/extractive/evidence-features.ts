@@ -28,8 +28,9 @@ export function documentMargin(best: ScoredPassage, passages: readonly ScoredPas
  * similarity to the question, its margin over the most similar passage of
  * another page, whether its page is first for each retriever (most
  * similar passage's page; highest BM25F passage's page), its page's
- * similarity and that one's margin over any other page's, and the unknown
- * share weighted by the page's distance in meaning. All 0 when dense
+ * similarity and that one's margin over any other page's, the unknown
+ * share weighted by the page's distance in meaning, and its best sentence's
+ * similarity. All 0 when dense
  * retrieval did not take part.
  *
  * @param unknownShare the question's IDF-weighted share of terms no passage of the reach holds
@@ -37,7 +38,7 @@ export function documentMargin(best: ScoredPassage, passages: readonly ScoredPas
 export function denseFeatures(best: ScoredPassage, search: RerankedSearch, unknownShare: number): Pick<EvidenceFeatures, (typeof DENSE_EVIDENCE_FEATURES)[number]> {
   const { passages } = search;
   const scored = passages.filter((passage) => passage.similarity !== undefined);
-  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0, distantUnknownShare: 0 };
+  if (scored.length === 0) return { similarity: 0, similarityMargin: 0, retrieverAgreement: 0, documentSimilarity: 0, documentSimilarityMargin: 0, distantUnknownShare: 0, sentenceSimilarity: 0 };
   const similarity = best.similarity ?? 0;
   const documentSimilarity = best.documentSimilarity ?? 0;
   const denseFirst = scored.reduce((top, passage) => (passage.similarity! > top.similarity! ? passage : top));
@@ -50,6 +51,7 @@ export function denseFeatures(best: ScoredPassage, search: RerankedSearch, unkno
     documentSimilarity,
     documentSimilarityMargin: documentSimilarity - search.otherPages.documentSimilarity,
     distantUnknownShare: unknownShare * (1 - Math.min(1, Math.max(0, documentSimilarity))),
+    sentenceSimilarity: best.sentenceSimilarity ?? 0,
   };
 }
 

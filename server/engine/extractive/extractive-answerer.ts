@@ -7,7 +7,7 @@ import { analyzePassage, identifierTerms, type PassageAnalysis } from '../passag
 import { QuestionPairs } from '../ranking/phrase-pairs.ts';
 import { asksHow } from './question-intent.ts';
 import { namesApi, readHeading, sameHeadingPath } from '../passages/section-heading.ts';
-import { DANGLING_PRONOUN, type Sentence } from '../passages/sentences.ts';
+import { DANGLING_PRONOUN, type Sentence } from '../../text/sentences.ts';
 import { BM25_K1 } from '../../retrieval/bm25f.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 
@@ -94,7 +94,7 @@ const SHORT_PENALTY = 0.1;
 const COLON_PENALTY = 0.1;
 const DANGLING_PRONOUN_PENALTY = 0.05;
 /**
- * Support lost by a sentence of an option item (engine/passages/sentences.ts): it
+ * Support lost by a sentence of an option item (text/sentences.ts): it
  * details one parameter, so a prose sentence about the subject that covers
  * as much is the better anchor for an answer.
  */

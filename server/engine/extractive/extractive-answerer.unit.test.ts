@@ -119,8 +119,33 @@ describe('composeExtractiveAnswer', () => {
       documentSimilarity: 0,
       documentSimilarityMargin: 0,
       distantUnknownShare: 0,
+      sentenceSimilarity: 0,
     });
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features), 12);
+  });
+
+  test("with dense retrieval: the dense features are the answering passage's - its similarity and margin over the other page, its page's, both retrievers' agreement, its best sentence's similarity", () => {
+    const dense = (passage: ScoredPassage, similarity: number, documentSimilarity: number, sentenceSimilarity: number): ScoredPassage => ({
+      ...passage,
+      similarity,
+      documentSimilarity,
+      sentenceSimilarity,
+    });
+    const first = dense(passageOf(1, 'Creates a new directory at the given path.', 4), 0.7, 0.6, 0.8);
+    const other = dense(passageOf(2, 'Creates a file.', 3), 0.5, 0.4, 0.9);
+
+    const answer = composeExtractiveAnswer(['creat', 'directori'], searchOf([first, other], { creat: 2, directori: 2 }));
+
+    expect(answer?.features).toMatchObject({
+      similarity: 0.7,
+      similarityMargin: expect.closeTo(0.2, 10),
+      retrieverAgreement: 1,
+      documentSimilarity: 0.6,
+      documentSimilarityMargin: expect.closeTo(0.2, 10),
+      // The other page's sentence is closer; the answering passage's is what counts.
+      sentenceSimilarity: 0.8,
+    });
+    expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features, 'hybrid'), 12);
   });
 
   test('two pages: the margin is the first passage\'s score over the other page\'s best, as a share of the first; a heading naming a term counts in the heading share', () => {

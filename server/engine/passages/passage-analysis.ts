@@ -1,6 +1,6 @@
 import { analyze } from '../../retrieval/analyzer.ts';
 import { readHeading } from './section-heading.ts';
-import { splitSentences, type Sentence } from './sentences.ts';
+import { splitSentences, type Sentence } from '../../text/sentences.ts';
 
 /**
  * The analyzed form of a retrieved passage that the second ranking stage

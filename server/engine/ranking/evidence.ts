@@ -68,10 +68,25 @@ export interface EvidenceFeatures {
    * in the hybrid model, so that more unknown words can never raise the score.
    */
   distantUnknownShare: number;
+  /**
+   * The answering passage's best sentence's cosine similarity to the
+   * question (store/store.ts `sentenceSimilarity`; 0 without dense
+   * retrieval, or for a passage with no quotable sentence): a passage one of
+   * whose sentences says what was asked.
+   */
+  sentenceSimilarity: number;
 }
 
 /** The dense features, which only the hybrid model weighs. */
-export const DENSE_EVIDENCE_FEATURES = ['similarity', 'similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin', 'distantUnknownShare'] as const satisfies readonly (keyof EvidenceFeatures)[];
+export const DENSE_EVIDENCE_FEATURES = [
+  'similarity',
+  'similarityMargin',
+  'retrieverAgreement',
+  'documentSimilarity',
+  'documentSimilarityMargin',
+  'distantUnknownShare',
+  'sentenceSimilarity',
+] as const satisfies readonly (keyof EvidenceFeatures)[];
 
 /** Order in which the features enter the lexical model. */
 export const EVIDENCE_FEATURES: readonly (keyof EvidenceFeatures)[] = [
@@ -134,31 +149,36 @@ export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
  * Logistic coefficients of the hybrid model (retrieval by BM25F and dense
  * retrieval fused), fitted by `npm run calibrate` as the lexical model is,
  * on the same fit halves, over {@link HYBRID_EVIDENCE_FEATURES}. The dense features
- * carry most of its weight: a page whose best passages are close in meaning
- * (`documentSimilarity`), with the answering passage clearly closer than any
- * other page's (`similarityMargin`), is what a right answer looks like;
- * `similarity` alone, given those, counts against (a passage close to what
- * the question says, on a page that is not, is a chance match). Report
- * halves at the threshold (`npm run calibrate`): Node.js 0.467 citing a
- * gold page / 0.037 another, Kubernetes q2 0.030 / 0.075, SQuAD open
- * answerable 0.871, abstains on absent 0.925.
+ * carry most of its weight: an answering passage one of whose sentences
+ * says what was asked (`sentenceSimilarity`, the largest weight), clearly
+ * closer than any other page's passages (`similarityMargin`), is what a
+ * right answer looks like; the passage's own `similarity`, given those,
+ * counts against (a passage whose vector is close while none of its
+ * sentences is, is a chance match), and so, slightly, does its page's
+ * margin, which the passage's margin already carries (fitted without it,
+ * the fit halves cite a gold page one question less often and the report
+ * halves are unchanged). Report halves at the threshold (`npm run
+ * calibrate`): Node.js 0.533 citing a gold page / 0.037 another,
+ * Kubernetes q2 0.060 / 0.095, SQuAD open answerable 0.882, abstains on
+ * absent 0.925.
  */
 export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
-  intercept: -1.938,
-  passageCoverage: 1.158,
-  normalizedScore: 1.592,
-  sentenceCoverage: -1.194,
-  phraseCoverage: 1.885,
-  questionLength: -0.616,
-  documentShare: 0.132,
-  documentMargin: 0.142,
-  headingShare: -0.541,
-  similarity: -2.164,
-  similarityMargin: 5.945,
-  retrieverAgreement: 0.873,
-  documentSimilarity: 2.977,
-  documentSimilarityMargin: 0.719,
-  distantUnknownShare: -9.142,
+  intercept: -3.294,
+  passageCoverage: 1.654,
+  normalizedScore: 0.301,
+  sentenceCoverage: -1.512,
+  phraseCoverage: 0.947,
+  questionLength: -0.736,
+  documentShare: 0.262,
+  documentMargin: 0.153,
+  headingShare: 0.196,
+  similarity: -7.519,
+  similarityMargin: 6.583,
+  retrieverAgreement: 1.044,
+  documentSimilarity: 1.112,
+  documentSimilarityMargin: -1.207,
+  distantUnknownShare: -7.927,
+  sentenceSimilarity: 9.721,
 };
 
 /** Which model scores a retrieval: `hybrid` when dense retrieval took part (some passage has a similarity). */

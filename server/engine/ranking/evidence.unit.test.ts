@@ -27,6 +27,7 @@ const features = fc.record({
   documentSimilarity: fc.double({ min: -1, max: 1, noNaN: true }),
   documentSimilarityMargin: fc.double({ min: -2, max: 2, noNaN: true }),
   distantUnknownShare: share,
+  sentenceSimilarity: fc.double({ min: -1, max: 1, noNaN: true }),
 });
 
 /** Features with every value given, the others 0. */
@@ -47,6 +48,7 @@ function featuresOf(values: Partial<EvidenceFeatures>): EvidenceFeatures {
     documentSimilarity: 0,
     documentSimilarityMargin: 0,
     distantUnknownShare: 0,
+    sentenceSimilarity: 0,
     ...values,
   };
 }
@@ -165,7 +167,7 @@ describe('evidenceScore', () => {
 });
 
 describe('the hybrid evidence model (dense retrieval took part)', () => {
-  test.each(['similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'documentSimilarityMargin'] as const)('raising %s: never lowers the score', (feature) => {
+  test.each(['similarityMargin', 'retrieverAgreement', 'documentSimilarity', 'sentenceSimilarity'] as const)('raising %s: never lowers the score', (feature) => {
     fc.assert(
       fc.property(features, fc.double({ min: -1, max: 2, noNaN: true }), (values, raised) => {
         fc.pre(raised >= values[feature]);
@@ -174,7 +176,7 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
     );
   });
 
-  test('a closer answering passage (its margin over other pages and its page\'s similarity rising with it): never lowers the score', () => {
+  test('a closer answering passage (its best sentence, its margin over other pages and its page\'s similarity rising with it): never lowers the score', () => {
     // The answering passage is one of its page's best 3, so its page's similarity rises by at least a third as much.
     fc.assert(
       fc.property(features, fc.double({ min: 0, max: 1, noNaN: true }), (values, raise) => {
@@ -182,6 +184,7 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
           ...values,
           similarity: values.similarity + raise,
           similarityMargin: values.similarityMargin + raise,
+          sentenceSimilarity: values.sentenceSimilarity + raise,
           documentSimilarity: values.documentSimilarity + raise / 3,
           documentSimilarityMargin: values.documentSimilarityMargin + raise / 3,
         };
@@ -191,14 +194,40 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
   });
 
   test('a paraphrase that shares few words but whose page is clearly the closest in meaning clears the threshold', () => {
-    const paraphrase = featuresOf({ passageCoverage: 0.4, normalizedScore: 0.3, sentenceCoverage: 0.3, questionLength: 0.5, documentShare: 0.8, similarity: 0.65, similarityMargin: 0.25, retrieverAgreement: 1, documentSimilarity: 0.55, documentSimilarityMargin: 0.15 });
+    const paraphrase = featuresOf({
+      passageCoverage: 0.4,
+      normalizedScore: 0.3,
+      sentenceCoverage: 0.3,
+      questionLength: 0.5,
+      documentShare: 0.8,
+      similarity: 0.65,
+      similarityMargin: 0.25,
+      retrieverAgreement: 1,
+      documentSimilarity: 0.55,
+      documentSimilarityMargin: 0.15,
+      sentenceSimilarity: 0.7,
+    });
     expect(evidenceScore(paraphrase, 'hybrid')).toBeGreaterThanOrEqual(DEFAULT_ABSTENTION_THRESHOLD);
+    // The same page and passage, but none of its sentences near the question: a chance match, withheld.
+    expect(evidenceScore({ ...paraphrase, sentenceSimilarity: 0.4 }, 'hybrid')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
     // The lexical model, which cannot see meaning, abstains on the same words.
     expect(evidenceScore(paraphrase, 'lexical')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
   test('a question whose words are unknown to the knowledge base and whose nearest page is far: below the threshold', () => {
-    const offTopic = featuresOf({ passageCoverage: 0.3, unknownShare: 0.7, sentenceCoverage: 0.3, questionLength: 0.4, documentShare: 0.5, similarity: 0.3, similarityMargin: 0.02, documentSimilarity: 0.25, documentSimilarityMargin: 0.01 });
+    const offTopic = featuresOf({
+      passageCoverage: 0.3,
+      unknownShare: 0.7,
+      distantUnknownShare: 0.7 * (1 - 0.25),
+      sentenceCoverage: 0.3,
+      questionLength: 0.4,
+      documentShare: 0.5,
+      similarity: 0.3,
+      similarityMargin: 0.02,
+      documentSimilarity: 0.25,
+      documentSimilarityMargin: 0.01,
+      sentenceSimilarity: 0.35,
+    });
     expect(evidenceScore(offTopic, 'hybrid')).toBeLessThan(DEFAULT_ABSTENTION_THRESHOLD);
   });
 
@@ -211,6 +240,7 @@ describe('the hybrid evidence model (dense retrieval took part)', () => {
       'documentSimilarity',
       'documentSimilarityMargin',
       'distantUnknownShare',
+      'sentenceSimilarity',
     ]);
   });
 

@@ -3,6 +3,7 @@ import {
   DOCUMENT_SHARE_DEPTH,
   HEADING_WEIGHT,
   PAIR_WEIGHT,
+  SENTENCE_SIMILARITY_WEIGHT,
   SENTENCE_WEIGHT,
   UNOBSERVED_DOCUMENT_SHARE,
   WINDOW_WEIGHT,
@@ -123,6 +124,59 @@ describe('rerankPassages', () => {
     const ranked = rerankPassages(['stream'], searchOf(passages, ['stream']));
 
     expect(ranked.documentShare).toBe(1);
+  });
+});
+
+describe('rerankPassages with sentence similarities', () => {
+  /** A passage of `docId` with equal text (equal relevance but for BM25) and its best sentence's similarity. */
+  const sentenced = (chunkId: number, score: number, docId: string, sentenceSimilarity?: number): ScoredPassage => ({
+    ...passageOf(chunkId, 'Directories hold files.', score, ['Guide'], docId),
+    similarity: 0.5,
+    ...(sentenceSimilarity === undefined ? {} : { sentenceSimilarity }),
+  });
+
+  test("the first page's passage whose sentence says what was asked comes first; the other pages keep their places, the relevance its positions", () => {
+    // BM25 10, 9, 8, 7: relevance shares fall from 1; fs.md holds positions 0 and 2, path.md 1 and 3.
+    const general = sentenced(1, 10, 'fs.md', 0.2);
+    const other = sentenced(2, 9, 'path.md', 0.9);
+    const answering = sentenced(3, 8, 'fs.md', 0.8);
+    const last = sentenced(4, 7, 'path.md', 0.1);
+    const terms = ['directori'];
+    const withoutSentences = [general, other, answering, last].map(({ sentenceSimilarity: _dropped, ...passage }) => passage);
+    const plain = rerankPassages(terms, searchOf(withoutSentences, terms));
+    expect(plain.passages.map((passage) => passage.chunkId)).toEqual([1, 2, 3, 4]);
+    expect(plain.relevance[0]! - plain.relevance[2]!).toBeLessThan(SENTENCE_SIMILARITY_WEIGHT * (0.8 - 0.2));
+
+    const ranked = rerankPassages(terms, searchOf([general, other, answering, last], terms));
+
+    expect(ranked.passages.map((passage) => passage.chunkId)).toEqual([3, 2, 1, 4]);
+    expect(ranked.relevance).toEqual(plain.relevance);
+    expect(ranked.documentShare).toBe(plain.documentShare);
+  });
+
+  test("a sentence far closer than the first page's, on another page: not moved ahead of the first page", () => {
+    const first = sentenced(1, 10, 'fs.md', 0.1);
+    const other = sentenced(2, 9, 'path.md', 0.95);
+    const terms = ['directori'];
+
+    const ranked = rerankPassages(terms, searchOf([first, other], terms));
+
+    expect(ranked.passages.map((passage) => passage.chunkId)).toEqual([1, 2]);
+  });
+
+  test('without sentence similarities (no dense retrieval): the relevance order', () => {
+    const terms = ['directori'];
+    const passages = [passageOf(1, 'Directories hold files.', 10, ['Guide'], 'fs.md'), passageOf(2, 'Directories hold files.', 9, ['Guide'], 'fs.md')];
+
+    expect(rerankPassages(terms, searchOf(passages, terms)).passages.map((passage) => passage.chunkId)).toEqual([1, 2]);
+  });
+
+  test("a passage of the first page with no quotable sentence counts 0 and falls behind one whose sentence is near", () => {
+    const code = sentenced(1, 10, 'fs.md');
+    const prose = sentenced(2, 9.5, 'fs.md', 0.4);
+    const terms = ['directori'];
+
+    expect(rerankPassages(terms, searchOf([code, prose], terms)).passages.map((passage) => passage.chunkId)).toEqual([2, 1]);
   });
 });
 

@@ -124,10 +124,10 @@ export function embeddingRepository(sql: SqlExecutor): EmbeddingRepository {
       for (const row of rows) vectors.set(row.textHash, decodeVector(row.vector, `text hash "${row.textHash}"`));
       return vectors;
     },
-    async putPassageVectors(modelKey, vectors) {
-      if (vectors.length === 0) return;
+    async putPassageVectors(modelKey, vectors, cached = []) {
+      if (vectors.length === 0 && cached.length === 0) return;
       const byChunk = new Map(vectors.map((vector) => [vector.chunkId, vector]));
-      const byText = new Map(vectors.map((vector) => [vector.textHash, vector]));
+      const byText = new Map([...vectors, ...cached].map((vector) => [vector.textHash, vector]));
       const chunkIds = [...byChunk.keys()];
       await sql.transaction(async (transaction) => {
         const kbIds = new Set((await storedChunks(transaction, chunkIds)).map((row) => row.kb_id));

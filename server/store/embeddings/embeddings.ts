@@ -24,6 +24,12 @@ export interface PassageVector {
   vector: Float32Array;
 }
 
+/** A vector for the embedding cache alone (a passage's sentence, embedding/passage-text.ts `sentenceEmbeddingTexts`), by the hash of its text. */
+export interface CachedVector {
+  textHash: string;
+  vector: Float32Array;
+}
+
 /** A knowledge base's passage vectors, for exact search in memory. */
 export interface DenseIndex {
   /** Storage ids of the passages that have a vector under the model, ascending. */
@@ -55,8 +61,11 @@ export interface EmbeddingRepository {
    * skipped passage's vector is cached too, its text may come back), and
    * bumps the content version (store/documents/content-version.ts) of every knowledge
    * base whose passages got a vector, so cached answers are recomputed.
+   * `cached` (the passages' sentence vectors) goes into the cache in the
+   * same transaction, also insert or ignore: once a passage has its vector,
+   * its sentences' vectors are cached too.
    */
-  putPassageVectors(modelKey: string, vectors: readonly PassageVector[]): Promise<void>;
+  putPassageVectors(modelKey: string, vectors: readonly PassageVector[], cached?: readonly CachedVector[]): Promise<void>;
   /**
    * A knowledge base's passage vectors under `modelKey` (only passages that
    * have one), by ascending chunk id, read in pages within one read-only

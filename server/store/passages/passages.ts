@@ -70,6 +70,14 @@ export interface ScoredPassage {
    * (retrieval/dense-retriever.ts); absent otherwise.
    */
   documentSimilarity?: number;
+  /**
+   * The highest cosine similarity of one of its sentences' embeddings
+   * (embedding/passage-text.ts `sentenceEmbeddingTexts`) to the question's,
+   * rescaled above the model's floor as `similarity` is, when the search
+   * scored its sentences (retrieval/sentence-similarity.ts); absent
+   * otherwise, and for a passage with no quotable sentence.
+   */
+  sentenceSimilarity?: number;
 }
 
 /**

@@ -3,7 +3,7 @@
  * (server/ingest/pipeline/chunker.ts): blocks separated by blank lines, list items
  * starting with `- `, code fenced with ```` ``` ```` lines (the language is
  * not kept). The extractive answerer quotes prose blocks sentence by
- * sentence (engine/passages/sentences.ts) and shows code blocks whole
+ * sentence (text/sentences.ts) and shows code blocks whole
  * (engine/extractive/code-example.ts).
  */
 
