@@ -80,7 +80,7 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       const vector = await options.embedQuery(question);
       const nearest = await nearestPassages(index, vector, candidates, query.topK);
       const floor = options.similarityFloor ?? 0;
-      const rescaled = (cosine: number) => (cosine - floor) / (1 - floor);
+      const rescaled = (cosine: number) => rescaleSimilarity(cosine, floor);
       const chunkIds = nearest.passages.map(({ slot }) => index.chunkIds[slot]!);
       const rows = new Map((await store.passagesById(kbId, chunkIds)).map((row) => [row.chunkId, row]));
       const passages: ScoredPassage[] = [];
@@ -93,6 +93,18 @@ export function createDenseRetriever(store: DenseIndexStore, options: DenseRetri
       return { ...empty, passages };
     },
   };
+}
+
+/**
+ * A cosine similarity rescaled from [floor, 1] to [0, 1] (see
+ * {@link DenseRetrieverOptions.similarityFloor}): how every similarity the
+ * retrievers report is scaled, a passage's, its page's and its best
+ * sentence's (retrieval/sentence-similarity.ts).
+ *
+ * @param floor the model's similarity floor, below 1
+ */
+export function rescaleSimilarity(cosine: number, floor: number): number {
+  return (cosine - floor) / (1 - floor);
 }
 
 /** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */

@@ -1,4 +1,4 @@
-import type { QueryEmbedder } from './dense-retriever.ts';
+import { rescaleSimilarity, type QueryEmbedder } from './dense-retriever.ts';
 import { RERANK_DEPTH } from './retrieval-plan.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
 import { dot } from '../embedding/embedder.ts';
@@ -88,7 +88,7 @@ export function withSentenceSimilarity(retriever: Retriever, store: SentenceVect
           const sentence = vectors.get(hash);
           if (sentence) best = Math.max(best, dot(sentence, vector));
         }
-        return best === Number.NEGATIVE_INFINITY ? passage : { ...passage, sentenceSimilarity: (best - floor) / (1 - floor) };
+        return best === Number.NEGATIVE_INFINITY ? passage : { ...passage, sentenceSimilarity: rescaleSimilarity(best, floor) };
       });
       return { ...result, passages };
     },
