@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { docsFigures, judgeOutcome, type AnswerOutcome, type DocsFigures, type JudgedOutcome } from './docs-figures.ts';
+import { answersQuestion, docsFigures, fateShares, judgeOutcome, type AnswerOutcome, type DocsFigures, type JudgedOutcome, type QuestionFate } from './docs-figures.ts';
 import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion, type K8sWording } from './docs-questions.ts';
 import type { Split } from './docs-split.ts';
 import { ask } from './squad-open-eval.ts';
@@ -7,7 +7,9 @@ import { ingestThrowawayKnowledgeBase, type RetrievalMode, type ThrowawayKnowled
 export type { RetrievalMode };
 import type { HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
-import { createAnswerEngine, prepareAnswer, type AnswerSources } from '../server/engine/answer-engine.ts';
+import { createAnswerEngine, prepareAnswer, questionTerms, type AnswerSources } from '../server/engine/answer-engine.ts';
+import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';
+import { RERANK_DEPTH } from '../server/retrieval/retrieval-plan.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
 
 /**
@@ -34,6 +36,8 @@ export interface DocsSetRun {
   report: DocsFigures;
   /** Each retrieval mode's figures (the ablation), the product's included. */
   retrievers: Partial<Record<RetrievalMode, { fit: DocsFigures; report: DocsFigures }>>;
+  /** Where the product's answerable questions went, per half (docs-figures.ts `QuestionFate`); null for a half with none. */
+  fates: { fit: Record<QuestionFate, number> | null; report: Record<QuestionFate, number> | null };
   /** Passages embedded for the run (0 without the model), and of those how many came from the disk cache. */
   embedded?: { passages: number; seconds: number };
   /** Documents in the knowledge base after ingestion. */
@@ -66,6 +70,10 @@ export interface DumpRecord {
   cited_gold: boolean;
   right: boolean;
   hit_at_5: boolean;
+  /** Rank (1-based) of the first re-ranked passage that answers the question (docs-figures.ts `answersQuestion`) among the 20; null when none does. */
+  answering_rank: number | null;
+  /** Where the question went (docs-figures.ts `QuestionFate`); absent for an off-topic question. */
+  fate?: QuestionFate;
   /**
    * The extractive answer's evidence score over the engine's retrieval
    * (engine's first phase with the threshold at 0); null when there is
@@ -150,6 +158,7 @@ export async function evaluateDocsSet(
     const mode: RetrievalMode = embedder ? 'hybrid' : 'bm25f';
     const retrievers: DocsSetRun['retrievers'] = {};
     let records: DumpRecord[] = [];
+    let fates: DocsSetRun['fates'] = { fit: null, report: null };
     for (const [name, retriever] of Object.entries(knowledgeBase.retrievers) as [RetrievalMode, Retriever][]) {
       const sources = { store: knowledgeBase.store, retriever };
       const engine = createAnswerEngine(sources);
@@ -162,13 +171,18 @@ export async function evaluateDocsSet(
       }
       const half = (split: Split): DocsFigures => docsFigures(judged.filter((entry) => entry.split === split).map((entry) => entry.outcome));
       retrievers[name] = { fit: half('fit'), report: half('report') };
-      if (name === mode) records = modeRecords;
+      if (name === mode) {
+        records = modeRecords;
+        const halfFates = (split: Split) => fateShares(judged.filter((entry) => entry.split === split).map((entry) => entry.outcome));
+        fates = { fit: halfFates('fit'), report: halfFates('report') };
+      }
       onProgress(`docs ${set} ${name}: report right ${retrievers[name].report.right?.toFixed(3) ?? '-'}, cited gold ${retrievers[name].report.cited_gold?.toFixed(3) ?? '-'}, abstained ${retrievers[name].report.abstained?.toFixed(3) ?? '-'}`);
     }
     return {
       mode,
       ...retrievers[mode]!,
       retrievers,
+      fates,
       ...(knowledgeBase.embedded && { embedded: knowledgeBase.embedded }),
       documents: documents.length,
       failed,
@@ -199,12 +213,15 @@ async function askQuestion(
   const milliseconds = performance.now() - started;
   const diagnostic = await prepareAnswer(sources, { question: question.question, reach: knowledgeBase.reach }, 0);
   const retrieved = diagnostic?.kind === 'retrieved' ? diagnostic.passages : [];
+  const reranked = await retrievePassages(sources, knowledgeBase.reach, questionTerms(question.question), RERANK_DEPTH, question.question);
+  const answering = reranked.passages.findIndex((passage) => answersQuestion(question, passage));
   const answerOutcome: AnswerOutcome = {
     answer: answer.answer,
     abstained: answer.abstained,
     citedDocIds: answer.citations.map((citation) => citation.passage.docId),
     retrievedDocIds: retrieved.map((passage) => passage.docId),
     milliseconds,
+    answeringRank: answering < 0 ? null : answering + 1,
   };
   const outcome = judgeOutcome(question, answerOutcome);
   const record: DumpRecord = {
@@ -221,6 +238,8 @@ async function askQuestion(
     cited_gold: outcome.citedGold,
     right: outcome.right,
     hit_at_5: outcome.hitAt5,
+    answering_rank: answerOutcome.answeringRank ?? null,
+    ...(outcome.fate && { fate: outcome.fate }),
     evidence: diagnostic?.kind === 'retrieved' ? diagnostic.evidence : null,
     top: retrieved.map((passage) => ({ doc_id: passage.docId, heading: passage.headingPath })),
     ms: Math.round(milliseconds * 100) / 100,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { docsFigures, judgeOutcome, median, type AnswerOutcome, type JudgedOutcome } from './docs-figures.ts';
+import { answersQuestion, docsFigures, fateShares, judgeOutcome, median, type AnswerOutcome, type JudgedOutcome } from './docs-figures.ts';
 import type { DocsQuestion } from './docs-questions.ts';
 
 const sizeQuestion: DocsQuestion = {
@@ -55,6 +55,46 @@ describe('judgeOutcome', () => {
     const fifth = judgeOutcome(sizeQuestion, outcome({ retrievedDocIds: ['a', 'b', 'c', 'd', 'fs.md'] }));
     const sixth = judgeOutcome(sizeQuestion, outcome({ retrievedDocIds: ['a', 'b', 'c', 'd', 'e', 'fs.md'] }));
     expect([fifth.hitAt5, sixth.hitAt5]).toEqual([true, false]);
+  });
+});
+
+describe('where an answerable question went', () => {
+  const sizeSection = { docId: 'fs.md', headingPath: ['File system', '`fs.stat(path, callback)`'], text: 'The `stats.size` is the size of the file in bytes.' };
+
+  it('counts a passage as answering only on a gold page naming the key, in its heading path or text', () => {
+    expect(answersQuestion(sizeQuestion, sizeSection)).toBe(true);
+    expect(answersQuestion(sizeQuestion, { ...sizeSection, docId: 'stream.md' })).toBe(false);
+    expect(answersQuestion(sizeQuestion, { ...sizeSection, headingPath: ['File system', '`fs.chmod(path, mode, callback)`'] })).toBe(false);
+    expect(answersQuestion({ ...sizeQuestion, key: undefined }, { ...sizeSection, text: 'Unrelated.' })).toBe(true);
+  });
+
+  it('tells an answer quoting another section of the gold page from one citing another page', () => {
+    const right = judgeOutcome(sizeQuestion, outcome({ answer: '`fs.stat()` gives the `size` [1].', citedDocIds: ['fs.md'], answeringRank: 1 }));
+    const otherSection = judgeOutcome(sizeQuestion, outcome({ answer: '`fs.chmod()` sets the mode [1].', citedDocIds: ['fs.md'], answeringRank: 3 }));
+    const wrong = judgeOutcome(sizeQuestion, outcome({ answer: '`fs.stat()` gives the `size` [1].', citedDocIds: ['stream.md'], answeringRank: 1 }));
+    expect([right.fate, otherSection.fate, wrong.fate]).toEqual(['right', 'other_section', 'confidently_wrong']);
+  });
+
+  it('blames an abstention on the stage that lost the answering passage', () => {
+    const fateAt = (answeringRank: number | null) => judgeOutcome(sizeQuestion, outcome({ abstained: true, answeringRank })).fate;
+    expect([fateAt(1), fateAt(2), fateAt(20), fateAt(null)]).toEqual(['abstained_first', 'abstained_lower', 'abstained_lower', 'abstained_missed']);
+  });
+
+  it('gives no fate to an off-topic question, or when the answering passage was not looked for', () => {
+    expect(judgeOutcome({ ...sizeQuestion, expect: 'abstain' }, outcome({ abstained: true, answeringRank: null })).fate).toBeUndefined();
+    expect(judgeOutcome(sizeQuestion, outcome({ abstained: true })).fate).toBeUndefined();
+  });
+
+  it('shares the fates over the answerable questions that have one', () => {
+    const shares = fateShares([
+      judged({ citedGold: true, right: true, fate: 'right' }),
+      judged({ abstained: true, fate: 'abstained_first' }),
+      judged({ abstained: true, fate: 'abstained_first' }),
+      judged({ abstained: true, fate: 'abstained_missed' }),
+      judged({ expect: 'abstain', abstained: true }),
+    ]);
+    expect(shares).toEqual({ right: 0.25, other_section: 0, confidently_wrong: 0, abstained_first: 0.5, abstained_lower: 0, abstained_missed: 0.25 });
+    expect(fateShares([judged({ abstained: true })])).toBeNull();
   });
 });
 

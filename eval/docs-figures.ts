@@ -19,6 +19,42 @@ export interface AnswerOutcome {
   retrievedDocIds: string[];
   /** Wall-clock milliseconds the engine took to answer. */
   milliseconds: number;
+  /**
+   * Where the second stage ranked the first passage that answers the
+   * question ({@link answersQuestion}) among the passages it re-ranks
+   * (`RERANK_DEPTH`, retrieval/retrieval-plan.ts): 1-based, null when none of
+   * them does; absent when not measured.
+   */
+  answeringRank?: number | null;
+}
+
+/**
+ * Where an answerable question went (eval/README.md "Where the documentation
+ * questions are lost"), so that a change shows which stage it moved:
+ * - `right`: answered right;
+ * - `other_section`: answered citing a gold page without naming the key
+ *   (the answer quoted another section of the right page; Node.js set);
+ * - `confidently_wrong`: answered without citing a gold page;
+ * - `abstained_first`: abstained although the first passage answers (the
+ *   evidence model's loss);
+ * - `abstained_lower`: abstained; a passage that answers was re-ranked
+ *   2nd to 20th (the ranking's loss);
+ * - `abstained_missed`: abstained; none of the 20 re-ranked passages
+ *   answers (retrieval's loss).
+ */
+export type QuestionFate = 'right' | 'other_section' | 'confidently_wrong' | 'abstained_first' | 'abstained_lower' | 'abstained_missed';
+
+/** The fates in the order a report shows them. */
+export const QUESTION_FATES: readonly QuestionFate[] = ['right', 'other_section', 'confidently_wrong', 'abstained_first', 'abstained_lower', 'abstained_missed'];
+
+/**
+ * Whether a passage answers the question: it lies on a gold page and, when
+ * the question has a key, its heading path and text meet the key (the
+ * passage names what a right answer names).
+ */
+export function answersQuestion(question: DocsQuestion, passage: { docId: string; headingPath: readonly string[]; text: string }): boolean {
+  if (!question.gold.includes(passage.docId)) return false;
+  return question.key === undefined || meetsKey([...passage.headingPath, passage.text].join('\n'), question.key);
 }
 
 /** An outcome judged. */
@@ -32,6 +68,8 @@ export interface JudgedOutcome {
   /** A gold page among the first 5 retrieved passages. */
   hitAt5: boolean;
   milliseconds: number;
+  /** Where an answerable question went; absent for an off-topic one, or when the answering passage's rank was not measured. */
+  fate?: QuestionFate;
 }
 
 /** Passages among which a gold page counts as found (Hit@5, as the k8s question set's authors measure it). */
@@ -45,14 +83,33 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
   const gold = new Set(question.gold);
   const citedGold = !outcome.abstained && outcome.citedDocIds.some((docId) => gold.has(docId));
   const named = question.key === undefined || meetsKey(withoutCitationMarkers(outcome.answer), question.key);
+  const right = citedGold && named;
+  const fate = question.expect === 'answer' && outcome.answeringRank !== undefined ? questionFate(outcome, citedGold, right, outcome.answeringRank) : undefined;
   return {
     expect: question.expect,
     abstained: outcome.abstained,
     citedGold,
-    right: citedGold && named,
+    right,
     hitAt5: outcome.retrievedDocIds.slice(0, HIT_DEPTH).some((docId) => gold.has(docId)),
     milliseconds: outcome.milliseconds,
+    ...(fate && { fate }),
   };
+}
+
+function questionFate(outcome: AnswerOutcome, citedGold: boolean, right: boolean, answeringRank: number | null): QuestionFate {
+  if (!outcome.abstained) return right ? 'right' : citedGold ? 'other_section' : 'confidently_wrong';
+  if (answeringRank === null) return 'abstained_missed';
+  return answeringRank === 1 ? 'abstained_first' : 'abstained_lower';
+}
+
+/**
+ * Shares (0..1) of the answerable questions by fate ({@link QuestionFate});
+ * null when no answerable question has a fate measured.
+ */
+export function fateShares(outcomes: readonly JudgedOutcome[]): Record<QuestionFate, number> | null {
+  const measured = outcomes.filter((outcome) => outcome.expect === 'answer' && outcome.fate !== undefined);
+  if (measured.length === 0) return null;
+  return Object.fromEntries(QUESTION_FATES.map((fate) => [fate, measured.filter((outcome) => outcome.fate === fate).length / measured.length])) as Record<QuestionFate, number>;
 }
 
 /**

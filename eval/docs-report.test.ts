@@ -30,6 +30,7 @@ function run(overrides: Partial<DocsSetRun>): DocsSetRun {
     ingestSeconds: 2.5,
     seconds: 4.25,
     records: [],
+    fates: { fit: null, report: null },
     ...overrides,
   };
 }
@@ -59,6 +60,15 @@ describe('formatDocsReport', () => {
     expect(text).toContain('ingest 12.3 s, total 4.3 s; ingest target <= 10 s (not met)');
   });
 
+  it('shows where the answerable questions went, report half first, and leaves out a half with none', () => {
+    const fates = { right: 0.5, other_section: 0.125, confidently_wrong: 0, abstained_first: 0.25, abstained_lower: 0.125, abstained_missed: 0 };
+    const text = formatDocsReport({ node: run({ fates: { fit: null, report: fates } }), k8s: undefined, k8sWording: 'q' });
+
+    expect(text).toContain('| set | half | right | answered, other section | confidently wrong | abstained, answering passage first |');
+    expect(text).toContain('| Node.js docs | report | 0.5000 | 0.1250 | 0.0000 | 0.2500 | 0.1250 | 0.0000 |');
+    expect(text).not.toContain('| Node.js docs | fit |');
+  });
+
   it('is empty when no documentation set ran', () => {
     expect(formatDocsReport({ node: undefined, k8s: undefined, k8sWording: 'q' })).toBe('');
   });
@@ -75,6 +85,7 @@ describe('docsJson', () => {
         report: figures({}),
         fit: figures({}),
         retrievers: { bm25f: { fit: figures({}), report: figures({}) } },
+        fates: { fit: null, report: null },
         documents: 64,
         failed_to_ingest: 0,
         ingest_seconds: 9.88,

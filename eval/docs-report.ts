@@ -1,12 +1,13 @@
 import type { DocsSetRun } from './docs-eval.ts';
-import type { DocsFigures } from './docs-figures.ts';
+import { QUESTION_FATES, type DocsFigures, type QuestionFate } from './docs-figures.ts';
 import type { K8sWording } from './docs-questions.ts';
 
 /**
  * The documentation evaluation's part of `npm run eval`: the table of the
  * report and fit halves beside the anchors and the targets (eval/README.md; report
- * halves), the lines saying what was ingested and how long it took, and the
- * JSON object under `docs`.
+ * halves), the retrieval ablation, where the answerable questions went,
+ * the lines saying what was ingested and how long it took, and the JSON
+ * object under `docs`.
  *
  * Anchors (k8s only): the question set's authors put the gold page among
  * their top 5 chunks for 40.75 % of the 400 questions (40.0 % on `q2`) with
@@ -105,7 +106,7 @@ export function formatDocsReport(report: DocsReport): string {
       );
     }
   }
-  lines.push('', ...ablation(sets, report.fusion ?? 'RRF'), '');
+  lines.push('', ...ablation(sets, report.fusion ?? 'RRF'), '', ...fates(sets), '');
   if (report.node) lines.push(`Node.js docs: ${describeRun(report.node)}`);
   if (report.pino) lines.push(`pino docs (held out, nothing fitted on it): ${describeRun(report.pino)}`);
   if (report.k8s) {
@@ -144,6 +145,36 @@ function ablation(sets: readonly [SetRows, DocsSetRun][], fusion: string): strin
   return lines;
 }
 
+/** Column headings of the fates table (docs-figures.ts `QuestionFate`). */
+const FATE_HEADINGS: Record<QuestionFate, string> = {
+  right: 'right',
+  other_section: 'answered, other section',
+  confidently_wrong: 'confidently wrong',
+  abstained_first: 'abstained, answering passage first',
+  abstained_lower: 'abstained, answering passage 2nd-20th',
+  abstained_missed: 'abstained, none of the 20 answers',
+};
+
+/**
+ * Where each set's answerable questions went under the product's
+ * retrieval, per half (shares summing to 1): which stage holds a figure
+ * back - the evidence model (abstained with the answering passage first),
+ * the ranking (ranked lower) or retrieval (not among the 20 re-ranked).
+ */
+function fates(sets: readonly [SetRows, DocsSetRun][]): string[] {
+  const lines = [
+    `| set | half | ${QUESTION_FATES.map((fate) => FATE_HEADINGS[fate]).join(' | ')} |`,
+    `| --- | --- | ${QUESTION_FATES.map(() => '---:').join(' | ')} |`,
+  ];
+  for (const [rows, run] of sets) {
+    for (const half of ['report', 'fit'] as const) {
+      const shares = run.fates[half];
+      if (shares) lines.push(`| ${rows.label} | ${half} | ${QUESTION_FATES.map((fate) => shares[fate].toFixed(4)).join(' | ')} |`);
+    }
+  }
+  return lines;
+}
+
 /** @returns the `docs` object of `npm run eval -- --json` */
 export function docsJson(report: DocsReport): Record<string, unknown> {
   return {
@@ -159,6 +190,7 @@ function setJson(run: DocsSetRun): Record<string, unknown> {
     report: run.report,
     fit: run.fit,
     retrievers: run.retrievers,
+    fates: run.fates,
     documents: run.documents,
     failed_to_ingest: run.failed.length,
     ingest_seconds: round(run.ingestSeconds, 2),
