@@ -63,7 +63,7 @@ async function openStoreWithPages(options: { embedded: boolean }): Promise<Store
   await store.createKnowledgeBase({ id: KB_ID, name: 'Docs' });
   await store.putDocuments([
     page('fs.md', 'File system', [
-      { heading: 'fs.mkdir()', text: 'Creates a directory. With recursive, its parents are created too.' },
+      { heading: 'fs.mkdir()', text: 'Added in: v0.1.8\n\nCreates a directory. With recursive, its parents are created too.' },
       { heading: 'fs.rmdir()', text: 'Removes a directory. Nested directories are removed with recursive.' },
       { heading: 'fs.readdir()', text: '```js\nreaddir(directory);\n```' },
     ]),
@@ -99,6 +99,18 @@ describe('sentence similarity', () => {
     expect(Object.keys(scores)).toHaveLength(3);
     // Asked again (the passages' sentences memoized): the same scores.
     expect(await sentenceSimilarities(retriever)).toEqual(scores);
+  });
+
+  test('each quotable sentence keeps its own similarity, in the order of the passage\'s sentences that are not status lines', async () => {
+    const store = await openStoreWithPages({ embedded: true });
+
+    const result = await retrieverOver(store).search({ reach: VISITOR, terms: [...new Set(analyze(question))], topK: 10, question });
+    const mkdir = result.passages.find((passage) => passage.headingPath.at(-1) === 'fs.mkdir()');
+
+    // "Added in: v0.1.8" is a status line, never embedded; "Creates a directory." is far from the question, the parents sentence on it.
+    expect(mkdir?.sentenceSimilarities).toHaveLength(2);
+    expect(mkdir?.sentenceSimilarities?.[0]).toBeCloseTo(0, 5);
+    expect(mkdir?.sentenceSimilarities?.[1]).toBeCloseTo(1, 5);
   });
 
   test("rescaled above the model's similarity floor, as the dense retriever rescales a passage's", async () => {

@@ -84,11 +84,14 @@ export function withSentenceSimilarity(retriever: Retriever, store: SentenceVect
       const [vector, vectors] = await Promise.all([options.embedQuery(question), store.cachedVectors(options.modelKey, hashes.flat())]);
       const passages = result.passages.map((passage, rank): ScoredPassage => {
         let best = Number.NEGATIVE_INFINITY;
-        for (const hash of hashes[rank] ?? []) {
+        const similarities = (hashes[rank] ?? []).map((hash) => {
           const sentence = vectors.get(hash);
-          if (sentence) best = Math.max(best, dot(sentence, vector));
-        }
-        return best === Number.NEGATIVE_INFINITY ? passage : { ...passage, sentenceSimilarity: rescaleSimilarity(best, floor) };
+          if (!sentence) return Number.NaN;
+          const similarity = rescaleSimilarity(dot(sentence, vector), floor);
+          best = Math.max(best, similarity);
+          return similarity;
+        });
+        return best === Number.NEGATIVE_INFINITY ? passage : { ...passage, sentenceSimilarity: best, sentenceSimilarities: similarities };
       });
       return { ...result, passages };
     },

@@ -23,6 +23,8 @@ import type { ScoredPassage } from '../../store/store.ts';
  * contains, with terms found only in its passage's heading path counted at
  * half weight (engine/ranking/passage-rerank.ts `sentenceWeight`), plus a prior for
  * its passage's relevance (the second ranking stage, engine/ranking/passage-rerank.ts),
+ * its similarity in meaning to the question when dense retrieval took part
+ * ({@link SENTENCE_MEANING_WEIGHT}),
  * a bonus for the question's term pairs it holds side by side
  * ({@link phraseCoverage}) and one for the question's terms in the subject of
  * its section heading ({@link SUBJECT_WEIGHT}: `fs.rename` of
@@ -80,6 +82,19 @@ const PHRASE_WEIGHT = 0.2;
  * hardly ever match, its figures (calibration half) are level.
  */
 export const SUBJECT_WEIGHT = 1.5;
+/**
+ * Weight of the sentence's own similarity in meaning to the question (its
+ * embedding's cosine similarity, rescaled above the model's floor:
+ * store/passages/passages.ts `sentenceSimilarities`, set when dense
+ * retrieval took part) in its support: of the sentences a visitor's
+ * question shares few words with, the one that says what was asked
+ * ("the number of seconds the current Node.js process has been running")
+ * is the one to quote, and its passage the answer's anchor. Chosen on the
+ * fit halves of the documentation sets among 0, 1, 2, 4, 8 and 16 (Node.js
+ * right 0.393, 0.383, 0.402, 0.411, 0.421 and 0.411; eval/README.md "Which
+ * sentence the answer quotes").
+ */
+export const SENTENCE_MEANING_WEIGHT = 8;
 /** Smallest share of the question's weight a further sentence must add to be quoted. */
 const MIN_GAIN = 0.1;
 /** A further sentence needs at least this share of the first sentence's support (0.8 from another passage). */
@@ -185,8 +200,12 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
     const apiSection = passage.headingPath.length >= 2 && heading !== undefined && namesApi(readHeading(heading));
     const shownSubject = leads ? [...analysis.subjectTerms].filter((term) => weights.has(term)) : [];
     const subjectShare = termsWeight(analysis.subjectTerms, weights) / totalWeight;
+    // sentenceSimilarities follows the sentences that are not status lines, as these candidates do.
+    let candidateIndex = -1;
     for (const { sentence, terms: sentenceTerms } of analysis.sentences) {
       if (sentence.kind === 'status') continue;
+      candidateIndex += 1;
+      const meaning = passage.sentenceSimilarities?.[candidateIndex];
       const terms = new Set(sentenceTerms.filter((term) => weights.has(term)));
       const coverage = sentenceWeight(sentenceTerms, analysis.headingTerms, weights) / totalWeight;
       const shown = shownSubject.length > 0 ? sentenceWeight([...sentenceTerms, ...shownSubject], analysis.headingTerms, weights) / totalWeight : coverage;
@@ -194,7 +213,8 @@ export function planExtractiveAnswer(questionTerms: readonly string[], search: R
         shown +
         rankPrior * (search.relevance[rank] ?? 0) +
         SUBJECT_WEIGHT * subjectShare +
-        PHRASE_WEIGHT * pairs.coverage(sentenceTerms) -
+        PHRASE_WEIGHT * pairs.coverage(sentenceTerms) +
+        (meaning === undefined || Number.isNaN(meaning) ? 0 : SENTENCE_MEANING_WEIGHT * meaning) -
         (sentence.text.length < 25 ? SHORT_PENALTY : 0) -
         (sentence.text.endsWith(':') ? COLON_PENALTY : 0) -
         (DANGLING_PRONOUN.test(sentence.text) ? DANGLING_PRONOUN_PENALTY : 0) -

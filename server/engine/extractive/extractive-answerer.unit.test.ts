@@ -148,6 +148,29 @@ describe('composeExtractiveAnswer', () => {
     expect(answer?.evidence).toBeCloseTo(evidenceScore(answer!.features, 'hybrid'), 12);
   });
 
+  test('with dense retrieval, of sentences sharing as few words with the question, the one closest in meaning is quoted, and its passage anchors the answer', () => {
+    // "How long has my program been running?": the measure sentence shares both words, the uptime sentence one.
+    const measure = passageOf(1, 'Measures how long a block of code runs between two marks.', 4, ['Performance', '`performance.measure(name)`']);
+    const uptime = passageOf(2, 'Returns the number of seconds the current process has been running.', 3, ['Process', '`process.uptime()`']);
+    const withMeaning = (passage: ScoredPassage, sentenceSimilarity: number): ScoredPassage => ({
+      ...passage,
+      similarity: 0.5,
+      documentSimilarity: 0.5,
+      sentenceSimilarity,
+      sentenceSimilarities: [sentenceSimilarity],
+    });
+    const terms = ['long', 'run'];
+    const frequencies = { long: 2, run: 2 };
+
+    const lexicalOnly = composeExtractiveAnswer(terms, searchOf([measure, uptime], frequencies));
+    const dense = composeExtractiveAnswer(terms, searchOf([withMeaning(measure, 0.3), withMeaning(uptime, 0.8)], frequencies));
+
+    // Without the sentences' meaning the first-ranked passage's sentence naming "runs" is quoted; with it, the uptime sentence, though ranked second.
+    expect(lexicalOnly?.cited[0]?.chunkId).toBe(1);
+    expect(dense?.cited[0]?.chunkId).toBe(2);
+    expect(dense?.text).toContain('Returns the number of seconds the current process has been running');
+  });
+
   test('two pages: the margin is the first passage\'s score over the other page\'s best, as a share of the first; a heading naming a term counts in the heading share', () => {
     const first = passageOf(1, 'Creates a new directory at the given path.', 4, ['Guide', 'Directories']);
     const other = passageOf(2, 'Creates a file.', 3);

@@ -78,6 +78,14 @@ export interface ScoredPassage {
    * otherwise, and for a passage with no quotable sentence.
    */
   sentenceSimilarity?: number;
+  /**
+   * Each quotable sentence's cosine similarity to the question, rescaled as
+   * {@link sentenceSimilarity} is, in the order of the passage's sentences
+   * that are not status lines (`splitSentences(text)`, text/sentences.ts,
+   * as embedding/passage-text.ts `sentenceEmbeddingTexts` embeds them); NaN
+   * for a sentence without a cached vector. Set with `sentenceSimilarity`.
+   */
+  sentenceSimilarities?: number[];
 }
 
 /**
