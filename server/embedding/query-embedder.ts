@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Embedder } from './embedder.ts';
 
 /**
@@ -11,18 +12,14 @@ export const QUERY_CACHE_SIZE = 1_000;
 
 /** @returns the question's vector, from the cache or the model */
 export function cachedQueryEmbedder(embedder: Pick<Embedder, 'embed'>, capacity = QUERY_CACHE_SIZE): (question: string) => Promise<Float32Array> {
-  const cache = new Map<string, Promise<Float32Array>>();
+  const cache = new LRUCache<string, Promise<Float32Array>>({ max: capacity });
   return (question) => {
     const known = cache.get(question);
-    if (known) {
-      cache.delete(question);
-      cache.set(question, known);
-      return known;
-    }
+    if (known) return known;
     const vector = embedder.embed([question], 'query').then(([first]) => first!);
-    vector.catch(() => cache.delete(question));
+    // A failed run is not kept: the question is embedded again next time.
+    vector.catch(() => cache.get(question) === vector && cache.delete(question));
     cache.set(question, vector);
-    if (cache.size > capacity) cache.delete(cache.keys().next().value!);
     return vector;
   };
 }

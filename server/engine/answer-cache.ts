@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { PreparedAnswer } from './answer-engine.ts';
 import type { Reach } from '../store/store.ts';
 
@@ -17,7 +18,7 @@ import type { Reach } from '../store/store.ts';
  * reader is never given to a reader who may see less.
  *
  * Least recently used entries go first once {@link AnswerCache} holds its
- * maximum (a map's insertion order, re-inserted on each hit).
+ * maximum (lru-cache).
  */
 
 /**
@@ -40,12 +41,12 @@ interface Entry {
 }
 
 export class AnswerCache {
-  readonly #entries = new Map<string, Entry>();
-  readonly #maxEntries: number;
+  /** Undefined when the cache keeps none. */
+  readonly #entries: LRUCache<string, Entry> | undefined;
 
   /** @param maxEntries answers kept at most (0 keeps none) */
   constructor(maxEntries: number = DEFAULT_ANSWER_CACHE_SIZE) {
-    this.#maxEntries = maxEntries;
+    this.#entries = maxEntries > 0 ? new LRUCache<string, Entry>({ max: maxEntries }) : undefined;
   }
 
   /**
@@ -55,26 +56,21 @@ export class AnswerCache {
    */
   get(key: AnswerKey, version: string): PreparedAnswer | undefined {
     const id = keyOf(key);
-    const entry = this.#entries.get(id);
+    const entry = this.#entries?.get(id);
     if (entry === undefined) return undefined;
-    this.#entries.delete(id);
-    if (entry.version !== version) return undefined;
-    this.#entries.set(id, entry);
-    return entry.prepared;
+    if (entry.version === version) return entry.prepared;
+    this.#entries!.delete(id);
+    return undefined;
   }
 
   /** Keeps the answer prepared for `key` at content version `version` (read before it was prepared). */
   set(key: AnswerKey, version: string, prepared: PreparedAnswer): void {
-    if (this.#maxEntries <= 0) return;
-    const id = keyOf(key);
-    this.#entries.delete(id);
-    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(id, { version, prepared });
+    this.#entries?.set(keyOf(key), { version, prepared });
   }
 
   /** Answers kept. */
   get size(): number {
-    return this.#entries.size;
+    return this.#entries?.size ?? 0;
   }
 }
 

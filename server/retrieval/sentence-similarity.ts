@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { rescaleSimilarity, type QueryEmbedder } from './dense-retriever.ts';
 import { RERANK_DEPTH } from './retrieval-plan.ts';
 import type { RetrievalQuery, Retriever, SearchResult } from './retriever.ts';
@@ -59,18 +60,12 @@ export interface SentenceSimilarityOptions {
 export function withSentenceSimilarity(retriever: Retriever, store: SentenceVectorStore, options: SentenceSimilarityOptions): Retriever {
   const depth = options.depth ?? RERANK_DEPTH;
   const floor = options.similarityFloor ?? 0;
-  const known = new Map<number, { text: string; hashes: string[] }>();
+  const known = new LRUCache<number, { text: string; hashes: string[] }>({ max: SENTENCE_HASH_CACHE_SIZE });
   /** A passage's sentence hashes, memoized by chunk id (a stored passage's text never changes under its id; checked all the same). */
   const sentenceHashes = (passage: ScoredPassage): string[] => {
     const entry = known.get(passage.chunkId);
-    if (entry?.text === passage.text) {
-      known.delete(passage.chunkId);
-      known.set(passage.chunkId, entry);
-      return entry.hashes;
-    }
+    if (entry?.text === passage.text) return entry.hashes;
     const hashes = sentenceEmbeddingTexts(passage).map((text) => embeddingTextHash(text));
-    if (entry) known.delete(passage.chunkId);
-    else if (known.size >= SENTENCE_HASH_CACHE_SIZE) known.delete(known.keys().next().value!);
     known.set(passage.chunkId, { text: passage.text, hashes });
     return hashes;
   };

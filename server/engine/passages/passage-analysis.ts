@@ -1,5 +1,6 @@
 import { analyze } from '../../retrieval/analyzer.ts';
 import { readHeading } from './section-heading.ts';
+import { LRUCache } from 'lru-cache';
 import { splitSentences, type Sentence } from '../../text/sentences.ts';
 
 /**
@@ -67,8 +68,8 @@ interface CacheEntry {
   analysis: PassageAnalysis;
 }
 
-/** Keyed by the passage's storage id when it has one (a number hashes at once), else by its heading path and text. */
-const cache = new Map<number | string, CacheEntry>();
+/** Keyed by the passage's storage id when it has one (a number hashes at once), else by its heading path and text; least recently used out. */
+const cache = new LRUCache<number | string, CacheEntry>({ max: PASSAGE_ANALYSIS_CACHE_SIZE });
 
 /** An inline code span: text in single backticks (not a run of two, as in ``quotes''). */
 const INLINE_CODE = /(?<!`)`[^`\n]+`(?!`)/;
@@ -83,12 +84,7 @@ const INLINE_CODE = /(?<!`)`[^`\n]+`(?!`)/;
 export function analyzePassage(passage: { chunkId?: number; headingPath: readonly string[]; text: string }): PassageAnalysis {
   const key = passage.chunkId ?? `${passage.headingPath.join('\u0001')}\u0000${passage.text}`;
   const cached = cache.get(key);
-  if (cached && cached.text === passage.text && sameStrings(cached.headingPath, passage.headingPath)) {
-    // Re-inserted, so the map's insertion order stays least recently used first.
-    cache.delete(key);
-    cache.set(key, cached);
-    return cached.analysis;
-  }
+  if (cached && cached.text === passage.text && sameStrings(cached.headingPath, passage.headingPath)) return cached.analysis;
   const analysis: PassageAnalysis = {
     terms: analyze(passage.text),
     headingTerms: new Set(analyze(passage.headingPath.join(' '))),
@@ -97,8 +93,6 @@ export function analyzePassage(passage: { chunkId?: number; headingPath: readonl
     mentionsCode: /^```/m.test(passage.text) || [passage.text, ...passage.headingPath].some((text) => INLINE_CODE.test(text)),
     sentences: splitSentences(passage.text).map((sentence) => ({ sentence, terms: analyze(sentence.text) })),
   };
-  if (cached) cache.delete(key);
-  else if (cache.size >= PASSAGE_ANALYSIS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, { headingPath: passage.headingPath, text: passage.text, analysis });
   return analysis;
 }
