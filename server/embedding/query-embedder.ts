@@ -18,7 +18,7 @@ export function cachedQueryEmbedder(embedder: Pick<Embedder, 'embed'>, capacity 
     if (known) return known;
     const vector = embedder.embed([question], 'query').then(([first]) => first!);
     // A failed run is not kept: the question is embedded again next time.
-    vector.catch(() => cache.get(question) === vector && cache.delete(question));
+    vector.catch(() => cache.peek(question) === vector && cache.delete(question));
     cache.set(question, vector);
     return vector;
   };
