@@ -2,9 +2,8 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { embedPendingPassages } from './embed-passages.ts';
 import { startEmbeddingSweeper } from './embedding-sweeper.ts';
 import { embeddingTextHash } from './passage-text.ts';
-import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 import type { DocumentInput, Store } from '../store/store.ts';
+import { analyzedDocument } from '../testing/analyzed-document.ts';
 import { openTestStore } from '../testing/test-store.ts';
 
 /**
@@ -17,19 +16,7 @@ const KB_ID = 'docs';
 const MODEL = 'test-model';
 
 function page(docId: string, texts: string[]): DocumentInput {
-  const passages = texts.map((text) => ({ headingPath: ['Guide', docId], text }));
-  return {
-    kbId: KB_ID,
-    docId,
-    title: 'Guide',
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: `${docId}:${texts.join('|')}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title: 'Guide' }, passages),
-    page: indexPage(docId, { title: 'Guide' }, passages),
-  };
+  return analyzedDocument(KB_ID, docId, 'Guide', texts.map((text) => ({ headingPath: ['Guide', docId], text })));
 }
 
 async function openStoreWithPages(): Promise<Store> {

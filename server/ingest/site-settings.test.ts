@@ -1,24 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { analyzeChunks } from './pipeline/analyze-chunks.ts';
 import { updateSiteSettings } from './site-settings.ts';
+import { analyzedDocument } from '../testing/analyzed-document.ts';
 import { openTestStore } from '../testing/test-store.ts';
 import type { DocumentInput } from '../store/store.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
 
 function page(docId: string, route?: DocumentInput['route']): DocumentInput {
-  return {
-    kbId: 'kb',
-    docId,
-    title: docId,
-    ...(route === undefined ? {} : { route }),
-    visibility: 'public',
-    readers: [],
-    quotable: true,
+  return analyzedDocument('kb', docId, docId, [{ headingPath: [docId], text: `Text of ${docId}.` }], {
     contentHash: `hash-of-${docId}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title: docId }, [{ headingPath: [docId], text: `Text of ${docId}.` }]),
-    page: indexPage(docId, { title: docId }, [{ headingPath: [docId], text: `Text of ${docId}.` }]),
-  };
+    ...(route === undefined ? {} : { route }),
+  });
 }
 
 describe('updateSiteSettings', () => {

@@ -3,9 +3,8 @@ import { createDenseRetriever } from './dense-retriever.ts';
 import { createHybridRetriever } from './hybrid-retriever.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import { sharedReachStatistics } from './shared-statistics.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from './index-fields.ts';
-import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import type { DocumentInput, Reach, Store } from '../store/store.ts';
+import { analyzedDocument } from '../testing/analyzed-document.ts';
 import { openTestStore } from '../testing/test-store.ts';
 
 /**
@@ -32,20 +31,7 @@ const SECRET_PLANS = unit([0, 1, 0, 0]);
 const ENVIRONMENT = unit([0, 0, 1, 0]);
 
 function documentInput(docId: string, title: string, text: string, options: Partial<DocumentInput> = {}): DocumentInput {
-  const passages = [{ headingPath: [title], text }];
-  return {
-    kbId: KB_ID,
-    docId,
-    title,
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: `${docId}:${text}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title }, passages),
-    page: indexPage(docId, { title }, passages),
-    ...options,
-  };
+  return analyzedDocument(KB_ID, docId, title, [{ headingPath: [title], text }], options);
 }
 
 /** Three pages with a vector each: two public, one restricted to the owner. */

@@ -1,14 +1,13 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { createDenseRetriever } from './dense-retriever.ts';
 import { createHybridRetriever } from './hybrid-retriever.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from './index-fields.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import type { Retriever } from './retriever.ts';
 import { withSentenceSimilarity } from './sentence-similarity.ts';
 import { analyze } from './analyzer.ts';
 import { embedPendingPassages } from '../embedding/embed-passages.ts';
-import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import type { DocumentInput, Reach, Store } from '../store/store.ts';
+import { analyzedDocument } from '../testing/analyzed-document.ts';
 import { openTestStore } from '../testing/test-store.ts';
 
 /**
@@ -42,19 +41,7 @@ async function standInModel(texts: readonly string[]): Promise<Float32Array[]> {
 }
 
 function page(docId: string, title: string, sections: { heading: string; text: string }[]): DocumentInput {
-  const passages = sections.map(({ heading, text }) => ({ headingPath: [title, heading], text }));
-  return {
-    kbId: KB_ID,
-    docId,
-    title,
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: `${docId}:${sections.map((section) => section.text).join('|')}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title }, passages),
-    page: indexPage(docId, { title }, passages),
-  };
+  return analyzedDocument(KB_ID, docId, title, sections.map(({ heading, text }) => ({ headingPath: [title, heading], text })));
 }
 
 async function openStoreWithPages(options: { embedded: boolean }): Promise<Store> {

@@ -6,12 +6,13 @@ import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyze } from '../retrieval/analyzer.ts';
 import { analyzeChunks } from '../ingest/pipeline/analyze-chunks.ts';
 import { inverseDocumentFrequency, PASSAGE_RANKING } from '../retrieval/bm25f.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../retrieval/index-fields.ts';
+import { INDEX_ANALYSIS_VERSION } from '../retrieval/index-fields.ts';
 import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
 import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 import type { RetrievalQuery, SearchResult } from '../retrieval/retriever.ts';
 import { SQLITE_MIGRATIONS } from './sqlite/sqlite-schema.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
+import { analyzedDocument } from '../testing/analyzed-document.ts';
 import { openTestStore as openBackendTestStore, testBackend, type TestStore } from '../testing/test-store.ts';
 import { ConflictError, NotFoundError, StoreUnavailableError } from '../errors.ts';
 import {
@@ -56,19 +57,7 @@ function documentInput(
 ): DocumentInput {
   const title = options.title ?? passages[0]?.[0][0] ?? docId;
   const texts = passages.map(([headingPath, text]) => ({ headingPath, text }));
-  return {
-    kbId: KB_ID,
-    docId,
-    title: passages[0]?.[0][0] ?? docId,
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: `hash-of-${docId}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title }, texts),
-    page: indexPage(docId, { title }, texts),
-    ...options,
-  };
+  return analyzedDocument(KB_ID, docId, title, texts, { contentHash: `hash-of-${docId}`, ...options });
 }
 
 /** A search through a fresh lexical retriever over `store` (retrieval/lexical-retriever.ts): what the engine gets. */

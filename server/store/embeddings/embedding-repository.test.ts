@@ -1,6 +1,5 @@
 import { describe, expect, onTestFinished, test } from 'vitest';
-import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
-import { INDEX_ANALYSIS_VERSION, indexPage } from '../../retrieval/index-fields.ts';
+import { analyzedDocument } from '../../testing/analyzed-document.ts';
 import { openTestStore } from '../../testing/test-store.ts';
 import { DENSE_INDEX_PAGE } from './embedding-repository.ts';
 import type { DocumentInput, PassageToEmbed, PassageVector, Store } from '../store.ts';
@@ -23,20 +22,7 @@ async function openVectorStore(): Promise<Store> {
 
 /** A document whose passages are `[headingPath, text]` pairs, analyzed as ingest does; `contentHash` follows the texts. */
 function documentInput(kbId: string, docId: string, title: string, passages: [string[], string][], options: Partial<DocumentInput> = {}): DocumentInput {
-  const texts = passages.map(([headingPath, text]) => ({ headingPath, text }));
-  return {
-    kbId,
-    docId,
-    title,
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: `${docId}:${passages.map(([, text]) => text).join('|')}`,
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title }, texts),
-    page: indexPage(docId, { title }, texts),
-    ...options,
-  };
+  return analyzedDocument(kbId, docId, title, passages.map(([headingPath, text]) => ({ headingPath, text })), options);
 }
 
 /** Two documents of {@link KB_ID} (one restricted, so a public reach names the other's storage id) and one of {@link OTHER_KB_ID}. */

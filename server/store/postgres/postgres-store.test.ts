@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, onTestFinished, test } from 'vitest';
 import { analyzeChunks } from '../../ingest/pipeline/analyze-chunks.ts';
+import { analyzedDocument } from '../../testing/analyzed-document.ts';
 import { adminQuery, testBackend, testDatabaseUrl } from '../../testing/test-store.ts';
 import { POSTGRES_MIGRATIONS } from './postgres-schema.ts';
 import { readPostgresIndex } from './postgres-index.ts';
@@ -40,18 +41,7 @@ function freshSchema(): { schema: string; open(options?: Partial<PostgresStoreOp
 
 /** A public document of knowledge base `kb` (content hash `v1`), its passages analyzed as ingest does. */
 function publicDocument(docId: string, title: string, texts: { headingPath: string[]; text: string }[]): DocumentInput {
-  return {
-    kbId: 'kb',
-    docId,
-    title,
-    visibility: 'public',
-    readers: [],
-    quotable: true,
-    contentHash: 'v1',
-    analysisVersion: INDEX_ANALYSIS_VERSION,
-    chunks: analyzeChunks({ title }, texts),
-    page: indexPage(docId, { title }, texts),
-  };
+  return analyzedDocument('kb', docId, title, texts, { contentHash: 'v1' });
 }
 
 describe.runIf(testBackend() === 'postgres')('PostgresStore migrations', () => {
