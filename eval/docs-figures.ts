@@ -84,7 +84,7 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
   const citedGold = !outcome.abstained && outcome.citedDocIds.some((docId) => gold.has(docId));
   const named = question.key === undefined || meetsKey(withoutCitationMarkers(outcome.answer), question.key);
   const right = citedGold && named;
-  const fate = question.expect === 'answer' && outcome.answeringRank !== undefined ? questionFate(outcome, citedGold, right, outcome.answeringRank) : undefined;
+  const fate = question.expect === 'answer' && outcome.answeringRank !== undefined ? questionFate(outcome.abstained, citedGold, right, outcome.answeringRank) : undefined;
   return {
     expect: question.expect,
     abstained: outcome.abstained,
@@ -96,8 +96,8 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
   };
 }
 
-function questionFate(outcome: AnswerOutcome, citedGold: boolean, right: boolean, answeringRank: number | null): QuestionFate {
-  if (!outcome.abstained) return right ? 'right' : citedGold ? 'other_section' : 'confidently_wrong';
+function questionFate(abstained: boolean, citedGold: boolean, right: boolean, answeringRank: number | null): QuestionFate {
+  if (!abstained) return right ? 'right' : citedGold ? 'other_section' : 'confidently_wrong';
   if (answeringRank === null) return 'abstained_missed';
   return answeringRank === 1 ? 'abstained_first' : 'abstained_lower';
 }

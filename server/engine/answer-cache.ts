@@ -59,7 +59,7 @@ export class AnswerCache {
     const entry = this.#entries?.get(id);
     if (entry === undefined) return undefined;
     if (entry.version === version) return entry.prepared;
-    this.#entries!.delete(id);
+    this.#entries?.delete(id);
     return undefined;
   }
 

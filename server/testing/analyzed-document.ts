@@ -10,7 +10,7 @@ import type { DocumentInput } from '../store/store.ts';
  * for tests that put documents straight into a store without parsing files.
  *
  * @param passages each passage's heading path (from the page title down) and text, in page order
- * @param options any other field of the document (visibility, readers, route, ...); `contentHash` defaults to one of the passages' texts
+ * @param options any other field of the document (visibility, readers, route, ...); `contentHash` defaults to the document id and the passages' texts
  */
 export function analyzedDocument(
   kbId: string,

@@ -1,6 +1,6 @@
+import { LRUCache } from 'lru-cache';
 import { analyze } from '../../retrieval/analyzer.ts';
 import { readHeading } from './section-heading.ts';
-import { LRUCache } from 'lru-cache';
 import { splitSentences, type Sentence } from '../../text/sentences.ts';
 
 /**
