@@ -117,17 +117,36 @@ export interface StartedDemo extends StartedServer {
 
 /**
  * Runs `npm start` on an empty data folder of its own, with the demo page on
- * a free port, and waits until the demo page is served.
+ * a free port, and waits until the demo page is served. When another process
+ * takes the port between the probe and the server's bind, it starts again on
+ * a new port and a new data folder (up to {@link DEMO_PORT_ATTEMPTS} times).
  *
  * @param prefix the data folder's name prefix (`kb-e2e-feedback-`)
  * @param env variables added besides PORT, KB_DEMO_PORT and KB_DATA_DIR
  */
 export async function startDemo(prefix: string, env: Record<string, string> = {}): Promise<StartedDemo> {
-  const dataDir = await mkdtemp(join(tmpdir(), prefix));
-  const demoPort = await freePort();
-  const started = await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, ...env }, (output) =>
-    output.includes('demo page: http://localhost:'),
-  );
+  for (let attempt = 1; ; attempt++) {
+    const dataDir = await mkdtemp(join(tmpdir(), prefix));
+    const demoPort = await freePort();
+    try {
+      const started = await startServer({ PORT: '0', KB_DEMO_PORT: String(demoPort), KB_DATA_DIR: dataDir, ...env }, (output) =>
+        output.includes('demo page: http://localhost:'),
+      );
+      return demoStarted(started, dataDir, demoPort);
+    } catch (error) {
+      // The port was free when probed, but another process (a test's server, an outgoing connection's local
+      // port) may take it before `npm start` binds it: probe another one.
+      await rm(dataDir, { recursive: true, force: true });
+      const taken = error instanceof Error && error.message.includes(`Port ${demoPort} is already in use`);
+      if (!taken || attempt === DEMO_PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/** How many free ports {@link startDemo} tries for the demo page before it gives up. */
+const DEMO_PORT_ATTEMPTS = 3;
+
+function demoStarted(started: StartedServer, dataDir: string, demoPort: number): StartedDemo {
   return {
     ...started,
     dataDir,
