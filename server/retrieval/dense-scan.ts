@@ -66,23 +66,32 @@ export async function scanSimilarities(index: DenseIndex, query: Float32Array): 
 }
 
 /**
- * The thread's session of a scan graph, created on first use with
- * {@link SCAN_THREADS} non-spinning threads (a failed creation is tried
- * again next time).
+ * The thread's session of the float32 scan graph, created on first use (a
+ * failed creation is tried again next time).
  *
  * @param graph the graph's bytes, base64
  */
-export function scanSession(graph: string): Promise<ort.InferenceSession> {
+function scanSession(graph: string): Promise<ort.InferenceSession> {
   let session = sessions.get(graph);
   if (session === undefined) {
-    session = ort.InferenceSession.create(Buffer.from(graph, 'base64'), {
-      intraOpNumThreads: SCAN_THREADS,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
-    });
+    session = createScanSession(Buffer.from(graph, 'base64'));
     sessions.set(graph, session);
     session.catch(() => sessions.delete(graph));
   }
   return session;
+}
+
+/**
+ * A session of a scan graph with {@link SCAN_THREADS} non-spinning threads.
+ *
+ * @param model the serialized ONNX model
+ * @throws Error when ONNX Runtime refuses the model
+ */
+export function createScanSession(model: Uint8Array): Promise<ort.InferenceSession> {
+  return ort.InferenceSession.create(model, {
+    intraOpNumThreads: SCAN_THREADS,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  });
 }
