@@ -46,6 +46,16 @@ describe('formatDocsReport', () => {
     expect(text).not.toContain('Kubernetes');
   });
 
+  it('shows each held-out set that ran under its own name, without targets, and keys its JSON by that name', () => {
+    const report = { node: undefined, k8s: undefined, k8sWording: 'q' as const, heldOut: { piscina: run({ documents: 9, report: figures({ right: 0 }) }) } };
+    const text = formatDocsReport(report);
+
+    expect(text).toContain('| piscina docs (held out) | right | 0.0000 | 0.2500 | - | - |');
+    expect(text).toContain('piscina docs (held out, nothing fitted on it): 9 documents');
+    expect(text).not.toContain('pino');
+    expect(Object.keys(docsJson(report))).toEqual(['piscina']);
+  });
+
   it('marks a figure above an at-most target as not met and shows the anchors and the ingest target of the k8s set', () => {
     const text = formatDocsReport({
       node: undefined,

@@ -20,13 +20,23 @@ import type { K8sWording } from './docs-questions.ts';
 export interface DocsReport {
   node: DocsSetRun | undefined;
   k8s: DocsSetRun | undefined;
-  /** The held-out set (pino's docs): nothing is fitted on it; all its questions are in the report half. */
-  pino?: DocsSetRun | undefined;
+  /** The held-out sets (a package's docs as its npm package ships them): nothing is fitted on them; all their questions are in the report half. */
+  heldOut?: Partial<Record<HeldOutSet, DocsSetRun>>;
   /** The wording the Kubernetes questions were asked in. */
   k8sWording: K8sWording;
   /** How the hybrid rows fused (retrieval/hybrid-retriever.ts `fusionName`); `RRF` when absent. */
   fusion?: string;
 }
+
+/**
+ * The held-out documentation sets, each a dependency's docs as its npm
+ * package ships them (`node_modules/<name>/...`) with questions worded as
+ * visitors word them (eval/<name>-docs-questions.jsonl), which no weight,
+ * threshold or feature is ever fitted on: pino (logging), piscina (a worker
+ * thread pool).
+ */
+export const HELD_OUT_SETS = ['pino', 'piscina'] as const;
+export type HeldOutSet = (typeof HELD_OUT_SETS)[number];
 
 /** The target for the Kubernetes corpus's ingestion into the embedded store, in seconds. */
 export const K8S_INGEST_TARGET_SECONDS = 10;
@@ -78,11 +88,18 @@ const K8S_ROWS: SetRows = {
   },
 };
 
-const PINO_ROWS: SetRows = {
-  label: 'pino docs (held out)',
-  anchors: {},
-  targets: {},
-};
+/** A held-out set's rows: no anchors and no targets (nothing is tuned toward it). */
+function heldOutRows(name: HeldOutSet): SetRows {
+  return { label: `${name} docs (held out)`, anchors: {}, targets: {} };
+}
+
+/** The held-out sets that ran, in {@link HELD_OUT_SETS} order. */
+function heldOutRuns(report: DocsReport): [HeldOutSet, DocsSetRun][] {
+  return HELD_OUT_SETS.flatMap((name) => {
+    const run = report.heldOut?.[name];
+    return run ? [[name, run] as [HeldOutSet, DocsSetRun]] : [];
+  });
+}
 
 /**
  * @returns the docs part of the human-readable report (markdown table, then
@@ -92,7 +109,7 @@ export function formatDocsReport(report: DocsReport): string {
   const sets: [SetRows, DocsSetRun][] = [];
   if (report.node) sets.push([NODE_ROWS, report.node]);
   if (report.k8s) sets.push([K8S_ROWS, report.k8s]);
-  if (report.pino) sets.push([PINO_ROWS, report.pino]);
+  for (const [name, run] of heldOutRuns(report)) sets.push([heldOutRows(name), run]);
   if (sets.length === 0) return '';
   const lines = ['| set | figure | report half | fit half | anchor | target (report half) |', '| --- | --- | ---: | ---: | --- | --- |'];
   for (const [rows, run] of sets) {
@@ -108,7 +125,7 @@ export function formatDocsReport(report: DocsReport): string {
   }
   lines.push('', ...ablation(sets, report.fusion ?? 'RRF'), '', ...fates(sets), '');
   if (report.node) lines.push(`Node.js docs: ${describeRun(report.node)}`);
-  if (report.pino) lines.push(`pino docs (held out, nothing fitted on it): ${describeRun(report.pino)}`);
+  for (const [name, run] of heldOutRuns(report)) lines.push(`${name} docs (held out, nothing fitted on it): ${describeRun(run)}`);
   if (report.k8s) {
     const ingest = report.k8s.ingestSeconds;
     lines.push(
@@ -180,7 +197,7 @@ export function docsJson(report: DocsReport): Record<string, unknown> {
   return {
     ...(report.node && { node: setJson(report.node) }),
     ...(report.k8s && { k8s: { ask: report.k8sWording, ...setJson(report.k8s) } }),
-    ...(report.pino && { pino: setJson(report.pino) }),
+    ...Object.fromEntries(heldOutRuns(report).map(([name, run]) => [name, setJson(run)])),
   };
 }
 

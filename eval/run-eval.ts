@@ -7,7 +7,7 @@ import { evaluateClapnq, type ClapnqRun } from './clapnq-eval.ts';
 import { evaluateDocsSet, evaluateK8sDocs, evaluateNodeDocs, type DocsSetRun } from './docs-eval.ts';
 import { loadNodeDocsQuestions } from './docs-questions.ts';
 import type { K8sWording } from './docs-questions.ts';
-import { docsJson, type DocsReport } from './docs-report.ts';
+import { docsJson, HELD_OUT_SETS, type DocsReport, type HeldOutSet } from './docs-report.ts';
 import { formatReport, type EvalReport } from './eval-report.ts';
 import { openEvalEmbedder, type EvalEmbedder } from './eval-embedder.ts';
 import { evaluateScifact, type ScifactRun } from './scifact-eval.ts';
@@ -24,8 +24,9 @@ import { DEMO_CORPUS_PATH } from '../server/seed.ts';
  * - `--only scifact,squad,clapnq,docs`: run only these benchmarks;
  * - `--squad-half report|calibration`: the half of SQuAD measured (default
  *   `report`; `calibration` is the half engine weights may be tuned on);
- * - `--docs-sets node,k8s,pino`: the documentation sets `docs` runs (default
- *   all; `pino` is the held-out set, pino's docs, that nothing is fitted on);
+ * - `--docs-sets node,k8s,pino,piscina`: the documentation sets `docs` runs
+ *   (default all; `pino` and `piscina` are the held-out sets, those packages'
+ *   docs, that nothing is fitted on);
  * - `--k8s-ask q|source`: the wording the Kubernetes questions are asked in
  *   (default `q`, the users' rewordings; `source`, the original wording, is a
  *   diagnostic); without the option, the environment's `K8S_ASK` decides;
@@ -48,12 +49,17 @@ import { DEMO_CORPUS_PATH } from '../server/seed.ts';
  */
 const BENCHMARKS = ['scifact', 'squad', 'clapnq', 'docs'] as const;
 type Benchmark = (typeof BENCHMARKS)[number];
-const DOCS_SETS = ['node', 'k8s', 'pino'] as const;
+const DOCS_SETS = ['node', 'k8s', ...HELD_OUT_SETS] as const;
 type DocsSet = (typeof DOCS_SETS)[number];
 const NODE_DOCS_QUESTIONS = fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url));
-/** The held-out set: pino's docs as its npm package ships them, and questions nothing is ever fitted on (eval/pino-docs-questions.jsonl). */
-const PINO_DOCS = fileURLToPath(new URL('../node_modules/pino/docs', import.meta.url));
-const PINO_DOCS_QUESTIONS = fileURLToPath(new URL('./pino-docs-questions.jsonl', import.meta.url));
+/** Each held-out set's docs, as its npm package ships them, and its questions (docs-report.ts `HELD_OUT_SETS`). */
+const HELD_OUT: Record<HeldOutSet, { docs: string; questions: string }> = {
+  pino: { docs: fileURLToPath(new URL('../node_modules/pino/docs', import.meta.url)), questions: fileURLToPath(new URL('./pino-docs-questions.jsonl', import.meta.url)) },
+  piscina: {
+    docs: fileURLToPath(new URL('../node_modules/piscina/docs/docs', import.meta.url)),
+    questions: fileURLToPath(new URL('./piscina-docs-questions.jsonl', import.meta.url)),
+  },
+};
 
 const { values } = parseArgs({
   options: {
@@ -86,7 +92,7 @@ let squad: SquadOpenRun | undefined;
 let clapnq: ClapnqRun | undefined;
 let nodeDocs: DocsSetRun | undefined;
 let k8sDocs: DocsSetRun | undefined;
-let pinoDocs: DocsSetRun | undefined;
+const heldOut: Partial<Record<HeldOutSet, DocsSetRun>> = {};
 let embedder: EvalEmbedder | undefined;
 try {
   if (!values['lexical-only']) embedder = await openEvalEmbedder(values['model-file'] === undefined ? {} : { modelFile: resolve(values['model-file']) });
@@ -95,9 +101,11 @@ try {
   if (selected.has('clapnq')) clapnq = await evaluateClapnq(join(dataDir, 'clapnq'), log, embedder);
   if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log, embedder, hybrid);
   if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log, embedder, hybrid);
-  if (selected.has('docs') && docsSets.has('pino')) pinoDocs = await evaluateDocsSet('pino', PINO_DOCS, await loadNodeDocsQuestions(PINO_DOCS_QUESTIONS), log, embedder, hybrid);
+  for (const name of HELD_OUT_SETS) {
+    if (selected.has('docs') && docsSets.has(name)) heldOut[name] = await evaluateDocsSet(name, HELD_OUT[name].docs, await loadNodeDocsQuestions(HELD_OUT[name].questions), log, embedder, hybrid);
+  }
   if (values.dump !== undefined) {
-    const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? []), ...(pinoDocs?.records ?? [])];
+    const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? []), ...HELD_OUT_SETS.flatMap((name) => heldOut[name]?.records ?? [])];
     await writeFile(values.dump, records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     log(`docs: ${records.length} questions written to ${values.dump}`);
   }
@@ -107,7 +115,7 @@ try {
 } finally {
   await embedder?.close();
 }
-const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, pino: pinoDocs, k8sWording, fusion: fusionName(hybrid) } : undefined;
+const docs: DocsReport | undefined = selected.has('docs') ? { node: nodeDocs, k8s: k8sDocs, heldOut, k8sWording, fusion: fusionName(hybrid) } : undefined;
 const report: EvalReport = { scifact, squad, clapnq, docs, seconds: (performance.now() - started) / 1000, fusion: fusionName(hybrid) };
 
 if (values.json) {
