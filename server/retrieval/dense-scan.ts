@@ -40,7 +40,8 @@ export const SCAN_GRAPH_BASE64 =
  */
 export const SCAN_THREADS = 2;
 
-const sessions = new Map<string, Promise<ort.InferenceSession>>();
+/** The thread's session of the float32 scan graph, once created. */
+let floatScanSession: Promise<ort.InferenceSession> | undefined;
 const tensors = new WeakMap<Float32Array, ort.Tensor>();
 
 /**
@@ -61,24 +62,17 @@ export async function scanSimilarities(index: DenseIndex, query: Float32Array): 
     vectors = new ort.Tensor('float32', index.vectors, [count, index.dimensions]);
     tensors.set(index.vectors, vectors);
   }
-  const result = await (await scanSession(SCAN_GRAPH_BASE64)).run({ vectors, query: new ort.Tensor('float32', query, [index.dimensions, 1]) });
+  const result = await (await scanSession()).run({ vectors, query: new ort.Tensor('float32', query, [index.dimensions, 1]) });
   return result.scores!.data as Float32Array;
 }
 
-/**
- * The thread's session of the float32 scan graph, created on first use (a
- * failed creation is tried again next time).
- *
- * @param graph the graph's bytes, base64
- */
-function scanSession(graph: string): Promise<ort.InferenceSession> {
-  let session = sessions.get(graph);
-  if (session === undefined) {
-    session = createScanSession(Buffer.from(graph, 'base64'));
-    sessions.set(graph, session);
-    session.catch(() => sessions.delete(graph));
+/** The thread's session of the float32 scan graph, created on first use (a failed creation is tried again next time). */
+function scanSession(): Promise<ort.InferenceSession> {
+  if (floatScanSession === undefined) {
+    floatScanSession = createScanSession(Buffer.from(SCAN_GRAPH_BASE64, 'base64'));
+    floatScanSession.catch(() => (floatScanSession = undefined));
   }
-  return session;
+  return floatScanSession;
 }
 
 /**

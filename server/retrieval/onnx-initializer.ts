@@ -17,10 +17,13 @@ import protobuf from 'protobufjs/minimal.js';
  * bytes). Wire format: protobufjs.
  */
 
+/** `TensorProto.DataType` values (onnx/onnx.proto) of the tensors written here. */
+export const ONNX_DATA_TYPE = { float: 1, uint8: 2, int8: 3 } as const;
+
 /** A tensor to add: its name in the graph, ONNX data type, shape and raw little-endian bytes. */
 export interface Initializer {
   name: string;
-  /** `TensorProto.DataType`: 1 float, 2 uint8, 3 int8, ... */
+  /** A `TensorProto.DataType` ({@link ONNX_DATA_TYPE}). */
   dataType: number;
   dims: readonly number[];
   data: Uint8Array;

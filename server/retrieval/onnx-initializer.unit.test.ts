@@ -1,6 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, test } from 'vitest';
-import { withInitializer } from './onnx-initializer.ts';
+import { ONNX_DATA_TYPE, withInitializer } from './onnx-initializer.ts';
 import { QUANTIZED_SCAN_GRAPH_BASE64 } from './quantized-scan.ts';
 
 describe('an initializer written into an ONNX model', () => {
@@ -9,7 +9,7 @@ describe('an initializer written into an ONNX model', () => {
     const columns = Int8Array.of(1, -127, -2, 0, 127, 5);
     const model = withInitializer(Buffer.from(QUANTIZED_SCAN_GRAPH_BASE64, 'base64'), {
       name: 'vectors',
-      dataType: 3,
+      dataType: ONNX_DATA_TYPE.int8,
       dims: [3, 2],
       data: new Uint8Array(columns.buffer),
     });
@@ -28,7 +28,7 @@ describe('an initializer written into an ONNX model', () => {
 
   test('a model without a graph is refused, saying so', () => {
     // ir_version 8 alone.
-    expect(() => withInitializer(Uint8Array.of(0x08, 0x08), { name: 'vectors', dataType: 3, dims: [1], data: new Uint8Array(1) })).toThrow(
+    expect(() => withInitializer(Uint8Array.of(0x08, 0x08), { name: 'vectors', dataType: ONNX_DATA_TYPE.int8, dims: [1], data: new Uint8Array(1) })).toThrow(
       'The ONNX model holds no graph',
     );
   });

@@ -1,6 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { createScanSession } from './dense-scan.ts';
-import { withInitializer } from './onnx-initializer.ts';
+import { ONNX_DATA_TYPE, withInitializer } from './onnx-initializer.ts';
 import type { DenseIndex } from '../store/store.ts';
 
 /**
@@ -67,8 +67,6 @@ const LEVELS = 127;
 const QUERY_LEVELS = 64;
 /** The uint8 zero point of the question (the graph's `zero_point`): a component c is given as c + 64. */
 const QUERY_ZERO_POINT = 64;
-/** `TensorProto.DataType` of int8 (onnx/onnx.proto). */
-const ONNX_INT8 = 3;
 /**
  * Added to the bound for float32 rounding: the integer sums are exact (at
  * most 384 × 127 × 127, below 2^24, so the cast is exact too), and the two
@@ -166,7 +164,7 @@ async function createQuantizedScan(index: DenseIndex): Promise<QuantizedScan> {
   }
   const model = withInitializer(Buffer.from(QUANTIZED_SCAN_GRAPH_BASE64, 'base64'), {
     name: 'vectors',
-    dataType: ONNX_INT8,
+    dataType: ONNX_DATA_TYPE.int8,
     dims: [dimensions, count],
     data: new Uint8Array(columns.buffer, columns.byteOffset, columns.byteLength),
   });
