@@ -1,6 +1,7 @@
 import type { DocsSetRun } from './docs-eval.ts';
 import { QUESTION_FATES, type DocsFigures, type QuestionFate } from './docs-figures.ts';
 import type { K8sWording } from './docs-questions.ts';
+import { HELD_OUT_SETS, type HeldOutSet } from './held-out-sets.ts';
 
 /**
  * The documentation evaluation's part of `npm run eval`: the table of the
@@ -27,16 +28,6 @@ export interface DocsReport {
   /** How the hybrid rows fused (retrieval/hybrid-retriever.ts `fusionName`); `RRF` when absent. */
   fusion?: string;
 }
-
-/**
- * The held-out documentation sets, each a dependency's docs as its npm
- * package ships them (`node_modules/<name>/...`) with questions worded as
- * visitors word them (eval/<name>-docs-questions.jsonl), which no weight,
- * threshold or feature is ever fitted on: pino (logging), piscina (a worker
- * thread pool).
- */
-export const HELD_OUT_SETS = ['pino', 'piscina'] as const;
-export type HeldOutSet = (typeof HELD_OUT_SETS)[number];
 
 /** The target for the Kubernetes corpus's ingestion into the embedded store, in seconds. */
 export const K8S_INGEST_TARGET_SECONDS = 10;

@@ -7,7 +7,8 @@ import { evaluateClapnq, type ClapnqRun } from './clapnq-eval.ts';
 import { evaluateDocsSet, evaluateK8sDocs, evaluateNodeDocs, type DocsSetRun } from './docs-eval.ts';
 import { loadNodeDocsQuestions } from './docs-questions.ts';
 import type { K8sWording } from './docs-questions.ts';
-import { docsJson, HELD_OUT_SETS, type DocsReport, type HeldOutSet } from './docs-report.ts';
+import { docsJson, type DocsReport } from './docs-report.ts';
+import { HELD_OUT_SETS, HELD_OUT_SOURCES, type HeldOutSet } from './held-out-sets.ts';
 import { formatReport, type EvalReport } from './eval-report.ts';
 import { openEvalEmbedder, type EvalEmbedder } from './eval-embedder.ts';
 import { evaluateScifact, type ScifactRun } from './scifact-eval.ts';
@@ -52,15 +53,6 @@ type Benchmark = (typeof BENCHMARKS)[number];
 const DOCS_SETS = ['node', 'k8s', ...HELD_OUT_SETS] as const;
 type DocsSet = (typeof DOCS_SETS)[number];
 const NODE_DOCS_QUESTIONS = fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url));
-/** Each held-out set's docs, as its npm package ships them, and its questions (docs-report.ts `HELD_OUT_SETS`). */
-const HELD_OUT: Record<HeldOutSet, { docs: string; questions: string }> = {
-  pino: { docs: fileURLToPath(new URL('../node_modules/pino/docs', import.meta.url)), questions: fileURLToPath(new URL('./pino-docs-questions.jsonl', import.meta.url)) },
-  piscina: {
-    docs: fileURLToPath(new URL('../node_modules/piscina/docs/docs', import.meta.url)),
-    questions: fileURLToPath(new URL('./piscina-docs-questions.jsonl', import.meta.url)),
-  },
-};
-
 const { values } = parseArgs({
   options: {
     data: { type: 'string' },
@@ -102,7 +94,7 @@ try {
   if (selected.has('docs') && docsSets.has('node')) nodeDocs = await evaluateNodeDocs(DEMO_CORPUS_PATH, NODE_DOCS_QUESTIONS, log, embedder, hybrid);
   if (selected.has('docs') && docsSets.has('k8s')) k8sDocs = await evaluateK8sDocs(join(dataDir, 'k8s-docs'), k8sWording, log, embedder, hybrid);
   for (const name of HELD_OUT_SETS) {
-    if (selected.has('docs') && docsSets.has(name)) heldOut[name] = await evaluateDocsSet(name, HELD_OUT[name].docs, await loadNodeDocsQuestions(HELD_OUT[name].questions), log, embedder, hybrid);
+    if (selected.has('docs') && docsSets.has(name)) heldOut[name] = await evaluateDocsSet(name, HELD_OUT_SOURCES[name].docs, await loadNodeDocsQuestions(HELD_OUT_SOURCES[name].questions), log, embedder, hybrid);
   }
   if (values.dump !== undefined) {
     const records = [...(nodeDocs?.records ?? []), ...(k8sDocs?.records ?? []), ...HELD_OUT_SETS.flatMap((name) => heldOut[name]?.records ?? [])];
