@@ -1,9 +1,11 @@
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion } from './docs-questions.ts';
 import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logistic-regression.ts';
 import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
+import { cutIntoSmallKnowledgeBases, questionsOfPiece } from './small-knowledge-bases.ts';
 import { createThrowawayKnowledgeBase, ingestThrowawayKnowledgeBase, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
 import { prepareAnswer, questionTerms } from '../server/engine/answer-engine.ts';
 import { DEFAULT_TOP_K } from '../server/retrieval/retrieval-plan.ts';
@@ -22,8 +24,9 @@ import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';
 /**
  * `npm run calibrate`: fits the coefficients of the evidence score
  * (server/engine/ranking/evidence.ts) and reports them on data they were not fitted
- * on. Three sources, each weighing the same in the fit, each class-balanced
- * within itself:
+ * on. Three sources (`--fit`), each weighing the same in the fit, each
+ * class-balanced within itself, and a fourth asked and reported only unless
+ * `--fit` names it:
  *
  * - the documentation sets (eval/README.md "Documentation sets"): the Node.js dev set's
  *   `fit` questions and the Kubernetes `q1` rewordings, with the off-topic
@@ -31,26 +34,41 @@ import { retrievePassages } from '../server/engine/ranking/passage-rerank.ts';
  *   question answered, threshold 0) cites a gold page, 0 when it cites another
  *   page or the question is off-topic - so the model learns to tell an answer
  *   from the right page from one citing a page that does not answer;
+ * - (`small`, reported) small knowledge bases cut out of the same two
+ *   corpora (eval/small-knowledge-bases.ts: folders or runs of pages of at
+ *   most 120 kB), asked the same halves' questions whose gold page they
+ *   hold (label 1 when the answer cites one), as many answered elsewhere and
+ *   the off-topic ones (label 0): how the model reads knowledge bases of a
+ *   few pages, whose unknown words and page margins differ from those of a
+ *   3 MB corpus;
  * - SQuAD 2.0 under the open protocol: answerable questions of the
  *   odd-positioned ingested articles (label 1) and of the odd-positioned
  *   held-out articles (label 0).
  *
  * Report: the documentation sets' report halves (Node.js `report`,
- * Kubernetes `q2`) and SQuAD's even-positioned articles. Prints the fitted
+ * Kubernetes `q2`, on the whole corpora and on their small pieces) and
+ * SQuAD's even-positioned articles. Prints the fitted
  * coefficients to copy into evidence.ts, and the figures of the current
  * and fitted models at the engine's threshold (2/3, see evidence.ts);
- * `--curve` adds the fitted model's fit-half figures at other thresholds.
+ * `--curve` adds the fitted model's fit-half figures at other thresholds;
+ * `--examples F` writes every example (source, half, label, features) as a
+ * JSON line.
  */
 
+/** Where an example comes from: a whole documentation corpus, small pieces of both, or SQuAD. */
+type Source = 'node' | 'k8s' | 'small' | 'squad';
+
 interface Example {
-  source: 'node' | 'k8s' | 'squad';
+  source: Source;
   split: 'fit' | 'report';
   features: EvidenceFeatures;
   label: 0 | 1;
-  /** The question is off-topic (documentation sets). */
+  /** The knowledge base does not answer the question: off-topic (documentation sets), or answered by a page outside it (small knowledge bases). */
   offTopic: boolean;
   /** The engine had something to quote (otherwise it abstains whatever the model). */
   quotable: boolean;
+  /** Passages of the knowledge base the question was asked of (its size, for `--examples`). */
+  passageCount: number;
 }
 
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
@@ -62,12 +80,16 @@ const { values } = parseArgs({
   options: {
     data: { type: 'string' },
     'lexical-only': { type: 'boolean', default: false },
-    sources: { type: 'string', default: 'node,k8s,squad' },
+    sources: { type: 'string', default: 'node,k8s,small,squad' },
+    fit: { type: 'string', default: 'node,k8s,squad' },
     curve: { type: 'boolean', default: false },
+    examples: { type: 'string' },
   },
 });
-/** The sources fitted on (`--sources node,k8s,squad`, all by default; fewer while exploring). */
+/** The sources asked (`--sources node,k8s,small,squad`, all by default; fewer while exploring). */
 const sources = new Set(values.sources.split(','));
+/** The sources fitted on (`--fit`): the served model's, which the small knowledge bases are not (eval/README.md "Small knowledge bases"). */
+const fitSources = new Set(values.fit.split(','));
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
 const examples: Example[] = [];
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -92,12 +114,24 @@ if (sources.has('k8s')) {
     ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
   );
 }
+if (sources.has('small')) {
+  log('calibrate: small knowledge bases cut out of the Node.js and Kubernetes docs');
+  examples.push(
+    ...(await smallExamples(
+      fileURLToPath(new URL('../demo/node-docs/api', import.meta.url)),
+      await loadNodeDocsQuestions(fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url))),
+    )),
+    ...(await smallExamples(join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
+  );
+}
 if (sources.has('squad')) {
   log('calibrate: SQuAD 2.0');
   examples.push(...(await squadExamples(join(dataDir, 'squad2', 'dev-v2.0.json'))));
 }
 
-const fitting = examples.filter((example) => example.split === 'fit');
+// `--examples F`: every example as a JSON line (source, half, label, features), to study features without asking the questions again.
+if (values.examples) await writeFile(values.examples, examples.map((example) => JSON.stringify(example)).join('\n') + '\n');
+const fitting = examples.filter((example) => example.split === 'fit' && fitSources.has(example.source));
 const model = fitLogisticRegression(
   fitting.map((example) => vector(example.features)),
   fitting.map((example) => example.label),
@@ -107,6 +141,8 @@ await embedder?.close();
 const current = (features: EvidenceFeatures) => evidenceScore(features, evidenceModel);
 const fitted = (features: EvidenceFeatures) => predictProbability(model, vector(features));
 const threshold = DEFAULT_ABSTENTION_THRESHOLD;
+/** The sources in the order the figures show them. */
+const SOURCES: readonly Source[] = ['node', 'k8s', 'small', 'squad'];
 /** Thresholds `--curve` shows the fitted model at. */
 const CURVE_THRESHOLDS = [0.4, 0.5, 0.6, 2 / 3, 0.75, 0.8];
 const lines = [
@@ -116,7 +152,7 @@ const lines = [
   '| --- | --- | --- | --- |',
   ...(['current', 'fitted'] as const).flatMap((name) =>
     (['fit', 'report'] as const).flatMap((split) =>
-      (['node', 'k8s', 'squad'] as const).map(
+      SOURCES.map(
         (source) =>
           `| ${name} | ${split} | ${source} | ${figures(
             examples.filter((example) => example.split === split && example.source === source),
@@ -139,11 +175,11 @@ const lines = [
         '',
         'the fitted model on the fit halves at other thresholds (a diagnostic: the threshold is set by the cost of a wrong answer, evidence.ts):',
         '',
-        '| threshold | node | k8s | squad |',
-        '| --- | --- | --- | --- |',
+        `| threshold | ${SOURCES.join(' | ')} |`,
+        `| --- |${SOURCES.map(() => ' --- |').join('')}`,
         ...CURVE_THRESHOLDS.map(
           (at) =>
-            `| ${at.toFixed(3)} | ${(['node', 'k8s', 'squad'] as const)
+            `| ${at.toFixed(3)} | ${SOURCES
               .map((source) => figures(examples.filter((example) => example.split === 'fit' && example.source === source), fitted, at))
               .join(' | ')} |`,
         ),
@@ -165,24 +201,64 @@ async function docsExamples(source: 'node' | 'k8s', corpus: string, questions: r
   try {
     const found: Example[] = [];
     for (const question of questions) {
-      const features = await featuresOf(knowledgeBase, question.question);
-      const prepared = await prepareAnswer(knowledgeBase, { question: question.question, reach: knowledgeBase.reach }, 0);
-      const citations = prepared?.events.find((event) => event.type === 'citations');
-      const cited = citations?.type === 'citations' ? citations.citations.map((citation) => citation.passage.docId) : [];
+      const asked = await featuresOf(knowledgeBase, question.question);
+      const cited = await citedDocuments(knowledgeBase, question.question);
       const right = question.expect === 'answer' && cited.some((docId) => question.gold.includes(docId));
       found.push({
         source,
         split: question.split,
-        features: features ?? NO_EVIDENCE,
+        ...asked,
         label: right ? 1 : 0,
         offTopic: question.expect === 'abstain',
-        quotable: features !== undefined,
       });
     }
     return found;
   } finally {
     await knowledgeBase.close();
   }
+}
+
+/**
+ * The documentation sets asked of small knowledge bases cut out of their
+ * corpus (eval/small-knowledge-bases.ts), each piece holding a gold page of
+ * some question: its questions whose gold page it holds (label 1 when the
+ * answer cites one), as many of the set's other questions (their answer is
+ * elsewhere: label 0, as SQuAD's absent articles) and the off-topic ones
+ * (label 0). The halves are the set's: a fit question is only ever a fit
+ * example.
+ */
+async function smallExamples(root: string, questions: readonly DocsQuestion[]): Promise<Example[]> {
+  const found: Example[] = [];
+  let pieces = 0;
+  for (const piece of await cutIntoSmallKnowledgeBases(root)) {
+    const ofPiece = questionsOfPiece(root, piece, questions);
+    const inside = ofPiece.filter(({ gold }) => gold.length > 0);
+    if (inside.length === 0) continue;
+    pieces += 1;
+    // The questions answered elsewhere: as many as are answered here, taken evenly through the set.
+    const elsewhere = ofPiece.filter(({ question, gold }) => question.expect === 'answer' && gold.length === 0);
+    const step = Math.max(1, Math.floor(elsewhere.length / inside.length));
+    const absent = elsewhere.filter((_, index) => index % step === 0).slice(0, inside.length);
+    const offTopic = ofPiece.filter(({ question }) => question.expect === 'abstain');
+    const knowledgeBase = await ingestThrowawayKnowledgeBase('calibrate-small', piece.paths, { embedder });
+    try {
+      for (const { question, gold } of [...inside, ...absent, ...offTopic]) {
+        const asked = await featuresOf(knowledgeBase, question.question);
+        const cited = asked.quotable ? await citedDocuments(knowledgeBase, question.question) : [];
+        found.push({
+          source: 'small',
+          split: question.split,
+          ...asked,
+          label: cited.some((docId) => gold.includes(docId)) ? 1 : 0,
+          offTopic: question.expect === 'abstain' || gold.length === 0,
+        });
+      }
+    } finally {
+      await knowledgeBase.close();
+    }
+  }
+  log(`calibrate: ${found.length} questions asked of ${pieces} small knowledge bases`);
+  return found;
 }
 
 /** SQuAD 2.0 open protocol examples: calibration articles as `fit`, the others as `report`. */
@@ -201,8 +277,8 @@ async function squadExamples(path: string): Promise<Example[]> {
       for (const article of articles) {
         for (const question of article.questions) {
           if (question.unanswerable) continue;
-          const features = await featuresOf(knowledgeBase, question.question);
-          found.push({ source: 'squad', split, features: features ?? NO_EVIDENCE, label, offTopic: false, quotable: features !== undefined });
+          const asked = await featuresOf(knowledgeBase, question.question);
+          found.push({ source: 'squad', split, ...asked, label, offTopic: false });
         }
       }
     };
@@ -216,10 +292,18 @@ async function squadExamples(path: string): Promise<Example[]> {
   }
 }
 
-/** The features the engine computes for a question (its default retrieval, then the extractive plan); undefined when nothing is quotable. */
-async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<EvidenceFeatures | undefined> {
+/** The documents the engine's answer cites (every question answered: threshold 0). */
+async function citedDocuments(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<string[]> {
+  const prepared = await prepareAnswer(knowledgeBase, { question, reach: knowledgeBase.reach }, 0);
+  const citations = prepared?.events.find((event) => event.type === 'citations');
+  return citations?.type === 'citations' ? citations.citations.map((citation) => citation.passage.docId) : [];
+}
+
+/** The features the engine computes for a question (its default retrieval, then the extractive plan; no evidence when nothing is quotable), and the passages it searched. */
+async function featuresOf(knowledgeBase: ThrowawayKnowledgeBase, question: string): Promise<Pick<Example, 'features' | 'quotable' | 'passageCount'>> {
   const search = await retrievePassages(knowledgeBase, knowledgeBase.reach, questionTerms(question), DEFAULT_TOP_K, question);
-  return planExtractiveAnswer(search.terms, search)?.features;
+  const features = planExtractiveAnswer(search.terms, search)?.features;
+  return { features: features ?? NO_EVIDENCE, quotable: features !== undefined, passageCount: search.passageCount };
 }
 
 /** Weights giving each source the same total, and within it each class the same total. */
