@@ -64,8 +64,7 @@ type Source = 'node' | 'k8s' | 'small' | 'squad';
  * they are not a source of their own in full: a quarter, chosen on the fit
  * halves among 0, 1/4, 1/2, 1 and 2 by answers citing a gold page minus
  * twice those citing another (the threshold's cost, evidence.ts; 0.388
- * against 0.385, 0.376, 0.385 and 0.358, mean over Node.js, Kubernetes,
- * each corpus's pieces and SQuAD; eval/README.md "Small knowledge bases").
+ * against 0.385, 0.376, 0.385 and 0.358, mean over the sources).
  */
 const SOURCE_WEIGHTS: Record<Source, number> = { node: 1, k8s: 1, small: 0.25, squad: 1 };
 
