@@ -34,10 +34,8 @@
  * the fit halves of three sources weighing the same, each class-balanced:
  * the Node.js dev set and the Kubernetes `q1` questions (label: the answer
  * cites a gold page; off-topic questions negative) and SQuAD 2.0 under the
- * open protocol (odd-positioned articles); the hybrid model also on small
- * knowledge bases cut out of the two corpora, weighing a quarter of a
- * source. docs/how-answers-are-made.md "The evidence score" gives the
- * method, eval/README.md "Calibration" the report-half figures.
+ * open protocol (odd-positioned articles). docs/how-answers-are-made.md "The evidence
+ * score" gives the method, eval/README.md "Calibration" the report-half figures.
  */
 
 /** Features of one candidate answer, each in 0..1 (`documentMargin` and the dense ones may be negative). */
@@ -150,8 +148,7 @@ export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
 /**
  * Logistic coefficients of the hybrid model (retrieval by BM25F and dense
  * retrieval fused), fitted by `npm run calibrate` as the lexical model is,
- * on the same fit halves and on the small knowledge bases' (a quarter of a
- * source: they re-ask the same questions), over {@link HYBRID_EVIDENCE_FEATURES}. The dense features
+ * on the same fit halves, over {@link HYBRID_EVIDENCE_FEATURES}. The dense features
  * carry most of its weight: an answering passage one of whose sentences
  * says what was asked (`sentenceSimilarity`, the largest weight), clearly
  * closer than any other page's passages (`similarityMargin`), is what a
@@ -160,31 +157,28 @@ export const DEFAULT_ABSTENTION_THRESHOLD = 2 / 3;
  * sentences is, is a chance match), and so, slightly, does its page's
  * margin, which the passage's margin already carries (fitted without it,
  * the fit halves cite a gold page one question less often and the report
- * halves are unchanged). Words the knowledge base never uses weigh less
- * than before the small knowledge bases were fitted on (-4.5 against
- * -7.9): in a few pages they are often the visitor's ordinary words.
- * Report halves at the threshold (`npm run calibrate`): Node.js 0.533
- * citing a gold page / 0.028 another, Kubernetes q2 0.050 / 0.085, small
- * knowledge bases 0.428 / 0.006, SQuAD open answerable 0.901, abstains on
- * absent 0.944.
+ * halves are unchanged). Report halves at the threshold (`npm run
+ * calibrate`): Node.js 0.533 citing a gold page / 0.037 another,
+ * Kubernetes q2 0.060 / 0.095, SQuAD open answerable 0.882, abstains on
+ * absent 0.925.
  */
 export const HYBRID_EVIDENCE_COEFFICIENTS: EvidenceCoefficients = {
-  intercept: -3.509,
-  passageCoverage: 2.273,
-  normalizedScore: -0.436,
-  sentenceCoverage: 0.181,
-  phraseCoverage: 0.913,
-  questionLength: -0.211,
-  documentShare: -0.048,
-  documentMargin: 0.21,
-  headingShare: -0.198,
-  similarity: -7.681,
-  similarityMargin: 7.905,
-  retrieverAgreement: 0.513,
-  documentSimilarity: 2.566,
-  documentSimilarityMargin: -2.366,
-  distantUnknownShare: -4.466,
-  sentenceSimilarity: 8.367,
+  intercept: -3.294,
+  passageCoverage: 1.654,
+  normalizedScore: 0.301,
+  sentenceCoverage: -1.512,
+  phraseCoverage: 0.947,
+  questionLength: -0.736,
+  documentShare: 0.262,
+  documentMargin: 0.153,
+  headingShare: 0.196,
+  similarity: -7.519,
+  similarityMargin: 6.583,
+  retrieverAgreement: 1.044,
+  documentSimilarity: 1.112,
+  documentSimilarityMargin: -1.207,
+  distantUnknownShare: -7.927,
+  sentenceSimilarity: 9.721,
 };
 
 /** Which model scores a retrieval: `hybrid` when dense retrieval took part (some passage has a similarity). */
