@@ -56,27 +56,32 @@ export async function cutIntoSmallKnowledgeBases(
   extensions: readonly string[] = ['.md'],
 ): Promise<SmallKnowledgeBase[]> {
   const pieces: SmallKnowledgeBase[] = [];
+  // Every page's size, read once; a folder's pages are those under its path.
+  const all = await pagesUnder(root, extensions);
+  const bytesOf = new Map(all.map((page) => [page.path, page.bytes]));
   const visit = async (folder: string): Promise<void> => {
-    const pages = await pagesUnder(folder, extensions);
+    const pages = all.filter((page) => page.path.startsWith(folder + sep));
     const total = pages.reduce((sum, page) => sum + page.bytes, 0);
     if (pages.length > 0 && total <= maxBytes) {
       pieces.push({ name: relative(root, folder) || '.', files: pages.map((page) => page.path), paths: [folder], folder, bytes: total });
       return;
     }
     const entries = (await readdir(folder, { withFileTypes: true })).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
-    let run: { path: string; bytes: number }[] = [];
+    let run: string[] = [];
+    let runBytes = 0;
     const closeRun = () => {
       if (run.length === 0) return;
-      const files = run.map((page) => page.path);
-      pieces.push({ name: relative(root, run[0]!.path), files, paths: files, folder, bytes: run.reduce((sum, page) => sum + page.bytes, 0) });
+      pieces.push({ name: relative(root, run[0]!), files: run, paths: run, folder, bytes: runBytes });
       run = [];
+      runBytes = 0;
     };
     for (const entry of entries) {
-      if (!entry.isFile() || !extensions.some((extension) => entry.name.endsWith(extension))) continue;
       const path = join(folder, entry.name);
-      const bytes = (await stat(path)).size;
-      if (run.length > 0 && run.reduce((sum, page) => sum + page.bytes, 0) + bytes > maxBytes) closeRun();
-      run.push({ path, bytes });
+      const bytes = bytesOf.get(path);
+      if (!entry.isFile() || bytes === undefined) continue;
+      if (run.length > 0 && runBytes + bytes > maxBytes) closeRun();
+      run.push(path);
+      runBytes += bytes;
     }
     closeRun();
     for (const entry of entries) if (entry.isDirectory()) await visit(join(folder, entry.name));
