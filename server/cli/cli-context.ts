@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { AnswerEmbedding } from '../retrieval/answer-retriever.ts';
 import { reindexStaleDocuments } from '../retrieval/reindex.ts';
 import { ReadersNotMembersError, requireReadersAreMembers } from '../access/access-rules.ts';
 import { createProgressBar } from '../progress-bar.ts';
@@ -20,6 +21,12 @@ export interface CliDeps {
   readSecret?: (prompt: string) => Promise<string>;
   /** Private addresses a website import may reach (`KB_IMPORT_ALLOW_PRIVATE_ADDRESSES`; default none). */
   importAllowPrivateAddresses?: boolean | string[];
+  /**
+   * The embedding model `kb ask` answers with, as a server would - found
+   * verified in the model cache, never fetched by the command - or why there
+   * is none (the question is then answered by BM25F alone). Absent: none.
+   */
+  answerEmbedding?: () => Promise<{ embedding: AnswerEmbedding } | { reason: string }>;
 }
 
 /** A commander argument parser: a whole number of at least 0. */

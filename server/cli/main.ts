@@ -1,6 +1,9 @@
 import { CommanderError } from 'commander';
 import { CliError, createCli } from './program.ts';
 import { loadConfig } from '../config.ts';
+import { installedModelFolder } from '../embedding/model-files.ts';
+import { modelFetchSettings } from '../embedding/model-fetch.ts';
+import { defaultModel } from '../embedding/model-manifest.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from '../engine/ranking/evidence.ts';
 import { openStore } from '../store/open-store.ts';
 import { storeLocationFromEnv } from '../store/postgres/postgres-config.ts';
@@ -22,6 +25,13 @@ try {
     now: Date.now,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    answerEmbedding: async () => {
+      if (!config.embedding) return { reason: 'dense retrieval is turned off (KB_EMBEDDING=off)' };
+      const model = defaultModel(process.env);
+      const folder = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
+      if (folder === undefined) return { reason: `the embedding model ${model.id} is not in the model cache (npm install, or the first npm start, fetches it)` };
+      return { embedding: { model, folder } };
+    },
   });
   program.exitOverride();
   await program.parseAsync(process.argv);

@@ -1,13 +1,6 @@
 import { prepareAnswer, type AnswerSources, type CancellationFlag, type PreparedAnswer } from './answer-engine.ts';
-import { loadEmbedder } from '../embedding/embedder.ts';
 import type { ModelSpec } from '../embedding/model-manifest.ts';
-import { modelKey } from '../embedding/model-manifest.ts';
-import { cachedQueryEmbedder } from '../embedding/query-embedder.ts';
-import { createDenseRetriever } from '../retrieval/dense-retriever.ts';
-import { createHybridRetriever } from '../retrieval/hybrid-retriever.ts';
-import { createLexicalRetriever } from '../retrieval/lexical-retriever.ts';
-import { withSentenceSimilarity } from '../retrieval/sentence-similarity.ts';
-import { sharedReachStatistics } from '../retrieval/shared-statistics.ts';
+import { createAnswerRetriever } from '../retrieval/answer-retriever.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
 import type { Reach, Store } from '../store/store.ts';
@@ -104,21 +97,11 @@ async function sourcesAt(location: StoreLocation, indexCachePostings?: number, e
         ? { ...location, maxConnections: Math.min(location.maxConnections ?? WORKER_POSTGRES_CONNECTIONS, WORKER_POSTGRES_CONNECTIONS) }
         : location,
     );
-    // The two retrievers of a hybrid search read the reach's statistics once between them.
-    const shared = embedding ? sharedReachStatistics(store) : store;
-    const lexical = createLexicalRetriever(shared, indexCachePostings === undefined ? {} : { cache: { maxPostings: indexCachePostings } });
-    if (embedding) {
-      const embedder = await loadEmbedder(embedding.model, embedding.folder);
-      const dense = {
-        modelKey: modelKey(embedding.model),
-        dimensions: embedding.model.dimensions,
-        similarityFloor: embedding.model.similarityFloor,
-        embedQuery: cachedQueryEmbedder(embedder),
-      };
-      sources = { store, retriever: withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense)), store, dense) };
-    } else {
-      sources = { store, retriever: lexical };
-    }
+    const { retriever } = await createAnswerRetriever(store, {
+      ...(indexCachePostings === undefined ? {} : { indexCache: { maxPostings: indexCachePostings } }),
+      ...(embedding ? { embedding } : {}),
+    });
+    sources = { store, retriever };
     storeKey = key;
   }
   return sources;
