@@ -1,8 +1,11 @@
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
 import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
+import type { IndexCache } from '../server/retrieval/index-cache.ts';
+import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
 import { withSentenceSimilarity } from '../server/retrieval/sentence-similarity.ts';
+import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import type { Store } from '../server/store/store.ts';
 
 /**
@@ -35,15 +38,18 @@ export async function storeScaleVectors(store: Store, kbId: string, embedding: S
 /**
  * The hybrid retriever over a store whose passages all have vectors, with
  * sentence similarity (retrieval/sentence-similarity.ts), as a server's
- * answer worker builds it.
+ * answer worker builds it (retrieval/answer-retriever.ts): the reach's
+ * statistics read once for both retrievers.
  *
- * @param lexical the lexical retriever, its index held as a server's worker holds it
+ * @param cache the lexical index, held as a server's worker holds it
  */
-export function scaleHybridRetriever(store: Store, lexical: Retriever, embedding: ScaleEmbedding): Retriever {
+export function scaleHybridRetriever(store: Store, cache: IndexCache, embedding: ScaleEmbedding): Retriever {
   const options = {
     modelKey: embedding.modelKey,
     dimensions: embedding.dimensions,
     embedQuery: async (question: string) => embedding.questionVector(question),
   };
-  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(store, options)), store, options);
+  const shared = sharedReachStatistics(store);
+  const lexical = createLexicalRetriever(shared, { cache });
+  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, options)), store, options);
 }

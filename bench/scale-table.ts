@@ -231,7 +231,7 @@ async function measureBackend(
       // Dense retrieval stays out unless every passage has its vector: a passage left without one would time BM25F alone.
       const waiting = await store.countPassagesWithoutVector(options.embedding.modelKey, KB_ID);
       if (waiting > 0) throw new Error(`${scaleCorpus.name} in ${backend}: ${waiting} passages left without a vector`);
-      const hybrid = scaleHybridRetriever(store, retriever, options.embedding);
+      const hybrid = scaleHybridRetriever(store, cache, options.embedding);
       const hybridSearch = (question: string) => hybrid.search({ reach, terms: questionTerms(question), topK: TOP_K, question });
       // Once through, so the vectors are read before the timed passes.
       for (const question of scaleCorpus.questions) await hybridSearch(question);

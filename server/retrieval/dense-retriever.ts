@@ -107,12 +107,19 @@ export function rescaleSimilarity(cosine: number, floor: number): number {
   return (cosine - floor) / (1 - floor);
 }
 
+/** Every slot of an index, made once per index read (a reach that covers the whole knowledge base searches them all; read only). */
+const allSlotsOf = new WeakMap<DenseIndex, Uint32Array>();
+
 /** The index's slots whose document lies inside the reach (all when `readableDocuments` is absent). */
 function readableSlots(index: DenseIndex, readableDocuments: readonly number[] | undefined): Uint32Array {
   const count = index.chunkIds.length;
   if (readableDocuments === undefined) {
-    const slots = new Uint32Array(count);
-    for (let slot = 0; slot < count; slot++) slots[slot] = slot;
+    let slots = allSlotsOf.get(index);
+    if (slots === undefined) {
+      slots = new Uint32Array(count);
+      for (let slot = 0; slot < count; slot++) slots[slot] = slot;
+      allSlotsOf.set(index, slots);
+    }
     return slots;
   }
   const readable = new Set(readableDocuments);

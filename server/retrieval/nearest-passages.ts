@@ -71,8 +71,15 @@ export async function nearestPassages(
 
   const approximateBest = topSlots(scores, candidates, candidates.length, topK);
   const cut = scores[approximateBest.at(-1)!]! - 2 * bound;
-  for (const slot of candidates) if (scores[slot]! >= cut) makeExact(slot);
-  const best = topSlots(scores, candidates, candidates.length, topK);
+  // Only the passages at or above the cut can be in the top k: they alone are scored exactly, and chosen from.
+  const near: number[] = [];
+  for (const slot of candidates) {
+    if (scores[slot]! >= cut) {
+      makeExact(slot);
+      near.push(slot);
+    }
+  }
+  const best = topSlots(scores, Uint32Array.from(near), near.length, topK);
 
   const { ordinalOf, documentIds, slotsOf } = documentSlots(index);
   const documents = new Map<number, number>();

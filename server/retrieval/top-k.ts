@@ -38,10 +38,16 @@ export function topSlots(scores: Float32Array | Float64Array, candidates: Uint32
     }
     heap[position] = slot;
   }
+  // The root's score and slot held in locals: most candidates are rejected by one comparison, with no call (a NaN score never enters).
+  let floorSlot = heap[0]!;
+  let floor = scores[floorSlot]!;
   for (let index = size; index < count; index++) {
     const slot = candidates[index]!;
-    if (!worse(heap[0]!, slot)) continue;
+    const score = scores[slot]!;
+    if (!(score >= floor) || (score === floor && slot > floorSlot)) continue;
     siftDown(heap, size, slot, worse);
+    floorSlot = heap[0]!;
+    floor = scores[floorSlot]!;
   }
   // Pop the worst first, filling the result from its end.
   const best = new Array<number>(size);
