@@ -60,7 +60,7 @@ export function scoreColumns(
   const fieldCount = columns.fieldCount;
   if (ranking.fields.length !== fieldCount) throw new Error(`The ranking has ${ranking.fields.length} fields, the index ${fieldCount}`);
   const documentFrequencies: Record<string, number> = {};
-  const ranges: { start: number; end: number; weight: number }[] = [];
+  const ranges: { term: number; start: number; end: number; weight: number }[] = [];
   for (const { term, weight } of query) {
     const index = termPosition(columns, term);
     if (index < 0) {
@@ -71,7 +71,7 @@ export function scoreColumns(
     const end = columns.termStarts[index + 1]!;
     const frequency = readable ? countReadable(columns, start, end, readable) : end - start;
     documentFrequencies[term] = frequency;
-    if (frequency > 0 && weight > 0) ranges.push({ start, end, weight: weight * inverseDocumentFrequency(unitCount, frequency) });
+    if (frequency > 0 && weight > 0) ranges.push({ term: index, start, end, weight: weight * inverseDocumentFrequency(unitCount, frequency) });
   }
   if (ranges.length === 0 || topK <= 0) return { documentFrequencies, chunkIds: [], documentIds: [], scores: [] };
 
@@ -86,30 +86,40 @@ export function scoreColumns(
   // Per field, the length normalization's two terms: (1 - b) and b / avglen (per-field);
   // for `combined`, one b over the weighted length sum.
   const combined = ranking.normalization === 'combined';
-  const combinedB = ranking.fields[0]?.b ?? 0;
   let combinedAverage = 0;
   for (let field = 0; field < fieldCount; field++) combinedAverage += weights[field]! * averageLengths[field]!;
   const constants = ranking.fields.map(({ b }, field) => (averageLengths[field]! > 0 ? 1 - b : 1));
   const slopes = ranking.fields.map(({ b }, field) => (averageLengths[field]! > 0 ? b / averageLengths[field]! : 0));
   let touchedCount = 0;
-  for (const { start, end, weight } of ranges) {
-    for (let posting = start; posting < end; posting++) {
-      const slot = postingChunks[posting]!;
-      if (readable && readable[slot] === 0) continue;
-      const frequencyAt = posting * fieldCount;
-      const lengthAt = slot * fieldCount;
-      let contribution: number;
-      if (combined) {
-        let frequency = 0;
-        let length = 0;
-        for (let field = 0; field < fieldCount; field++) {
-          frequency += weights[field]! * postingFrequencies[frequencyAt + field]!;
-          length += weights[field]! * chunkLengths[lengthAt + field]!;
-        }
+  const add = (slot: number, contribution: number): void => {
+    if (stamps[slot] !== epoch) {
+      stamps[slot] = epoch;
+      sums[slot] = contribution;
+      touched[touchedCount++] = slot;
+    } else {
+      sums[slot] = sums[slot]! + contribution;
+    }
+  };
+  if (combined) {
+    // Each passage's length normalization and each posting's weighted frequency, computed once (CombinedTables).
+    const norms = combinedNorms(columns, ranking, combinedAverage);
+    for (const { term, start, end, weight } of ranges) {
+      const frequencies = combinedFrequencies(columns, ranking, term, start, end);
+      for (let posting = start; posting < end; posting++) {
+        const slot = postingChunks[posting]!;
+        if (readable && readable[slot] === 0) continue;
+        const frequency = frequencies[posting - start]!;
         if (frequency === 0) continue;
-        const norm = combinedAverage > 0 ? k1 * (1 - combinedB + (combinedB * length) / combinedAverage) : k1;
-        contribution = (weight * frequency * k1PlusOne) / (frequency + norm);
-      } else {
+        add(slot, (weight * frequency * k1PlusOne) / (frequency + norms[slot]!));
+      }
+    }
+  } else {
+    for (const { start, end, weight } of ranges) {
+      for (let posting = start; posting < end; posting++) {
+        const slot = postingChunks[posting]!;
+        if (readable && readable[slot] === 0) continue;
+        const frequencyAt = posting * fieldCount;
+        const lengthAt = slot * fieldCount;
         let pseudoFrequency = 0;
         for (let field = 0; field < fieldCount; field++) {
           const frequency = postingFrequencies[frequencyAt + field]!;
@@ -117,14 +127,7 @@ export function scoreColumns(
           pseudoFrequency += (weights[field]! * frequency) / (constants[field]! + slopes[field]! * chunkLengths[lengthAt + field]!);
         }
         if (pseudoFrequency === 0) continue;
-        contribution = (weight * pseudoFrequency * k1PlusOne) / (k1 + pseudoFrequency);
-      }
-      if (stamps[slot] !== epoch) {
-        stamps[slot] = epoch;
-        sums[slot] = contribution;
-        touched[touchedCount++] = slot;
-      } else {
-        sums[slot] = sums[slot]! + contribution;
+        add(slot, (weight * pseudoFrequency * k1PlusOne) / (k1 + pseudoFrequency));
       }
     }
   }
@@ -175,4 +178,81 @@ function scratchOf(columns: IndexColumns): Scratch {
     scratches.set(columns, scratch);
   }
   return scratch;
+}
+
+/**
+ * The parts of combined-normalization BM25F that do not depend on the
+ * question, for one columns object and ranking: per passage, `k1 × (1 − b +
+ * b × length / average length)` over its weighted field lengths (for the
+ * last few average lengths: each reach has its own); per posting of a term,
+ * its weighted frequency (Σ field weight × frequency), made the first time a
+ * search reads the term. The same arithmetic, in the same order, as
+ * computing them at every posting of every search, so every score is the
+ * same to the last bit. The frequencies kept are capped at a quarter of the
+ * columns' postings (8 bytes each; all dropped, to be made again, when a
+ * term would pass the cap).
+ */
+interface CombinedTables {
+  ranking: FieldedBm25;
+  /** Average weighted length -> each unit slot's normalization. */
+  norms: Map<number, Float64Array>;
+  /** Term position -> each of its postings' weighted frequency. */
+  frequencies: Map<number, Float64Array>;
+  frequenciesKept: number;
+}
+
+/** Average lengths whose normalizations a columns object keeps (a public visitor's reach, a signed-in one's, ...). */
+const KEPT_NORMALIZATIONS = 4;
+
+const combinedTablesOf = new WeakMap<IndexColumns, CombinedTables>();
+
+function combinedTables(columns: IndexColumns, ranking: FieldedBm25): CombinedTables {
+  let tables = combinedTablesOf.get(columns);
+  if (tables?.ranking !== ranking) {
+    tables = { ranking, norms: new Map(), frequencies: new Map(), frequenciesKept: 0 };
+    combinedTablesOf.set(columns, tables);
+  }
+  return tables;
+}
+
+/** Each unit slot's length normalization for this average weighted length. */
+function combinedNorms(columns: IndexColumns, ranking: FieldedBm25, average: number): Float64Array {
+  const tables = combinedTables(columns, ranking);
+  const known = tables.norms.get(average);
+  if (known) return known;
+  const { fieldCount, chunkLengths } = columns;
+  const weights = ranking.fields.map((field) => field.weight);
+  const k1 = ranking.k1;
+  const b = ranking.fields[0]?.b ?? 0;
+  const norms = new Float64Array(columns.chunkIds.length);
+  for (let slot = 0; slot < norms.length; slot++) {
+    let length = 0;
+    for (let field = 0; field < fieldCount; field++) length += weights[field]! * chunkLengths[slot * fieldCount + field]!;
+    norms[slot] = average > 0 ? k1 * (1 - b + (b * length) / average) : k1;
+  }
+  if (tables.norms.size >= KEPT_NORMALIZATIONS) tables.norms.delete(tables.norms.keys().next().value!);
+  tables.norms.set(average, norms);
+  return norms;
+}
+
+/** The weighted frequency of each posting of the term at `term` (its postings `start..end`). */
+function combinedFrequencies(columns: IndexColumns, ranking: FieldedBm25, term: number, start: number, end: number): Float64Array {
+  const tables = combinedTables(columns, ranking);
+  const known = tables.frequencies.get(term);
+  if (known) return known;
+  const { fieldCount, postingFrequencies } = columns;
+  const weights = ranking.fields.map((field) => field.weight);
+  const table = new Float64Array(end - start);
+  for (let posting = start; posting < end; posting++) {
+    let frequency = 0;
+    for (let field = 0; field < fieldCount; field++) frequency += weights[field]! * postingFrequencies[posting * fieldCount + field]!;
+    table[posting - start] = frequency;
+  }
+  if (tables.frequenciesKept + table.length > columns.postingChunks.length / 4) {
+    tables.frequencies.clear();
+    tables.frequenciesKept = 0;
+  }
+  tables.frequencies.set(term, table);
+  tables.frequenciesKept += table.length;
+  return table;
 }
