@@ -5,10 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { createCli, type CliDeps } from './program.ts';
 import { embedPendingPassages } from '../embedding/embed-passages.ts';
 import { loadEmbedder, type Embedder } from '../embedding/embedder.ts';
-import { installedModelFolder } from '../embedding/model-files.ts';
-import { modelFetchSettings } from '../embedding/model-fetch.ts';
-import { defaultModel, modelKey } from '../embedding/model-manifest.ts';
+import { modelKey, type ModelSpec } from '../embedding/model-manifest.ts';
 import { openStore, type StoreLocation } from '../store/open-store.ts';
+import { installedTestModel } from '../testing/installed-model.ts';
 import { createTestStoreLocation } from '../testing/test-store.ts';
 
 /**
@@ -19,7 +18,7 @@ import { createTestStoreLocation } from '../testing/test-store.ts';
  * npm install left it (the tests fail, not skip, when it is missing).
  */
 
-const model = defaultModel();
+let model: ModelSpec;
 let modelFolder: string;
 let embedder: Embedder;
 let folder: string;
@@ -29,9 +28,7 @@ let stdout: string;
 let stderr: string;
 
 beforeAll(async () => {
-  const installed = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
-  if (!installed) throw new Error(`The embedding model ${model.id} is not in the model cache: run npm install (or npm run fetch-model)`);
-  modelFolder = installed;
+  ({ model, folder: modelFolder } = await installedTestModel());
   embedder = await loadEmbedder(model, modelFolder);
 });
 

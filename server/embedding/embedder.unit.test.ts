@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dot, loadEmbedder, type Embedder } from './embedder.ts';
-import { installedModelFolder, ModelIntegrityError } from './model-files.ts';
-import { modelFetchSettings } from './model-fetch.ts';
+import { ModelIntegrityError } from './model-files.ts';
 import { defaultModel, networkFiles } from './model-manifest.ts';
+import { installedTestModel } from '../testing/installed-model.ts';
 
 /**
  * The real model the manifest pins, as `npm install` fetched it: these
@@ -17,9 +17,7 @@ let folder: string;
 let embedder: Embedder;
 
 beforeAll(async () => {
-  const installed = await installedModelFolder(modelFetchSettings(process.env).cacheDir, model);
-  if (!installed) throw new Error(`The embedding model ${model.id} is not in the model cache: run npm install (or npm run fetch-model)`);
-  folder = installed;
+  ({ folder } = await installedTestModel());
   embedder = await loadEmbedder(model, folder);
 });
 

@@ -31,7 +31,7 @@ function randomColumns(random: () => number, units: number, terms: number): Inde
       if (random() >= share) continue;
       chunks.push(slot);
       const counts = Array.from({ length: FIELDS }, () => (random() < 0.6 ? 0 : 1 + Math.floor(random() * 4)));
-      if (counts.every((count) => count === 0)) counts[FIELDS - 1] = 1;
+      if (!counts.some((count) => count > 0)) counts[FIELDS - 1] = 1;
       frequencies.push(...counts);
     }
     starts.push(chunks.length);
