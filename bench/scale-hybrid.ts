@@ -1,11 +1,7 @@
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
-import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
-import { createHybridRetriever } from '../server/retrieval/hybrid-retriever.ts';
+import { composeAnswerRetriever } from '../server/retrieval/answer-retriever.ts';
 import type { IndexCache } from '../server/retrieval/index-cache.ts';
-import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
-import { withSentenceSimilarity } from '../server/retrieval/sentence-similarity.ts';
-import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import type { Store } from '../server/store/store.ts';
 
 /**
@@ -44,12 +40,10 @@ export async function storeScaleVectors(store: Store, kbId: string, embedding: S
  * @param cache the lexical index, held as a server's worker holds it
  */
 export function scaleHybridRetriever(store: Store, cache: IndexCache, embedding: ScaleEmbedding): Retriever {
-  const options = {
+  const dense = {
     modelKey: embedding.modelKey,
     dimensions: embedding.dimensions,
     embedQuery: async (question: string) => embedding.questionVector(question),
   };
-  const shared = sharedReachStatistics(store);
-  const lexical = createLexicalRetriever(shared, { cache });
-  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, options)), store, options);
+  return composeAnswerRetriever(store, { cache, dense });
 }

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { requireKnowledgeBase, requireUser, type CliContext } from './cli-context.ts';
+import { requireKnowledgeBase, requireUser, type AnswerEmbeddingLookup, type CliContext } from './cli-context.ts';
 import { memberReach } from '../access/access-rules.ts';
 import { modelKey } from '../embedding/model-manifest.ts';
 import { createAnswerEngine } from '../engine/answer-engine.ts';
 import { collectAnswer } from '../engine/answer-events.ts';
-import { createAnswerRetriever, type AnswerEmbedding } from '../retrieval/answer-retriever.ts';
+import { createAnswerRetriever } from '../retrieval/answer-retriever.ts';
 import type { Store } from '../store/store.ts';
 
 /** `kb ask`: a question through the engine, without HTTP. */
@@ -56,7 +56,7 @@ export function addAskCommand(program: Command, context: CliContext): void {
  * vector (else dense retrieval stays out, retrieval/dense-retriever.ts),
  * BM25F alone otherwise, and why.
  */
-async function retrievalLine(store: Store, kbId: string, found: { embedding: AnswerEmbedding } | { reason: string }): Promise<string> {
+async function retrievalLine(store: Store, kbId: string, found: AnswerEmbeddingLookup): Promise<string> {
   if (!('embedding' in found)) return `BM25F alone: ${found.reason}`;
   const { model } = found.embedding;
   const waiting = await store.countPassagesWithoutVector(modelKey(model), kbId);

@@ -26,8 +26,11 @@ export interface CliDeps {
    * verified in the model cache, never fetched by the command - or why there
    * is none (the question is then answered by BM25F alone). Absent: none.
    */
-  answerEmbedding?: () => Promise<{ embedding: AnswerEmbedding } | { reason: string }>;
+  answerEmbedding?: () => Promise<AnswerEmbeddingLookup>;
 }
+
+/** The embedding model found for `kb ask`, or why there is none. */
+export type AnswerEmbeddingLookup = { embedding: AnswerEmbedding } | { reason: string };
 
 /** A commander argument parser: a whole number of at least 0. */
 export const nonNegativeInteger = (value: string): number => {

@@ -1,6 +1,6 @@
-import { createDenseRetriever } from './dense-retriever.ts';
+import { createDenseRetriever, type DenseRetrieverOptions } from './dense-retriever.ts';
 import { createHybridRetriever } from './hybrid-retriever.ts';
-import type { IndexCacheOptions } from './index-cache.ts';
+import type { IndexCache, IndexCacheOptions } from './index-cache.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import type { Retriever } from './retriever.ts';
 import { withSentenceSimilarity } from './sentence-similarity.ts';
@@ -33,14 +33,10 @@ export interface AnswerRetrieverOptions {
   indexCache?: IndexCacheOptions;
   /** The embedding model; without it, retrieval is lexical alone. */
   embedding?: AnswerEmbedding;
-  /** ONNX Runtime threads of the question embedder (default 1, as each answer worker runs one). */
-  embeddingThreads?: number;
 }
 
 export interface AnswerRetriever {
   retriever: Retriever;
-  /** `hybrid` when the embedding model takes part, `lexical` otherwise. */
-  mode: 'hybrid' | 'lexical';
   /** Frees the embedding model's ONNX session (a no-op for a lexical retriever). */
   release(): Promise<void>;
 }
@@ -49,18 +45,32 @@ export interface AnswerRetriever {
  * @throws ModelIntegrityError when a file of the embedding model differs from its pinned sha256
  */
 export async function createAnswerRetriever(store: Store, options: AnswerRetrieverOptions = {}): Promise<AnswerRetriever> {
-  // The two retrievers of a hybrid search read the reach's statistics once between them.
-  const shared = options.embedding ? sharedReachStatistics(store) : store;
-  const lexical = createLexicalRetriever(shared, options.indexCache === undefined ? {} : { cache: options.indexCache });
-  if (!options.embedding) return { retriever: lexical, mode: 'lexical', release: async () => undefined };
+  const cache = options.indexCache;
+  if (!options.embedding) return { retriever: composeAnswerRetriever(store, { cache }), release: async () => undefined };
   const { model, folder } = options.embedding;
-  const embedder: Embedder = await loadEmbedder(model, folder, options.embeddingThreads === undefined ? {} : { threads: options.embeddingThreads });
+  const embedder: Embedder = await loadEmbedder(model, folder);
   const dense = {
     modelKey: modelKey(model),
     dimensions: model.dimensions,
     similarityFloor: model.similarityFloor,
     embedQuery: cachedQueryEmbedder(embedder),
   };
-  const retriever = withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense)), store, dense);
-  return { retriever, mode: 'hybrid', release: () => embedder.release() };
+  return { retriever: composeAnswerRetriever(store, { cache, dense }), release: () => embedder.release() };
+}
+
+/**
+ * The retrievers composed as answers use them, with the question's vector
+ * from `dense.embedQuery` (a loaded model, or the bench's vectors computed
+ * beforehand): BM25F alone without `dense`; else BM25F and dense retrieval
+ * fused, reading the reach's statistics once between them, the first
+ * passages' sentences scored.
+ *
+ * @param options.cache the lexical index's in-memory cache, or its options
+ */
+export function composeAnswerRetriever(store: Store, options: { cache?: IndexCacheOptions | IndexCache; dense?: DenseRetrieverOptions }): Retriever {
+  const { cache, dense } = options;
+  const shared = dense ? sharedReachStatistics(store) : store;
+  const lexical = createLexicalRetriever(shared, cache === undefined ? {} : { cache });
+  if (!dense) return lexical;
+  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense)), store, dense);
 }
