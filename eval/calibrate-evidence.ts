@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion } from './docs-questions.ts';
+import { loadJudgedK8sQuestions, loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion } from './docs-questions.ts';
 import { areaUnderRoc, fitLogisticRegression, predictProbability } from './logistic-regression.ts';
 import { articleFileName, articleMarkdown, calibrationSplit, loadSquad, splitOpenProtocol, type SquadArticle } from './squad-open.ts';
 import { cutIntoSmallKnowledgeBases, questionsOfPiece } from './small-knowledge-bases.ts';
@@ -82,6 +82,18 @@ interface Example {
   quotable: boolean;
   /** Passages of the knowledge base the question was asked of (its size, for `--examples`). */
   passageCount: number;
+  /** The documentation question's id (for `--examples`). */
+  id?: string;
+  /** The documents the answer cites, threshold 0 (documentation sets; for `--examples`). */
+  cited?: string[];
+}
+
+/**
+ * Whether an answer citing `cited` is right: it cites a gold page, or (the
+ * Kubernetes set with `--k8s-labels judged`) a page judged to answer.
+ */
+function citesAnswer(question: DocsQuestion, gold: readonly string[], cited: readonly string[]): boolean {
+  return cited.some((docId) => gold.includes(docId) || question.judged?.[docId] === 'answers');
 }
 
 /** Features of a question with nothing to quote (the engine abstains on it whatever the model). */
@@ -97,12 +109,22 @@ const { values } = parseArgs({
     fit: { type: 'string', default: 'node,k8s,squad' },
     curve: { type: 'boolean', default: false },
     examples: { type: 'string' },
+    'k8s-labels': { type: 'string', default: 'set' },
   },
 });
 /** The sources asked (`--sources node,k8s,small,squad`, all by default; fewer while exploring). */
 const sources = new Set(values.sources.split(','));
 /** The sources fitted on (`--fit`): by default the served model's three; `--fit node,k8s,small,squad` adds the small knowledge bases. */
 const fitSources = new Set(values.fit.split(','));
+/**
+ * How a Kubernetes answer is labelled (`--k8s-labels`): `set` (the default,
+ * what the served model was fitted on) - right when it cites the gold page,
+ * as the set labels it; `judged` - also when it cites a page a reader judged
+ * to answer (eval/README.md "Pages judged to answer"; fitted on it, the
+ * model did not answer the held-out sets better).
+ */
+const k8sLabels = values['k8s-labels'];
+if (k8sLabels !== 'judged' && k8sLabels !== 'set') throw new Error(`--k8s-labels must be "judged" or "set", not "${k8sLabels}"`);
 const dataDir = resolve(values.data ?? fileURLToPath(new URL('../../shared/eval', import.meta.url)));
 const examples: Example[] = [];
 const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -124,7 +146,7 @@ if (sources.has('node')) {
 if (sources.has('k8s')) {
   log('calibrate: Kubernetes docs');
   examples.push(
-    ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
+    ...(await docsExamples('k8s', join(dataDir, 'k8s-docs', 'docs'), await k8sQuestions())),
   );
 }
 if (sources.has('small')) {
@@ -134,7 +156,7 @@ if (sources.has('small')) {
       fileURLToPath(new URL('../demo/node-docs/api', import.meta.url)),
       await loadNodeDocsQuestions(fileURLToPath(new URL('./node-docs-questions.jsonl', import.meta.url))),
     )),
-    ...(await smallExamples(join(dataDir, 'k8s-docs', 'docs'), await loadK8sQuestions(join(dataDir, 'k8s-docs', 'questions.jsonl'), 'q'))),
+    ...(await smallExamples(join(dataDir, 'k8s-docs', 'docs'), await k8sQuestions())),
   );
 }
 if (sources.has('squad')) {
@@ -208,6 +230,12 @@ const lines = [
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 
+/** The Kubernetes questions, with the reader's page judgments when `--k8s-labels judged`. */
+async function k8sQuestions(): Promise<DocsQuestion[]> {
+  const path = join(dataDir, 'k8s-docs', 'questions.jsonl');
+  return k8sLabels === 'judged' ? loadJudgedK8sQuestions(path) : loadK8sQuestions(path);
+}
+
 /** The engine's answer to each question of a documentation set (threshold 0), labelled by whether it cites a gold page. */
 async function docsExamples(source: 'node' | 'k8s', corpus: string, questions: readonly DocsQuestion[]): Promise<Example[]> {
   const knowledgeBase = await ingestThrowawayKnowledgeBase(`calibrate-${source}`, [corpus], { embedder, onProgress: log });
@@ -216,13 +244,15 @@ async function docsExamples(source: 'node' | 'k8s', corpus: string, questions: r
     for (const question of questions) {
       const asked = await featuresOf(knowledgeBase, question.question);
       const cited = await citedDocuments(knowledgeBase, question.question);
-      const right = question.expect === 'answer' && cited.some((docId) => question.gold.includes(docId));
+      const right = question.expect === 'answer' && citesAnswer(question, question.gold, cited);
       found.push({
         source,
         split: question.split,
         ...asked,
         label: right ? 1 : 0,
         offTopic: question.expect === 'abstain',
+        id: question.id,
+        cited,
       });
     }
     return found;
@@ -262,7 +292,7 @@ async function smallExamples(root: string, questions: readonly DocsQuestion[]): 
           source: 'small',
           split: question.split,
           ...asked,
-          label: cited.some((docId) => gold.includes(docId)) ? 1 : 0,
+          label: gold.length > 0 && citesAnswer(question, gold, cited) ? 1 : 0,
           offTopic: question.expect === 'abstain' || gold.length === 0,
         });
       }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { answersQuestion, docsFigures, fateShares, judgeOutcome, type AnswerOutcome, type DocsFigures, type JudgedOutcome, type QuestionFate } from './docs-figures.ts';
-import { loadK8sQuestions, loadNodeDocsQuestions, type DocsQuestion, type K8sWording } from './docs-questions.ts';
+import { loadJudgedK8sQuestions, loadNodeDocsQuestions, type DocsQuestion, type K8sWording } from './docs-questions.ts';
 import type { Split } from './docs-split.ts';
 import { ask } from './squad-open-eval.ts';
 import { ingestThrowawayKnowledgeBase, type RetrievalMode, type ThrowawayKnowledgeBase } from './throwaway-knowledge-base.ts';
@@ -68,6 +68,8 @@ export interface DumpRecord {
   /** The answer's citations, in marker order. */
   cited: { doc_id: string; heading: string[] }[];
   cited_gold: boolean;
+  /** Cites a gold page or a page a reader judged to answer (docs-figures.ts `citedAnswering`); absent for a question without that judgment. */
+  cited_answering?: boolean;
   right: boolean;
   hit_at_5: boolean;
   /** Rank (1-based) of the first re-ranked passage that answers the question (docs-figures.ts `answersQuestion`) among the 20; null when none does. */
@@ -120,7 +122,7 @@ export async function evaluateK8sDocs(
   embedder?: EvalEmbedder,
   hybrid?: HybridRetrieverOptions,
 ): Promise<DocsSetRun> {
-  const questions = await loadK8sQuestions(join(folder, 'questions.jsonl'), wording);
+  const questions = await loadJudgedK8sQuestions(join(folder, 'questions.jsonl'), wording);
   return evaluateDocsSet('k8s', join(folder, 'docs'), questions, onProgress, embedder, hybrid);
 }
 
@@ -236,6 +238,7 @@ async function askQuestion(
     abstained: answer.abstained,
     cited: answer.citations.map((citation) => ({ doc_id: citation.passage.docId, heading: citation.passage.headingPath })),
     cited_gold: outcome.citedGold,
+    ...(outcome.citedAnswering !== undefined && { cited_answering: outcome.citedAnswering }),
     right: outcome.right,
     hit_at_5: outcome.hitAt5,
     answering_rank: answerOutcome.answeringRank ?? null,

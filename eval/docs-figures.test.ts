@@ -58,6 +58,50 @@ describe('judgeOutcome', () => {
   });
 });
 
+describe('a second judgment of the pages (the Kubernetes set)', () => {
+  const volumes: DocsQuestion = {
+    id: 'rq009-q2',
+    question: 'how do i mount a folder from my machine into a pod',
+    expect: 'answer',
+    gold: ['tasks/configure-pod-container/configure-volume-storage.md'],
+    split: 'report',
+    judged: { 'concepts/storage/volumes.md': 'answers', 'concepts/storage/projected-volumes.md': 'partly', 'concepts/workloads/pods/_index.md': 'no' },
+  };
+
+  it('counts an answer from a page judged to answer as citing an answering page, not the gold one', () => {
+    const result = judgeOutcome(volumes, outcome({ answer: 'A hostPath volume mounts a file or directory [1].', citedDocIds: ['concepts/storage/volumes.md'] }));
+    expect(result).toMatchObject({ citedGold: false, citedAnswering: true, citedUnjudged: false });
+  });
+
+  it('counts a page judged to answer in part, or not, as wrong, and a page never judged as wrong and unjudged', () => {
+    const partly = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/projected-volumes.md'] }));
+    const unjudged = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/ephemeral-volumes.md'] }));
+    expect(partly).toMatchObject({ citedAnswering: false, citedUnjudged: false });
+    expect(unjudged).toMatchObject({ citedAnswering: false, citedUnjudged: true });
+  });
+
+  it('never counts an abstention as citing an answering page, and leaves the figures out for a set without the judgment', () => {
+    expect(judgeOutcome(volumes, outcome({ abstained: true, citedDocIds: ['concepts/storage/volumes.md'] }))).toMatchObject({ citedAnswering: false });
+    expect(judgeOutcome(sizeQuestion, outcome({ citedDocIds: ['fs.md'] })).citedAnswering).toBeUndefined();
+  });
+
+  it('shares the judged figures over the judged answerable questions', () => {
+    const gold = judgeOutcome(volumes, outcome({ citedDocIds: ['tasks/configure-pod-container/configure-volume-storage.md'] }));
+    const other = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/volumes.md'] }));
+    const wrong = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/workloads/pods/_index.md'] }));
+    const unjudged = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/ephemeral-volumes.md'] }));
+    const abstained = judgeOutcome(volumes, outcome({ abstained: true }));
+
+    expect(docsFigures([gold, other, wrong, unjudged, abstained])).toMatchObject({
+      cited_gold: 1 / 5,
+      confidently_wrong: 3 / 5,
+      cited_answering: 2 / 5,
+      wrong_judged: 2 / 5,
+      cited_unjudged: 1 / 5,
+    });
+  });
+});
+
 describe('where an answerable question went', () => {
   const sizeSection = { docId: 'fs.md', headingPath: ['File system', '`fs.stat(path, callback)`'], text: 'The `stats.size` is the size of the file in bytes.' };
 
@@ -120,6 +164,9 @@ describe('docsFigures', () => {
       abstained: 1 / 5,
       off_topic_abstained: 2 / 3,
       hit_at_5: 4 / 5,
+      cited_answering: null,
+      wrong_judged: null,
+      cited_unjudged: null,
       // Times sorted: 1 2 3 4 5 6 8 10; middle two 4 and 5.
       p50_ms: 4.5,
       answerable: 5,

@@ -70,6 +70,13 @@ export interface JudgedOutcome {
   milliseconds: number;
   /** Where an answerable question went; absent for an off-topic one, or when the answering passage's rank was not measured. */
   fate?: QuestionFate;
+  /**
+   * Answered citing a gold page or a page a reader judged to answer
+   * ({@link DocsQuestion.judged}); absent when the question has no such judgment.
+   */
+  citedAnswering?: boolean;
+  /** Answered citing neither, and some cited page was never judged; absent as `citedAnswering`. */
+  citedUnjudged?: boolean;
 }
 
 /** Passages among which a gold page counts as found (Hit@5, as the k8s question set's authors measure it). */
@@ -85,6 +92,8 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
   const named = question.key === undefined || meetsKey(withoutCitationMarkers(outcome.answer), question.key);
   const right = citedGold && named;
   const fate = question.expect === 'answer' && outcome.answeringRank !== undefined ? questionFate(outcome.abstained, citedGold, right, outcome.answeringRank) : undefined;
+  const judged = question.judged;
+  const citedAnswering = judged && (citedGold || (!outcome.abstained && outcome.citedDocIds.some((docId) => judged[docId] === 'answers')));
   return {
     expect: question.expect,
     abstained: outcome.abstained,
@@ -93,6 +102,10 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
     hitAt5: outcome.retrievedDocIds.slice(0, HIT_DEPTH).some((docId) => gold.has(docId)),
     milliseconds: outcome.milliseconds,
     ...(fate && { fate }),
+    ...(judged && {
+      citedAnswering,
+      citedUnjudged: !outcome.abstained && !citedAnswering && outcome.citedDocIds.some((docId) => !gold.has(docId) && judged[docId] === undefined),
+    }),
   };
 }
 
@@ -130,6 +143,16 @@ export interface DocsFigures {
   off_topic_abstained: number | null;
   /** A gold page among the first 5 retrieved passages (diagnostic, abstentions included). */
   hit_at_5: number | null;
+  /**
+   * Answered citing a gold page or a page a reader judged to answer (the
+   * Kubernetes set's second judgment, eval/README.md "Pages judged to
+   * answer"); null when no question was judged.
+   */
+  cited_answering: number | null;
+  /** Answered citing neither a gold page nor a page judged to answer (pages never judged count here); null as `cited_answering`. */
+  wrong_judged: number | null;
+  /** Of `wrong_judged`, answers citing a page never judged (the judgment is out of date for them); null as `cited_answering`. */
+  cited_unjudged: number | null;
   /** Median milliseconds the engine took per question, answerable and off-topic alike. */
   p50_ms: number | null;
   /** Answerable questions counted. */
@@ -151,9 +174,20 @@ export function docsFigures(outcomes: readonly JudgedOutcome[]): DocsFigures {
     abstained: share(answerable, (outcome) => outcome.abstained),
     off_topic_abstained: share(offTopic, (outcome) => outcome.abstained),
     hit_at_5: share(answerable, (outcome) => outcome.hitAt5),
+    ...judgedFigures(answerable.filter((outcome) => outcome.citedAnswering !== undefined)),
     p50_ms: median(outcomes.map((outcome) => outcome.milliseconds)),
     answerable: answerable.length,
     off_topic: offTopic.length,
+  };
+}
+
+function judgedFigures(judged: readonly JudgedOutcome[]): Pick<DocsFigures, 'cited_answering' | 'wrong_judged' | 'cited_unjudged'> {
+  if (judged.length === 0) return { cited_answering: null, wrong_judged: null, cited_unjudged: null };
+  const share = (counted: (outcome: JudgedOutcome) => boolean) => judged.filter(counted).length / judged.length;
+  return {
+    cited_answering: share((outcome) => outcome.citedAnswering === true),
+    wrong_judged: share((outcome) => !outcome.abstained && outcome.citedAnswering === false),
+    cited_unjudged: share((outcome) => outcome.citedUnjudged === true),
   };
 }
 

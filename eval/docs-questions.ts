@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { assignSplits, type Split } from './docs-split.ts';
 import type { KeyEntry } from './key-terms.ts';
@@ -33,7 +34,22 @@ export interface DocsQuestion {
   /** Terms a right answer names; undefined when the set has none (right = gold cited). */
   key?: KeyEntry[];
   split: Split;
+  /**
+   * A reader's verdict on the pages retrieved for the question (page id →
+   * verdict), where the set has a second judgment
+   * ({@link loadPageJudgments}); undefined when it has none. A gold page
+   * answers whatever its verdict.
+   */
+  judged?: Readonly<Record<string, PageVerdict>>;
 }
+
+/**
+ * Whether a page answers a question, by a reader's judgment
+ * (eval/README.md "Pages judged to answer"): `answers` - a visitor reading
+ * it gets what was asked; `partly` - right subject, part of the answer;
+ * `no` - another subject, or shared words only.
+ */
+export type PageVerdict = 'answers' | 'partly' | 'no';
 
 /** Which wording of the Kubernetes questions is asked. */
 export type K8sWording = 'q' | 'source';
@@ -69,6 +85,60 @@ const k8sQuestionSchema = z.object({
   expect: z.enum(['answer', 'abstain']),
   source_question: z.string().min(1).optional(),
 });
+
+const pageJudgmentSchema = z.strictObject({
+  id: z.string().min(1),
+  page: z.string().min(1),
+  verdict: z.enum(['answers', 'partly', 'no']),
+  why: z.string(),
+});
+
+/**
+ * Reads a second judgment of a question set's answers: one JSON object a
+ * line, `{"id", "page", "verdict", "why"}` - whether the page answers
+ * question `id` ({@link PageVerdict}), and the reader's reason.
+ *
+ * @param path the judgments file (`eval/k8s-docs-page-judgments.jsonl`)
+ * @returns question id → page id → verdict
+ * @throws Error naming the line and field when a line is malformed, or a
+ *   (question, page) pair is judged twice
+ */
+export async function loadPageJudgments(path: string): Promise<Map<string, Record<string, PageVerdict>>> {
+  const judgments = new Map<string, Record<string, PageVerdict>>();
+  for (const record of parseLines(await readFile(path, 'utf8'), path, pageJudgmentSchema)) {
+    const pages = judgments.get(record.id) ?? {};
+    if (pages[record.page] !== undefined) throw new Error(`"${path}": page "${record.page}" of question "${record.id}" is judged twice`);
+    pages[record.page] = record.verdict;
+    judgments.set(record.id, pages);
+  }
+  return judgments;
+}
+
+/**
+ * The second judgment of the Kubernetes questions (eval/README.md "Pages
+ * judged to answer"): for each users' rewording, which of the pages the
+ * engine retrieved for it answer it, by a reader who did not see the gold page.
+ */
+export const K8S_PAGE_JUDGMENTS = fileURLToPath(new URL('./k8s-docs-page-judgments.jsonl', import.meta.url));
+
+/**
+ * {@link loadK8sQuestions} with {@link K8S_PAGE_JUDGMENTS} attached to the
+ * users' rewordings (the judgment is of those; the source wording gets none).
+ *
+ * @throws Error as {@link loadK8sQuestions} and {@link loadPageJudgments}
+ */
+export async function loadJudgedK8sQuestions(path: string, wording: K8sWording = 'q'): Promise<DocsQuestion[]> {
+  const questions = await loadK8sQuestions(path, wording);
+  return wording === 'q' ? withPageJudgments(questions, await loadPageJudgments(K8S_PAGE_JUDGMENTS)) : questions;
+}
+
+/**
+ * @returns the questions, each answerable one with its pages' verdicts
+ *   ({@link DocsQuestion.judged}; an empty record when none of its pages was judged)
+ */
+export function withPageJudgments(questions: readonly DocsQuestion[], judgments: ReadonlyMap<string, Record<string, PageVerdict>>): DocsQuestion[] {
+  return questions.map((question) => (question.expect === 'answer' ? { ...question, judged: judgments.get(question.id) ?? {} } : question));
+}
 
 /**
  * @param path the Node.js dev-set file

@@ -53,8 +53,13 @@ const FIGURES: readonly FigureName[] = [
   'abstained',
   'off_topic_abstained',
   'hit_at_5',
+  'cited_answering',
+  'wrong_judged',
   'p50_ms',
 ];
+
+/** Figures shown only for a set that has them (a second judgment of its pages). */
+const JUDGED_FIGURES: ReadonlySet<FigureName> = new Set(['cited_answering', 'wrong_judged']);
 
 const NODE_ROWS: SetRows = {
   label: 'Node.js docs',
@@ -106,6 +111,7 @@ export function formatDocsReport(report: DocsReport): string {
   for (const [rows, run] of sets) {
     for (const figure of FIGURES) {
       const value = run.report[figure];
+      if (JUDGED_FIGURES.has(figure) && value === null && run.fit[figure] === null) continue;
       const target = rows.targets[figure];
       lines.push(
         `| ${rows.label} | ${figure} | ${formatValue(figure, value)} | ${formatValue(figure, run.fit[figure])} | ${rows.anchors[figure] ?? '-'} | ${
