@@ -7,9 +7,9 @@ import type { Reach, Store } from '../server/store/store.ts';
 import { createLexicalRetriever } from '../server/retrieval/lexical-retriever.ts';
 import type { Retriever } from '../server/retrieval/retriever.ts';
 import { createDenseRetriever } from '../server/retrieval/dense-retriever.ts';
-import { createHybridRetriever, type HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
+import type { HybridRetrieverOptions } from '../server/retrieval/hybrid-retriever.ts';
+import { composeAnswerRetriever } from '../server/retrieval/answer-retriever.ts';
 import { withSentenceSimilarity } from '../server/retrieval/sentence-similarity.ts';
-import { sharedReachStatistics } from '../server/retrieval/shared-statistics.ts';
 import { embedPendingPassages } from '../server/embedding/embed-passages.ts';
 import type { EvalEmbedder } from './eval-embedder.ts';
 
@@ -138,17 +138,15 @@ async function openThrowawayKnowledgeBase(
         },
       });
       embedded = { passages: done.embedded, seconds: (performance.now() - embeddingStarted) / 1000 };
-      // As an answer worker builds them: the two retrievers of a hybrid search read the reach's statistics once.
-      const shared = sharedReachStatistics(store);
       const denseOptions = {
         modelKey: embedder.modelKey,
         dimensions: embedder.model.dimensions,
         similarityFloor: embedder.model.similarityFloor,
         embedQuery: (question: string) => embedder.embedQuery(question),
       };
-      const dense = createDenseRetriever(shared, denseOptions);
-      retrievers.hybrid = withSentenceSimilarity(createHybridRetriever(createLexicalRetriever(shared), dense, embedding.hybrid), store, denseOptions);
-      retrievers.dense = withSentenceSimilarity(withLexicalStatistics(dense, lexical), store, denseOptions);
+      // As an answer worker composes it (the reach's statistics read once for both retrievers).
+      retrievers.hybrid = composeAnswerRetriever(store, { dense: denseOptions, fusion: embedding.hybrid });
+      retrievers.dense = withSentenceSimilarity(withLexicalStatistics(createDenseRetriever(store, denseOptions), lexical), store, denseOptions);
     }
     return {
       store,

@@ -1,5 +1,5 @@
 import { createDenseRetriever, type DenseRetrieverOptions } from './dense-retriever.ts';
-import { createHybridRetriever } from './hybrid-retriever.ts';
+import { createHybridRetriever, type HybridRetrieverOptions } from './hybrid-retriever.ts';
 import type { IndexCache, IndexCacheOptions } from './index-cache.ts';
 import { createLexicalRetriever } from './lexical-retriever.ts';
 import type { Retriever } from './retriever.ts';
@@ -66,11 +66,15 @@ export async function createAnswerRetriever(store: Store, options: AnswerRetriev
  * passages' sentences scored.
  *
  * @param options.cache the lexical index's in-memory cache, or its options
+ * @param options.fusion how the two lists are fused (reciprocal rank fusion unless said: the evaluation compares others)
  */
-export function composeAnswerRetriever(store: Store, options: { cache?: IndexCacheOptions | IndexCache; dense?: DenseRetrieverOptions }): Retriever {
+export function composeAnswerRetriever(
+  store: Store,
+  options: { cache?: IndexCacheOptions | IndexCache; dense?: DenseRetrieverOptions; fusion?: HybridRetrieverOptions },
+): Retriever {
   const { cache, dense } = options;
   const shared = dense ? sharedReachStatistics(store) : store;
   const lexical = createLexicalRetriever(shared, cache === undefined ? {} : { cache });
   if (!dense) return lexical;
-  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense)), store, dense);
+  return withSentenceSimilarity(createHybridRetriever(lexical, createDenseRetriever(shared, dense), options.fusion), store, dense);
 }
