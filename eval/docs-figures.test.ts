@@ -87,8 +87,8 @@ describe('a second judgment of the pages (the Kubernetes set)', () => {
 
   it('shares the judged figures over the judged answerable questions', () => {
     const gold = judgeOutcome(volumes, outcome({ citedDocIds: ['tasks/configure-pod-container/configure-volume-storage.md'] }));
-    const other = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/volumes.md'] }));
-    const wrong = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/workloads/pods/_index.md'] }));
+    const other = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/volumes.md'], retrievedDocIds: ['a.md', 'b.md', 'c.md', 'd.md', 'concepts/storage/volumes.md'] }));
+    const wrong = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/workloads/pods/_index.md'], retrievedDocIds: ['concepts/storage/projected-volumes.md'] }));
     const unjudged = judgeOutcome(volumes, outcome({ citedDocIds: ['concepts/storage/ephemeral-volumes.md'] }));
     const abstained = judgeOutcome(volumes, outcome({ abstained: true }));
 
@@ -98,6 +98,8 @@ describe('a second judgment of the pages (the Kubernetes set)', () => {
       cited_answering: 2 / 5,
       wrong_judged: 2 / 5,
       cited_unjudged: 1 / 5,
+      // Only the answer from the page judged to answer has it among the first 5 retrieved (the others retrieved nothing, or a page judged in part).
+      answering_at_5: 1 / 5,
     });
   });
 });
@@ -167,6 +169,7 @@ describe('docsFigures', () => {
       cited_answering: null,
       wrong_judged: null,
       cited_unjudged: null,
+      answering_at_5: null,
       // Times sorted: 1 2 3 4 5 6 8 10; middle two 4 and 5.
       p50_ms: 4.5,
       answerable: 5,

@@ -77,6 +77,8 @@ export interface JudgedOutcome {
   citedAnswering?: boolean;
   /** Answered citing neither, and some cited page was never judged; absent as `citedAnswering`. */
   citedUnjudged?: boolean;
+  /** A gold page or a page judged to answer among the first 5 retrieved passages; absent as `citedAnswering`. */
+  answeringAt5?: boolean;
 }
 
 /** Passages among which a gold page counts as found (Hit@5, as the k8s question set's authors measure it). */
@@ -105,6 +107,7 @@ export function judgeOutcome(question: DocsQuestion, outcome: AnswerOutcome): Ju
     ...(judged && {
       citedAnswering,
       citedUnjudged: !outcome.abstained && !citedAnswering && outcome.citedDocIds.some((docId) => !gold.has(docId) && judged[docId] === undefined),
+      answeringAt5: outcome.retrievedDocIds.slice(0, HIT_DEPTH).some((docId) => gold.has(docId) || judged[docId] === 'answers'),
     }),
   };
 }
@@ -153,6 +156,8 @@ export interface DocsFigures {
   wrong_judged: number | null;
   /** Of `wrong_judged`, answers citing a page never judged (the judgment is out of date for them); null as `cited_answering`. */
   cited_unjudged: number | null;
+  /** A gold page or a page judged to answer among the first 5 retrieved passages (`hit_at_5` by the second judgment); null as `cited_answering`. */
+  answering_at_5: number | null;
   /** Median milliseconds the engine took per question, answerable and off-topic alike. */
   p50_ms: number | null;
   /** Answerable questions counted. */
@@ -181,13 +186,14 @@ export function docsFigures(outcomes: readonly JudgedOutcome[]): DocsFigures {
   };
 }
 
-function judgedFigures(judged: readonly JudgedOutcome[]): Pick<DocsFigures, 'cited_answering' | 'wrong_judged' | 'cited_unjudged'> {
-  if (judged.length === 0) return { cited_answering: null, wrong_judged: null, cited_unjudged: null };
+function judgedFigures(judged: readonly JudgedOutcome[]): Pick<DocsFigures, 'cited_answering' | 'wrong_judged' | 'cited_unjudged' | 'answering_at_5'> {
+  if (judged.length === 0) return { cited_answering: null, wrong_judged: null, cited_unjudged: null, answering_at_5: null };
   const share = (counted: (outcome: JudgedOutcome) => boolean) => judged.filter(counted).length / judged.length;
   return {
     cited_answering: share((outcome) => outcome.citedAnswering === true),
     wrong_judged: share((outcome) => !outcome.abstained && outcome.citedAnswering === false),
     cited_unjudged: share((outcome) => outcome.citedUnjudged === true),
+    answering_at_5: share((outcome) => outcome.answeringAt5 === true),
   };
 }
 

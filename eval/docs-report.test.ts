@@ -14,6 +14,7 @@ function figures(overrides: Partial<DocsFigures>): DocsFigures {
     cited_answering: null,
     wrong_judged: null,
     cited_unjudged: null,
+    answering_at_5: null,
     p50_ms: 2.345,
     answerable: 4,
     off_topic: 2,

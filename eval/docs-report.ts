@@ -55,11 +55,12 @@ const FIGURES: readonly FigureName[] = [
   'hit_at_5',
   'cited_answering',
   'wrong_judged',
+  'answering_at_5',
   'p50_ms',
 ];
 
 /** Figures shown only for a set that has them (a second judgment of its pages). */
-const JUDGED_FIGURES: ReadonlySet<FigureName> = new Set(['cited_answering', 'wrong_judged']);
+const JUDGED_FIGURES: ReadonlySet<FigureName> = new Set(['cited_answering', 'wrong_judged', 'answering_at_5']);
 
 const NODE_ROWS: SetRows = {
   label: 'Node.js docs',
