@@ -181,7 +181,9 @@ const SOURCES: readonly Source[] = ['node', 'k8s', 'small', 'squad'];
 /** Thresholds `--curve` shows the fitted model at. */
 const CURVE_THRESHOLDS = [0.4, 0.5, 0.6, 2 / 3, 0.75, 0.8];
 const lines = [
-  `threshold ${threshold.toFixed(3)}; documentation sets: answers citing a gold page / citing another page / off-topic abstained; SQuAD: answers answerable / abstains on absent / AUROC`,
+  `threshold ${threshold.toFixed(3)}; documentation sets: answers citing a gold page / citing another page / off-topic abstained${
+    k8sLabels === 'judged' ? ' (Kubernetes: a page judged to answer counts as gold)' : ''
+  }; SQuAD: answers answerable / abstains on absent / AUROC`,
   '',
   '| model | set | source | figures |',
   '| --- | --- | --- | --- |',
