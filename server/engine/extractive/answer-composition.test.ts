@@ -232,6 +232,28 @@ describe('writeAnswerText: the opening sentence', () => {
   });
 });
 
+describe('writeAnswerText: later sentences of a list item that names something', () => {
+  const errors = passageOf(1, ['Errors', 'Common system errors'], [
+    '- `EMFILE` (Too many open files in system): Maximum number of file descriptors has been reached. This is encountered when opening many files at once.',
+    '- `ENOTDIR` (Not a directory): A component of the given pathname was not a directory. Commonly raised by `fs.readdir`.',
+  ].join('\n\n'));
+
+  test('quoted without the item\'s first sentence: led by the item\'s name, so items do not run together', () => {
+    const { text } = writeAnswerText(
+      inputOf([chosen(errors, 'This is encountered when opening many files at once.'), chosen(errors, 'Commonly raised by `fs.readdir`.')], { leads: false }),
+    );
+
+    expect(text).toBe('**Common system errors**: `EMFILE`: This is encountered when opening many files at once. `ENOTDIR`: Commonly raised by `fs.readdir` [1].');
+  });
+
+  test('quoted after the item\'s first sentence, or saying the name itself: as written', () => {
+    const first = '`EMFILE` (Too many open files in system): Maximum number of file descriptors has been reached.';
+    const { text } = writeAnswerText(inputOf([chosen(errors, first), chosen(errors, 'This is encountered when opening many files at once.')], { leads: false }));
+
+    expect(text).toBe(`**Common system errors**: ${first} This is encountered when opening many files at once [1].`);
+  });
+});
+
 describe('writeAnswerText: property of a class', () => {
   const size = passageOf(2, ['File system', 'Class: `fs.Stats`', '`stats.size`'], '- {number}\n\nThe size of the file in bytes.');
   const owner = passageOf(1, ['File system', 'Class: `fs.Stats`'], 'A {fs.Stats} object describes a file.\n\nObjects returned from `fs.stat()` are of this type.');

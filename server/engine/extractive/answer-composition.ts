@@ -21,7 +21,9 @@ import type { ScoredPassage } from '../../store/store.ts';
  *    a bare option bullet (the section's heading is put before it) or a
  *    dangling "It"/"This"/"These" (the sentence before it is quoted too,
  *    when the passage has one; in technical documentation, one that writes
- *    code, the section's heading leads otherwise).
+ *    code, the section's heading leads otherwise). A later sentence of a
+ *    list item that names something is led by the item's name
+ *    ({@link withItemName}).
  * 3. A how-question (engine/extractive/question-intent.ts) gets the section's first
  *    code example as a fenced block (engine/extractive/code-example.ts), cut to the
  *    room left. When the section documents a property of a class, the
@@ -103,8 +105,8 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
     const sentences: string[] = [];
     const render = (candidate: readonly string[], index: number): string =>
       `${run.lead ? `${run.lead}: ` : ''}${withMarker(candidate.join(' '), index)}`;
-    for (const sentence of run.sentences) {
-      const candidate = [...sentences, quote(sentence.text)];
+    for (const [position, sentence] of run.sentences.entries()) {
+      const candidate = [...sentences, quote(withItemName(sentence, run.sentences[position - 1]))];
       const piece = render(candidate, cited.length + 1);
       // The answer's first sentence is always quoted (a sentence is at most 400 characters: text/sentences.ts).
       if (text === '' && sentences.length === 0) sentences.push(...candidate);
@@ -317,6 +319,23 @@ export function ownerHeadingPath(passage: ScoredPassage): string[] | undefined {
 function isOtherOption(sentence: Sentence, weights: ReadonlyMap<string, number>): boolean {
   if (sentence.kind !== 'option') return false;
   return !identifierTerms(sentence.option ?? '').some((term) => weights.has(term));
+}
+
+/**
+ * A sentence of an option item (text/sentences.ts: a list item naming a
+ * parameter, an option, a field or an error code) that does not say the
+ * item's name - a later sentence of the item, "This is encountered when
+ * opening many files at once" of `` `EMFILE` `` - as the answer quotes it:
+ * led by the name in code (`` `EMFILE`: This is encountered ... ``), unless
+ * the sentence quoted just before it is of the same item. Without the name
+ * a reader cannot tell which item the sentence is about, and two such
+ * sentences of different items read as one statement.
+ */
+export function withItemName(sentence: Sentence, previous: Sentence | undefined): string {
+  const name = sentence.option;
+  if (sentence.kind !== 'option' || name === undefined || previous?.block === sentence.block) return sentence.text;
+  if (sentence.text.includes(name)) return sentence.text;
+  return `\`${name}\`: ${sentence.text}`;
 }
 
 /** A heading as an answer's lead: code as it is (in backticks), words in bold. */
