@@ -232,6 +232,32 @@ describe('writeAnswerText: the opening sentence', () => {
   });
 });
 
+describe('writeAnswerText: an answer not led by a heading', () => {
+  const encodings = passageOf(1, ['Buffer', 'Buffers and character encodings'], 'Node.js supports the following encodings. Base64 encoding is one of them.', 'buffer.md');
+  const btoa = passageOf(2, ['Buffer', '`buffer.btoa(data)`'], 'Decodes a string into bytes using Latin-1, and encodes those bytes into a string using Base64.', 'buffer.md');
+  const guide = passageOf(3, ['Buffer', 'Encodings in practice'], 'Base64 text is longer than the bytes it encodes.', 'buffer.md');
+
+  test('a sentence from another section that documents an API: led by that section\'s heading, so the reader knows what it describes', () => {
+    const { text } = writeAnswerText(
+      inputOf([chosen(encodings, 'Base64 encoding is one of them.'), chosen(btoa, 'Decodes a string into bytes using Latin-1, and encodes those bytes into a string using Base64.', 1)], {
+        leads: false,
+      }),
+    );
+
+    expect(text).toBe(
+      'Base64 encoding is one of them [1]. `buffer.btoa(data)`: Decodes a string into bytes using Latin-1, and encodes those bytes into a string using Base64 [2].',
+    );
+  });
+
+  test('a sentence from another section under a worded heading: as written', () => {
+    const { text } = writeAnswerText(
+      inputOf([chosen(encodings, 'Base64 encoding is one of them.'), chosen(guide, 'Base64 text is longer than the bytes it encodes.', 1)], { leads: false }),
+    );
+
+    expect(text).toBe('Base64 encoding is one of them [1]. Base64 text is longer than the bytes it encodes [2].');
+  });
+});
+
 describe('writeAnswerText: later sentences of a list item that names something', () => {
   const errors = passageOf(1, ['Errors', 'Common system errors'], [
     '- `EMFILE` (Too many open files in system): Maximum number of file descriptors has been reached. This is encountered when opening many files at once.',

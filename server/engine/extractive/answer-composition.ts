@@ -17,7 +17,9 @@ import type { ScoredPassage } from '../../store/store.ts';
  *    than {@link SHORT_DESCRIPTION} characters, "Asynchronous stat(2)."),
  *    then the chosen sentences. A chosen sentence of another section of the
  *    same page is led by that section's heading when it names an API.
- * 2. Otherwise the chosen sentences in rank order, but never opening with
+ * 2. Otherwise the chosen sentences in rank order (a run from another
+ *    section than the first's led by its heading when that names an API,
+ *    as in 1), but never opening with
  *    a bare option bullet (the section's heading is put before it) or a
  *    dangling "It"/"This"/"These" (the sentence before it is quoted too,
  *    when the passage has one; in technical documentation, one that writes
@@ -214,6 +216,12 @@ function plainRuns(input: AnswerTextInput): Run[] {
       const heading = analyzePassage(first.passage).mentionsCode ? first.passage.headingPath.at(-1) : first.passage.headingPath[0];
       if (heading !== undefined && heading.trim() !== '') first.lead = leadOf(heading);
     }
+  }
+  for (const run of runs.slice(1)) {
+    const passage = run.passage;
+    if (passage.headingPath.length < 2 || (passage.docId === first.passage.docId && sameHeadingPath(passage.headingPath, first.passage.headingPath))) continue;
+    const heading = readHeading(passage.headingPath.at(-1)!);
+    if (heading.kind !== 'prose') run.lead = leadOf(heading.text);
   }
   return runs;
 }
