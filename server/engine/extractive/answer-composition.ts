@@ -187,10 +187,7 @@ function ledRuns(input: AnswerTextInput): Run[] {
   runs = runs.filter((run) => run.sentences.length > 0);
   runs[0]!.lead = lead;
   for (const run of runs) {
-    if (run.lead === undefined && !(run.passage.docId === input.anchor.docId && sameHeadingPath(run.passage.headingPath, input.anchor.headingPath)) && run.passage.headingPath.length >= 2) {
-      const heading = readHeading(run.passage.headingPath.at(-1)!);
-      if (heading.kind !== 'prose') run.lead = leadOf(heading.text);
-    }
+    run.lead ??= otherSectionLead(run.passage, input.anchor);
     addAntecedents(run);
   }
   return runs;
@@ -217,13 +214,21 @@ function plainRuns(input: AnswerTextInput): Run[] {
       if (heading !== undefined && heading.trim() !== '') first.lead = leadOf(heading);
     }
   }
-  for (const run of runs.slice(1)) {
-    const passage = run.passage;
-    if (passage.headingPath.length < 2 || (passage.docId === first.passage.docId && sameHeadingPath(passage.headingPath, first.passage.headingPath))) continue;
-    const heading = readHeading(passage.headingPath.at(-1)!);
-    if (heading.kind !== 'prose') run.lead = leadOf(heading.text);
-  }
+  for (const run of runs.slice(1)) run.lead = otherSectionLead(run.passage, first.passage);
   return runs;
+}
+
+/**
+ * The lead of a run from another section than the answer's first: its
+ * heading when the heading names an API (engine/passages/section-heading.ts:
+ * a signature, a `Class:`/`Event:` name, a name in code), so that the reader
+ * knows what the sentences describe; none for a worded heading or a passage
+ * of the first run's own section.
+ */
+function otherSectionLead(passage: ScoredPassage, first: ScoredPassage): string | undefined {
+  if (passage.headingPath.length < 2 || (passage.docId === first.docId && sameHeadingPath(passage.headingPath, first.headingPath))) return undefined;
+  const heading = readHeading(passage.headingPath.at(-1)!);
+  return heading.kind === 'prose' ? undefined : leadOf(heading.text);
 }
 
 /** The chosen sentences as runs, one per passage, each run's sentences in passage order. */
@@ -339,7 +344,7 @@ function isOtherOption(sentence: Sentence, weights: ReadonlyMap<string, number>)
  * a reader cannot tell which item the sentence is about, and two such
  * sentences of different items read as one statement.
  */
-export function withItemName(sentence: Sentence, previous: Sentence | undefined): string {
+function withItemName(sentence: Sentence, previous: Sentence | undefined): string {
   const name = sentence.option;
   if (sentence.kind !== 'option' || name === undefined || previous?.block === sentence.block) return sentence.text;
   if (sentence.text.includes(name)) return sentence.text;
