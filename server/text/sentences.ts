@@ -19,8 +19,10 @@ import { splitBlocks } from './passage-blocks.ts';
  *   name and a type (`hint: {string} ...`), or `Returns:`/`Default:`/`Type:`;
  *   detail of an API, never an answer on its own;
  * - `status`: a status line of reference docs (`Stability: 1 - Experimental`,
- *   `Added in: v10.0.0`, `Deprecated since: ...`), which says nothing of
- *   what the API does.
+ *   `Added in: v10.0.0`, `Deprecated since: ...`; the Kubernetes docs'
+ *   `Feature state: Kubernetes v1.25 [stable]`, as
+ *   ingest/parsing/hugo-shortcodes.ts renders their shortcode), which says
+ *   nothing of what the API or the feature does.
  */
 export type SentenceKind = 'prose' | 'list-item' | 'option' | 'status';
 
@@ -55,7 +57,7 @@ const OPTION_ITEM = /^(?:`[^`]+`|\{[^}]+\}|(?:Returns|Default|Type):|[\w$.]+:?\s
 /** The name an option item documents: its leading code span, or a leading word before a type. */
 const OPTION_NAME = /^(?:`([^`]+)`|([\w$.]+):?\s+\{)/;
 /** A status line of reference docs (see {@link SentenceKind}). */
-const STATUS_LINE = /^(?:Stability|Added in|Deprecated since|Removed in|Introduced in):/i;
+const STATUS_LINE = /^(?:Stability|Added in|Deprecated since|Removed in|Introduced in|Feature state):/i;
 /**
  * Markup of static-site generators: Hugo shortcodes (`{{< note >}}`,
  * `{{% x %}}`), Docusaurus/MkDocs admonition fences (`:::note`, `!!! note`),

@@ -165,6 +165,15 @@ describe('splitSentences: kinds of sentence', () => {
     ]);
   });
 
+  test('a Kubernetes feature-state line is a status line, the paragraph after it prose', () => {
+    const sentences = splitSentences('Feature state: Kubernetes v1.18 [beta]\n\nThis page explains how to add Windows worker nodes.');
+
+    expect(sentences.map(({ text, kind }) => ({ text, kind }))).toEqual([
+      { text: 'Feature state: Kubernetes v1.18 [beta]', kind: 'status' },
+      { text: 'This page explains how to add Windows worker nodes.', kind: 'prose' },
+    ]);
+  });
+
   test('block index counts code blocks too', () => {
     const sentences = splitSentences('Before.\n\n```\ncode();\n```\n\nAfter.');
 
