@@ -18,6 +18,15 @@ const ESCAPED_SHORTCODE = /\{\{([<%])\/\*([\s\S]*?)\*\/([>%])\}\}/g;
 /** `{{< highlight lang "options" >}}` … `{{< /highlight >}}`: Hugo's code block shortcode. */
 const HIGHLIGHT = /\{\{[<%]\s*highlight(?:\s+([\w+#.-]+))?[^}]*?[>%]\}\}\r?\n?([\s\S]*?)\{\{[<%]\s*\/\s*highlight\s*[>%]\}\}/g;
 
+/**
+ * `{{< tab name="Linux node" codelang="yaml" >}}` … `{{< /tab >}}`, each tag
+ * alone on its line: a tab whose content the Kubernetes website and Docsy
+ * themes show as a highlighted code block in that language (their `tab`
+ * shortcode passes it to Hugo's `highlight`). Without this, a manifest's
+ * comments would read as sentences of the page.
+ */
+const CODE_TAB = /^([ \t]*)\{\{[<%]\s*tab\b([^}]*?\bcodelang\s*=\s*["']?([\w+#.-]+)["']?[^}]*?)[>%]\}\}[ \t]*\r?\n([\s\S]*?)^[ \t]*\{\{[<%]\s*\/\s*tab\s*[>%]\}\}/gm;
+
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 
 /**
@@ -27,8 +36,9 @@ const HTML_COMMENT = /<!--[\s\S]*?-->/g;
  * 1. Hugo's escaped shortcodes (`{{</* x *\/>}}`) become the literal
  *    `{{< x >}}` they show, and are never expanded;
  * 2. fenced code blocks and inline code spans are set aside verbatim
- *    (protected-code.ts), and Hugo's `highlight` shortcode becomes a fenced
- *    code block, set aside the same way;
+ *    (protected-code.ts), and Hugo's `highlight` shortcode and a `tab`
+ *    shortcode with a `codelang` (its name kept as a paragraph before it)
+ *    become fenced code blocks, set aside the same way;
  * 3. HTML comments (`<!-- … -->`) are removed;
  * 4. Hugo shortcodes are replaced by their visible text (hugo-shortcodes.ts);
  * 5. MDX import/export blocks, `{/* … *\/}` comments and component tags are
@@ -47,10 +57,13 @@ export function removeSiteMarkup(markdown: string): string {
     vault.keep(`{{${open}${inner}${close}}}`),
   );
   text = protectFencedCode(text, vault);
-  text = text.replace(HIGHLIGHT, (_match, language: string | undefined, code: string) => {
-    const longestRun = Math.max(2, ...(code.match(/^\s*`+/gm) ?? []).map((run) => run.trim().length));
-    const fence = '`'.repeat(longestRun + 1);
-    return protectFencedCode([fence + (language ?? ''), code.replace(/\r?\n$/, ''), fence].join('\n'), vault);
+  text = text.replace(HIGHLIGHT, (_match, language: string | undefined, code: string) => protectFencedCode(fencedBlock(code, language ?? ''), vault));
+  text = text.replace(CODE_TAB, (match: string, indentation: string, attributes: string, language: string, code: string) => {
+    // A tab holding fenced code already (set aside above) is markdown, not raw code: left to the shortcode rendering.
+    if (code.includes('\uE000')) return match;
+    const name = /\bname\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(attributes);
+    const label = (name?.[1] ?? name?.[2] ?? '').trim();
+    return `${label === '' ? '' : `${indentation}${label}\n\n`}${protectFencedCode(fencedBlock(code, language, indentation), vault)}`;
   });
   text = protectInlineCode(text, vault);
   text = text.replace(HTML_COMMENT, '');
@@ -58,4 +71,15 @@ export function removeSiteMarkup(markdown: string): string {
   text = removeMdxSyntax(text);
   text = removeAdmonitions(text);
   return vault.restore(text);
+}
+
+/**
+ * Code as a fenced block in `language`, its fence longer than any backtick
+ * run that starts one of its lines, at `indentation` (the code's own lines
+ * are kept as written, already indented where the block sits in a list item).
+ */
+function fencedBlock(code: string, language: string, indentation = ''): string {
+  const longestRun = Math.max(2, ...(code.match(/^\s*`+/gm) ?? []).map((run) => run.trim().length));
+  const fence = indentation + '`'.repeat(longestRun + 1);
+  return [fence + language, code.replace(/\r?\n$/, ''), fence].join('\n');
 }

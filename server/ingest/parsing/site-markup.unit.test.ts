@@ -38,6 +38,25 @@ describe('removeSiteMarkup', () => {
     expect(removeSiteMarkup(source)).toBe('Config:\n\n```yaml\nkind: Pod\nname: {{< x >}}\n```\n');
   });
 
+  test('Hugo tab with a codelang (Kubernetes, Docsy): its name, then its content as a fenced code block - a manifest\'s comments are not prose', () => {
+    const source = [
+      '{{< tabs name="hostpath_examples" >}}',
+      '{{< tab name="Linux node" codelang="yaml" >}}',
+      '# mount /data/foo, but only if that directory already exists',
+      'kind: Pod',
+      '{{< /tab >}}',
+      '{{< /tabs >}}',
+    ].join('\n');
+
+    expect(removeSiteMarkup(source)).toBe('\nLinux node\n\n```yaml\n# mount /data/foo, but only if that directory already exists\nkind: Pod\n```\n');
+  });
+
+  test('Hugo code tabs indented into a list item: the fences keep the item\'s indentation', () => {
+    const source = ['1. Download it:', '', '   {{< tab name="ARM64" codelang="bash" >}}', '   curl -LO https://dl.k8s.io/arm64/kubectl', '   {{< /tab >}}'].join('\n');
+
+    expect(removeSiteMarkup(source)).toBe('1. Download it:\n\n   ARM64\n\n   ```bash\n   curl -LO https://dl.k8s.io/arm64/kubectl\n   ```');
+  });
+
   test('HTML comments, also spanning lines and holding shortcodes: removed', () => {
     const source = 'A <!-- inline --> B\n\n<!--\n{{< note >}}\nold\n{{< /note >}}\n-->\nC';
 
