@@ -106,8 +106,10 @@ describe.skipIf(testBackend() !== 'postgres')('replicas with dense retrieval on 
   }, ANSWER_WITHIN_MS + 20_000);
 });
 
-/** B's abstention naming the answering page's section (engine/abstention.ts: similarity at least 0.45), and no other. */
-const NAMING_THE_PAGE = `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n- Automobile maintenance`;
+/** B's abstention naming the answering page's section and what it says (engine/abstention.ts: similarity at least 0.45), and no other. */
+const NAMING_THE_PAGE =
+  `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n` +
+  '- Automobile maintenance: Automobile maintenance: rotate the tyres and change the engine oil every 10,000 km, and check the brake pads twice a year.';
 
 async function answerOf(replica: ServerProcess, token: string): Promise<QueryResponse> {
   const response = await ask(replica, token, KB_ID, QUESTION);

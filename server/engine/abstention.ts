@@ -13,19 +13,33 @@ export const ABSTENTION_MESSAGE =
   "I couldn't find an answer to that in this knowledge base. Try rephrasing the question, or ask about something the documentation covers.";
 
 /**
+ * A section an abstention names: the passage of it nearest the question,
+ * and what the section says it is about (engine/extractive/answer-composition.ts
+ * `sectionSnippet`), absent for a document that is not quotable (its text
+ * is kept out of quotes: docs/cli.md) or a section without prose.
+ */
+export interface RelatedSection {
+  passage: ScoredPassage;
+  snippet?: string;
+}
+
+/**
  * The abstention's events: the refusal, naming the pages that came near by
  * their nearest section (page title and section headings, "File system ›
  * fs.readdir(path[, options], callback)", linked to the section when the
- * page has a URL) so the asker has somewhere to go, then any follow-up
- * suggestions. The sections are not `citations`: an abstention draws on nothing
+ * page has a URL) and what that section says it is about (its describing
+ * sentence, engine/extractive/answer-composition.ts `sectionSnippet`: "Reads
+ * the contents of a directory."), so the asker can tell which one to open,
+ * as a search result's snippet tells; then any follow-up suggestions. The
+ * sections are not `citations`: an abstention draws on nothing
  * (docs/specification.md "Query response": citations are what an answer was
- * drawn from).
+ * drawn from), and a snippet describes its section, not an answer.
  */
-export function abstention(near: readonly ScoredPassage[] = [], questions: readonly string[] = []): AnswerEvent[] {
-  const sections = near.map((passage) => {
+export function abstention(related: readonly RelatedSection[] = [], questions: readonly string[] = []): AnswerEvent[] {
+  const sections = related.map(({ passage, snippet }) => {
     const title = citationTitle(passage) || passage.docId;
     const url = sectionUrl(passage);
-    return `- ${url ? `[${markdownText(title)}](${url})` : markdownText(title)}`;
+    return `- ${url ? `[${markdownText(title)}](${url})` : markdownText(title)}${snippet ? `: ${snippet}` : ''}`;
   });
   return [
     { type: 'abstain', answer: sections.length === 0 ? ABSTENTION_MESSAGE : `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n${sections.join('\n')}` },

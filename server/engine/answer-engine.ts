@@ -3,7 +3,7 @@ import type { AnswerEvent, EngineCitation } from './answer-events.ts';
 import { buildAnswerPrompt } from './generation/answer-prompt.ts';
 import type { ChatClient } from './generation/chat-completions-client.ts';
 import { DEFAULT_ABSTENTION_THRESHOLD } from './ranking/evidence.ts';
-import { ownerHeadingPath } from './extractive/answer-composition.ts';
+import { ownerHeadingPath, sectionSnippet } from './extractive/answer-composition.ts';
 import { planExtractiveAnswer, writeExtractiveAnswer } from './extractive/extractive-answerer.ts';
 import { checkGrounding, type GroundingRejection } from './generation/grounding-check.ts';
 import { retrievePassages } from './ranking/passage-rerank.ts';
@@ -12,7 +12,7 @@ import { sameHeadingPath } from './passages/section-heading.ts';
 import { StreamedReply } from './generation/streamed-reply.ts';
 import { rankFaqPairs, RELATED_SIMILARITY, SHORTCUT_SIMILARITY, type FaqMatch } from './qa-shortcut.ts';
 import { suggestFollowUps } from './suggestions.ts';
-import { abstention, nearPages } from './abstention.ts';
+import { abstention, nearPages, type RelatedSection } from './abstention.ts';
 import { MAX_QUERY_TERMS } from '../retrieval/bm25f.ts';
 import { DEFAULT_TOP_K } from '../retrieval/retrieval-plan.ts';
 import type { Retriever } from '../retrieval/retriever.ts';
@@ -171,8 +171,9 @@ export async function prepareAnswer(
   if (!plan || plan.evidence < abstentionThreshold) {
     const near = nearPages(search.passages);
     if (near.length === 0) return { kind: 'abstained', events: abstention() };
+    const related = await relatedSections(store, request.reach, near, search.passages);
     const questions = suggestFollowUps(request.question, await relatedQuestions(store, request.reach, matches), search.passages, []);
-    return { kind: 'abstained', events: abstention(near, questions) };
+    return { kind: 'abstained', events: abstention(related, questions) };
   }
   const howQuestion = asksHow(request.question);
   const section = plan.leads || howQuestion ? await sectionOf(store, request.reach, plan.anchor, plan.anchor.headingPath, search.passages) : [];
@@ -324,6 +325,28 @@ async function sectionOf(
   return passages
     .filter((passage) => sameHeadingPath(passage.headingPath, headingPath))
     .map((passage) => retrieved.find((known) => known.chunkId === passage.chunkId) ?? passage);
+}
+
+/**
+ * The sections an abstention names, each with its snippet read from the
+ * whole section (the sentence that describes it may lie in a passage not
+ * retrieved: the nearest passage is often a later one); a document that is
+ * not quotable keeps its text out of quotes (docs/cli.md), so its section
+ * is named without one.
+ */
+async function relatedSections(store: EngineStore, reach: Reach, near: readonly ScoredPassage[], retrieved: readonly ScoredPassage[]): Promise<RelatedSection[]> {
+  const related: RelatedSection[] = [];
+  for (const passage of near) {
+    if (!passage.quotable) {
+      related.push({ passage });
+      continue;
+    }
+    const section = await sectionOf(store, reach, passage, passage.headingPath, retrieved);
+    const ordered = section.some((known) => known.chunkId === passage.chunkId) ? section : [...section, passage];
+    const snippet = sectionSnippet(ordered.sort((left, right) => left.chunkId - right.chunkId));
+    related.push(snippet === undefined ? { passage } : { passage, snippet });
+  }
+  return related;
 }
 
 /** Curated questions related to the asked one whose sources all lie inside the reach. */

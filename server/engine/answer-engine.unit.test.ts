@@ -247,9 +247,9 @@ describe('AnswerEngine.answer', () => {
     ]);
   });
 
-  test('abstaining while pages came near in meaning: the refusal names up to three of them by their nearest section, linked to it, and offers follow-ups, citing nothing', async () => {
-    const near = (chunkId: number, docId: string, headingPath: string[], similarity: number, anchor?: string): ScoredPassage => ({
-      ...passageOf(chunkId, docId, headingPath, `Text of ${headingPath.join(' ')}.`),
+  test('abstaining while pages came near in meaning: the refusal names up to three of them by their nearest section, linked to it, with what each section says it is about, and offers follow-ups, citing nothing', async () => {
+    const near = (chunkId: number, docId: string, headingPath: string[], similarity: number, anchor?: string, text = `Text of ${headingPath.join(' ')}.`): ScoredPassage => ({
+      ...passageOf(chunkId, docId, headingPath, text),
       url: `https://docs.example.com/${docId.replace('.md', '')}`,
       ...(anchor && { anchor }),
       similarity,
@@ -257,27 +257,31 @@ describe('AnswerEngine.answer', () => {
     const search: SearchResult = {
       passages: [
         near(1, 'fs.md', ['File system', '`fs.mkdir(path[, options], callback)`'], 0.58, 'fsmkdirpath-options-callback'),
-        near(2, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.62, 'fsreaddirpath-options-callback'),
+        near(2, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.62, 'fsreaddirpath-options-callback', 'For example, on POSIX:'),
         near(3, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], 0.6, 'fsreaddirpath-options-callback'),
         near(4, 'path.md', ['Path [module]'], 0.51),
-        near(5, 'modules.md', ['Modules', '`__dirname`'], 0.47, 'dirname'),
+        { ...near(7, 'secrets.md', ['Secrets', 'Rotating keys'], 0.5), quotable: false },
+        near(5, 'modules.md', ['Modules', '`__dirname`'], 0.47, 'dirname', '- {string}'),
         near(6, 'http.md', ['HTTP', '`http.get(url)`'], 0.2, 'httpget'),
       ],
       passageCount: 10,
       documentFrequencies: {},
     };
-    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search })), abstentionThreshold: 1 });
+    // The nearest passage of fs.readdir's section is a later one: the sentence that describes the section is read from its first.
+    const readdirStart = passageOf(0, 'fs.md', ['File system', '`fs.readdir(path[, options], callback)`'], '- `path` {string}\n\nReads the contents of a directory. The callback gets two arguments.');
+    const engine = createAnswerEngine({ ...sourcesOf(fakeStore({ search, reachable: [readdirStart] })), abstentionThreshold: 1 });
 
     const events = await eventsOf(engine.answer({ question: 'How do I list the files in my folders?', reach: REACH }));
 
-    // Most similar first, one entry per page (its nearest section), three at most; text before a page's first heading links the page.
+    // Most similar first, one entry per page (its nearest section), three at most; text before a page's first heading links the page;
+    // each with the sentence that describes its section, but a document that is not quotable.
     expect(events[0]).toEqual({
       type: 'abstain',
       answer:
         `${ABSTENTION_MESSAGE}\n\nThese sections may be related:\n` +
-        '- [File system › fs.readdir(path\\[, options\\], callback)](https://docs.example.com/fs#fsreaddirpath-options-callback)\n' +
-        '- [Path \\[module\\]](https://docs.example.com/path)\n' +
-        '- [Modules › \\_\\_dirname](https://docs.example.com/modules#dirname)',
+        '- [File system › fs.readdir(path\\[, options\\], callback)](https://docs.example.com/fs#fsreaddirpath-options-callback): Reads the contents of a directory. The callback gets two arguments.\n' +
+        '- [Path \\[module\\]](https://docs.example.com/path): Text of Path [module].\n' +
+        '- [Secrets › Rotating keys](https://docs.example.com/secrets)',
     });
     expect(events.some((event) => event.type === 'citations')).toBe(false);
     expect(events.at(-1)).toEqual({ type: 'done', abstained: true, provenance: 'abstained' });

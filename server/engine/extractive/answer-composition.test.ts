@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_ANSWER_CHARACTERS, ownerHeadingPath, writeAnswerText, type AnswerTextInput, type QuotedSentence } from './answer-composition.ts';
+import { MAX_ANSWER_CHARACTERS, ownerHeadingPath, sectionSnippet, SNIPPET_CHARACTERS, writeAnswerText, type AnswerTextInput, type QuotedSentence } from './answer-composition.ts';
 import { analyzePassage } from '../passages/passage-analysis.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 import { findCitationMarkers } from '../../../protocol/citation-markers.ts';
@@ -308,5 +308,33 @@ describe('ownerHeadingPath', () => {
   test('method signature under a Class heading, or a property under a worded heading: none', () => {
     expect(ownerHeadingPath(passageOf(1, ['File system', 'Class: `fs.Stats`', '`stats.isFile()`'], 'x'))).toBeUndefined();
     expect(ownerHeadingPath(passageOf(1, ['File system', 'Common objects', '`stats.size`'], 'x'))).toBeUndefined();
+  });
+});
+
+describe('sectionSnippet', () => {
+  test('an API section: its describing sentence, past the option items, type references as code', () => {
+    const passage = passageOf(1, STAT_HEADING, STAT_TEXT);
+
+    expect(sectionSnippet([passage])).toBe('Asynchronous stat(2). The callback gets two arguments `(err, stats)` where `stats` is an `fs.Stats` object.');
+  });
+
+  test('a long sentence: cut at a word, with an ellipsis', () => {
+    const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
+    const snippet = sectionSnippet([passageOf(1, ['Guide', 'Setup'], `${words}.`)])!;
+
+    expect(snippet.length).toBeLessThanOrEqual(SNIPPET_CHARACTERS + 1);
+    expect(snippet).toMatch(/^word0 word1 .* word\d+…$/);
+  });
+
+  test('a section in two passages: the describing sentence of its first, not the first prose of the later one', () => {
+    const first = passageOf(1, ['Path', '`path.sep`'], '- {string}\n\nProvides the platform-specific path segment separator.');
+    const later = passageOf(2, ['Path', '`path.sep`'], 'For example, on POSIX:\n\n```\n"a/b".split(path.sep);\n```');
+
+    expect(sectionSnippet([first, later])).toBe('Provides the platform-specific path segment separator.');
+  });
+
+  test('a section of option items or code only: none', () => {
+    expect(sectionSnippet([passageOf(1, ['Modules', '`__dirname`'], '- {string}')])).toBeUndefined();
+    expect(sectionSnippet([passageOf(1, ['Guide', 'Example'], '```\nrun();\n```')])).toBeUndefined();
   });
 });

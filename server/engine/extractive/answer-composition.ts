@@ -309,6 +309,28 @@ function describeSection(section: readonly ScoredPassage[]): { passage: ScoredPa
   return undefined;
 }
 
+/** Longest {@link sectionSnippet}, in characters: a line under a link, as a search result's snippet is. */
+export const SNIPPET_CHARACTERS = 160;
+
+/**
+ * What a section says it is about, to show beside a link to it (an
+ * abstention's related sections, engine/abstention.ts): the sentence that
+ * describes the section, as an answer led by its heading quotes it
+ * ({@link describeSection}), as markdown, cut at a word with an ellipsis
+ * past {@link SNIPPET_CHARACTERS}.
+ *
+ * @param section the section's passages, in document order
+ * @returns undefined when the section has no prose sentence
+ */
+export function sectionSnippet(section: readonly ScoredPassage[]): string | undefined {
+  const description = describeSection(section);
+  if (!description) return undefined;
+  const text = description.sentences.map((sentence) => sentence.text).join(' ');
+  if (text.length <= SNIPPET_CHARACTERS) return quote(text);
+  const cut = text.lastIndexOf(' ', SNIPPET_CHARACTERS - 1);
+  return `${quote(text.slice(0, cut > 0 ? cut : SNIPPET_CHARACTERS - 1).replace(/[\s,;:]+$/, ''))}…`;
+}
+
 /**
  * The heading path of the class that owns the property a passage documents:
  * a section headed by a property (`` `stats.size` ``, engine/passages/section-heading.ts
