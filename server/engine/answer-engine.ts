@@ -341,9 +341,7 @@ async function relatedSections(store: EngineStore, reach: Reach, near: readonly 
       related.push({ passage });
       continue;
     }
-    const section = await sectionOf(store, reach, passage, passage.headingPath, retrieved);
-    const ordered = section.some((known) => known.chunkId === passage.chunkId) ? section : [...section, passage];
-    const snippet = sectionSnippet(ordered.sort((left, right) => left.chunkId - right.chunkId));
+    const snippet = sectionSnippet(await sectionOf(store, reach, passage, passage.headingPath, retrieved), passage);
     related.push(snippet === undefined ? { passage } : { passage, snippet });
   }
   return related;

@@ -85,7 +85,7 @@ export function splitSentences(passage: string): Sentence[] {
     const named = isOption ? OPTION_NAME.exec(block.text) : null;
     const option = named?.[1] ?? (named?.[2] !== undefined && !/^(?:Returns|Default|Type)$/.test(named[2]) ? named[2] : undefined);
     for (const piece of block.text.replace(BOUNDARY, '$1\u0000').split('\u0000')) {
-      const text = clip(piece.replace(/\s+/g, ' ').trim());
+      const text = clipAtWord(piece.replace(/\s+/g, ' ').trim(), MAX_SENTENCE_CHARACTERS);
       if (text.length <= 1 || !isQuotable(text)) continue;
       const kind: SentenceKind = isOption ? 'option' : STATUS_LINE.test(text) ? 'status' : isListItem ? 'list-item' : 'prose';
       sentences.push({ text, position: sentences.length, block: blockIndex, kind, ...(option !== undefined && { option }) });
@@ -99,8 +99,14 @@ function isQuotable(sentence: string): boolean {
   return !GENERATOR_MARKUP.test(sentence) && (sentence.match(FRONT_MATTER_KEY)?.length ?? 0) < 2;
 }
 
-function clip(sentence: string): string {
-  if (sentence.length <= MAX_SENTENCE_CHARACTERS) return sentence;
-  const cut = sentence.lastIndexOf(' ', MAX_SENTENCE_CHARACTERS - 1);
-  return `${sentence.slice(0, cut > 0 ? cut : MAX_SENTENCE_CHARACTERS - 1)}…`;
+/**
+ * A text cut to at most `limit` characters, ellipsis included: cut at the
+ * last space that leaves room for `…`, or mid-word when there is none.
+ *
+ * @returns the text itself when it is no longer than `limit`
+ */
+export function clipAtWord(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const cut = text.lastIndexOf(' ', limit - 1);
+  return `${text.slice(0, cut > 0 ? cut : limit - 1)}…`;
 }

@@ -315,26 +315,30 @@ describe('sectionSnippet', () => {
   test('an API section: its describing sentence, past the option items, type references as code', () => {
     const passage = passageOf(1, STAT_HEADING, STAT_TEXT);
 
-    expect(sectionSnippet([passage])).toBe('Asynchronous stat(2). The callback gets two arguments `(err, stats)` where `stats` is an `fs.Stats` object.');
+    expect(sectionSnippet([passage], passage)).toBe('Asynchronous stat(2). The callback gets two arguments `(err, stats)` where `stats` is an `fs.Stats` object.');
   });
 
   test('a long sentence: cut at a word, with an ellipsis', () => {
     const words = Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ');
-    const snippet = sectionSnippet([passageOf(1, ['Guide', 'Setup'], `${words}.`)])!;
+    const passage = passageOf(1, ['Guide', 'Setup'], `${words}.`);
+    const snippet = sectionSnippet([passage], passage)!;
 
     expect(snippet.length).toBeLessThanOrEqual(SNIPPET_CHARACTERS + 1);
     expect(snippet).toMatch(/^word0 word1 .* word\d+…$/);
   });
 
-  test('a section in two passages: the describing sentence of its first, not the first prose of the later one', () => {
+  test('a section in two passages, given in any order: the describing sentence of its first, not the first prose of the later one; the retrieved passage counted in when the section misses it', () => {
     const first = passageOf(1, ['Path', '`path.sep`'], '- {string}\n\nProvides the platform-specific path segment separator.');
     const later = passageOf(2, ['Path', '`path.sep`'], 'For example, on POSIX:\n\n```\n"a/b".split(path.sep);\n```');
 
-    expect(sectionSnippet([first, later])).toBe('Provides the platform-specific path segment separator.');
+    expect(sectionSnippet([later, first], later)).toBe('Provides the platform-specific path segment separator.');
+    expect(sectionSnippet([], first)).toBe('Provides the platform-specific path segment separator.');
   });
 
   test('a section of option items or code only: none', () => {
-    expect(sectionSnippet([passageOf(1, ['Modules', '`__dirname`'], '- {string}')])).toBeUndefined();
-    expect(sectionSnippet([passageOf(1, ['Guide', 'Example'], '```\nrun();\n```')])).toBeUndefined();
+    const options = passageOf(1, ['Modules', '`__dirname`'], '- {string}');
+    const code = passageOf(1, ['Guide', 'Example'], '```\nrun();\n```');
+    expect(sectionSnippet([options], options)).toBeUndefined();
+    expect(sectionSnippet([code], code)).toBeUndefined();
   });
 });

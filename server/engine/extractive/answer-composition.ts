@@ -3,7 +3,7 @@ import { fenceCodeExample, findCodeExample } from './code-example.ts';
 import { sectionDeprecation } from '../passages/deprecation.ts';
 import { analyzePassage, identifierTerms } from '../passages/passage-analysis.ts';
 import { readHeading, sameHeadingPath } from '../passages/section-heading.ts';
-import { DANGLING_PRONOUN, type Sentence } from '../../text/sentences.ts';
+import { clipAtWord, DANGLING_PRONOUN, type Sentence } from '../../text/sentences.ts';
 import type { ScoredPassage } from '../../store/store.ts';
 
 /**
@@ -126,7 +126,7 @@ export function writeAnswerText(input: AnswerTextInput): { text: string; cited: 
   }
 
   if (input.howQuestion) {
-    const example = findCodeExample([...orderedSection(input), ...input.ownerSection]);
+    const example = findCodeExample([...sectionInOrder(input.section, input.anchor), ...input.ownerSection]);
     if (example) {
       const known = cited.findIndex((passage) => passage.chunkId === example.passage.chunkId);
       const sameAsLast = lastPassage?.chunkId === example.passage.chunkId;
@@ -156,12 +156,10 @@ function deprecationNote(passage: ScoredPassage, section: readonly ScoredPassage
   return `${readHeading(heading).text} is deprecated${said}${/[.!?]$/.test(said) ? '' : '.'}`;
 }
 
-/** The section's passages with the anchor among them, in document order. */
-function orderedSection(input: AnswerTextInput): ScoredPassage[] {
-  const section = input.section.some((passage) => passage.chunkId === input.anchor.chunkId)
-    ? [...input.section]
-    : [...input.section, input.anchor];
-  return section.sort((left, right) => left.chunkId - right.chunkId);
+/** The section's passages with `passage` among them (added when the store's read missed it), in document order. */
+function sectionInOrder(section: readonly ScoredPassage[], passage: ScoredPassage): ScoredPassage[] {
+  const passages = section.some((known) => known.chunkId === passage.chunkId) ? [...section] : [...section, passage];
+  return passages.sort((left, right) => left.chunkId - right.chunkId);
 }
 
 /** Runs of an answer led by the anchor's heading (item 1 of the module's documentation). */
@@ -170,7 +168,7 @@ function ledRuns(input: AnswerTextInput): Run[] {
   const anchorRun = runs.find((run) => run.passage.chunkId === input.anchor.chunkId)!;
   runs = [anchorRun, ...runs.filter((run) => run !== anchorRun)];
   const lead = leadOf(input.anchor.headingPath.at(-1)!);
-  const description = describeSection(orderedSection(input));
+  const description = describeSection(sectionInOrder(input.section, input.anchor));
   if (description) {
     // The heading and the description say what the API is: details of options the question does not name are left to the citation.
     for (const run of runs) run.sentences = run.sentences.filter((sentence) => !isOtherOption(sentence, input.weights));
@@ -319,16 +317,16 @@ export const SNIPPET_CHARACTERS = 160;
  * ({@link describeSection}), as markdown, cut at a word with an ellipsis
  * past {@link SNIPPET_CHARACTERS}.
  *
- * @param section the section's passages, in document order
+ * @param section the section's passages as the store gave them (any order)
+ * @param passage the passage of the section that was retrieved, counted in when the section misses it
  * @returns undefined when the section has no prose sentence
  */
-export function sectionSnippet(section: readonly ScoredPassage[]): string | undefined {
-  const description = describeSection(section);
+export function sectionSnippet(section: readonly ScoredPassage[], passage: ScoredPassage): string | undefined {
+  const description = describeSection(sectionInOrder(section, passage));
   if (!description) return undefined;
-  const text = description.sentences.map((sentence) => sentence.text).join(' ');
-  if (text.length <= SNIPPET_CHARACTERS) return quote(text);
-  const cut = text.lastIndexOf(' ', SNIPPET_CHARACTERS - 1);
-  return `${quote(text.slice(0, cut > 0 ? cut : SNIPPET_CHARACTERS - 1).replace(/[\s,;:]+$/, ''))}…`;
+  const text = clipAtWord(description.sentences.map((sentence) => sentence.text).join(' '), SNIPPET_CHARACTERS);
+  // A cut after a comma or colon drops it before the ellipsis.
+  return quote(text.replace(/[\s,;:]+…$/, '…'));
 }
 
 /**
