@@ -31,7 +31,7 @@ const DROPPED_WITH_CONTENT = new Set(['comment', 'mermaid']);
  * kept as a paragraph before the content (a tab's name says which platform
  * its commands are for).
  */
-const CONTENT_LABELS: Readonly<Record<string, (tag: ShortcodeTag) => string | undefined>> = {
+const CONTENT_LABELS: Readonly<Record<string, (tag: Pick<ShortcodeTag, 'named' | 'positional'>) => string | undefined>> = {
   tab: (tag) => tag.named['name'] ?? tag.positional[0],
   details: (tag) => tag.named['summary'],
   table: (tag) => tag.named['caption'],
@@ -134,6 +134,21 @@ function findTags(text: string): ShortcodeTag[] {
     });
   }
   return tags;
+}
+
+/**
+ * A `tab` shortcode's arguments (`name="Linux node" codelang="yaml"`), read as
+ * {@link renderHugoShortcodes} reads them: the label it shows (the tab's
+ * name) and the language of the code block the tab shows its content as,
+ * when it has a `codelang` (site-markup.ts sets such content aside as code).
+ *
+ * @param argumentsText the tag's text after its name
+ */
+export function tabArguments(argumentsText: string): { label?: string; codeLanguage?: string } {
+  const tag = parseArguments(argumentsText);
+  const label = CONTENT_LABELS['tab']!(tag)?.trim();
+  const codeLanguage = tag.named['codelang'];
+  return { ...(label && { label }), ...(codeLanguage && { codeLanguage }) };
 }
 
 /** Hugo's argument forms: `key="value"`, `key='value'`, ``key=`raw` ``, `key=value`, and the same without keys. */

@@ -35,6 +35,11 @@ export class PlaceholderVault {
   }
 }
 
+/** Whether a stretch of text holds a placeholder: some of it was set aside by a {@link PlaceholderVault}. */
+export function holdsPlaceholder(text: string): boolean {
+  return text.includes(OPEN);
+}
+
 /**
  * Swaps every fenced code block for placeholders, one per non-blank line of
  * the block (fences included), each after the line's own indentation, so line-based

@@ -5,9 +5,9 @@
  * `<TabItem>` to a visitor.
  */
 import { removeAdmonitions } from './admonitions.ts';
-import { renderHugoShortcodes } from './hugo-shortcodes.ts';
+import { renderHugoShortcodes, tabArguments } from './hugo-shortcodes.ts';
 import { removeMdxSyntax } from './mdx-syntax.ts';
-import { PlaceholderVault, protectFencedCode, protectInlineCode } from './protected-code.ts';
+import { holdsPlaceholder, PlaceholderVault, protectFencedCode, protectInlineCode } from './protected-code.ts';
 
 /**
  * Hugo's escaped shortcode, `{{</* note *\/>}}`, which a Hugo site shows as
@@ -20,12 +20,14 @@ const HIGHLIGHT = /\{\{[<%]\s*highlight(?:\s+([\w+#.-]+))?[^}]*?[>%]\}\}\r?\n?([
 
 /**
  * `{{< tab name="Linux node" codelang="yaml" >}}` … `{{< /tab >}}`, each tag
- * alone on its line: a tab whose content the Kubernetes website and Docsy
- * themes show as a highlighted code block in that language (their `tab`
- * shortcode passes it to Hugo's `highlight`). Without this, a manifest's
- * comments would read as sentences of the page.
+ * alone on its line. With a `codelang`, the Kubernetes website and Docsy
+ * themes show the tab's content as a highlighted code block in that
+ * language (their `tab` shortcode passes it to Hugo's `highlight`); without
+ * this, a manifest's comments would read as sentences of the page. Its
+ * arguments are read as the shortcode rendering reads them
+ * (hugo-shortcodes.ts `tabArguments`).
  */
-const CODE_TAB = /^([ \t]*)\{\{[<%]\s*tab\b([^}]*?\bcodelang\s*=\s*["']?([\w+#.-]+)["']?[^}]*?)[>%]\}\}[ \t]*\r?\n([\s\S]*?)^[ \t]*\{\{[<%]\s*\/\s*tab\s*[>%]\}\}/gm;
+const CODE_TAB = /^([ \t]*)\{\{[<%]\s*tab\b([^}]*?\bcodelang\b[^}]*?)[>%]\}\}[ \t]*\r?\n([\s\S]*?)^[ \t]*\{\{[<%]\s*\/\s*tab\s*[>%]\}\}/gm;
 
 const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 
@@ -58,12 +60,11 @@ export function removeSiteMarkup(markdown: string): string {
   );
   text = protectFencedCode(text, vault);
   text = text.replace(HIGHLIGHT, (_match, language: string | undefined, code: string) => protectFencedCode(fencedBlock(code, language ?? ''), vault));
-  text = text.replace(CODE_TAB, (match: string, indentation: string, attributes: string, language: string, code: string) => {
-    // A tab holding fenced code already (set aside above) is markdown, not raw code: left to the shortcode rendering.
-    if (code.includes('\uE000')) return match;
-    const name = /\bname\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(attributes);
-    const label = (name?.[1] ?? name?.[2] ?? '').trim();
-    return `${label === '' ? '' : `${indentation}${label}\n\n`}${protectFencedCode(fencedBlock(code, language, indentation), vault)}`;
+  text = text.replace(CODE_TAB, (match: string, indentation: string, argumentsText: string, code: string) => {
+    const { label, codeLanguage } = tabArguments(argumentsText);
+    // A tab whose language is empty, or holding fenced code already (set aside above), is markdown: left to the shortcode rendering.
+    if (codeLanguage === undefined || holdsPlaceholder(code)) return match;
+    return `${label === undefined ? '' : `${indentation}${label}\n\n`}${protectFencedCode(fencedBlock(code, codeLanguage, indentation), vault)}`;
   });
   text = protectInlineCode(text, vault);
   text = text.replace(HTML_COMMENT, '');
