@@ -335,6 +335,14 @@ describe('sectionSnippet', () => {
     expect(sectionSnippet([], first)).toBe('Provides the platform-specific path segment separator.');
   });
 
+  test('a paragraph between option items that introduces the next ones (a colon), or follows a property type line: it describes the section', () => {
+    const format = passageOf(1, ['Util', '`util.format(format[, ...args])`'], '- `format` {string} A format string.\n\nThe `util.format()` method returns a formatted string. Supported specifiers are:\n\n- `%s`: `String` will be used.');
+    const eol = passageOf(2, ['OS', '`os.EOL`'], '- {string}\n\nThe operating system-specific end-of-line marker.\n\n- `\\n` on POSIX\n\n- `\\r\\n` on Windows');
+
+    expect(sectionSnippet([format], format)).toBe('The `util.format()` method returns a formatted string. Supported specifiers are:');
+    expect(sectionSnippet([eol], eol)).toBe('The operating system-specific end-of-line marker.');
+  });
+
   test('a section of option items or code only: none', () => {
     const options = passageOf(1, ['Modules', '`__dirname`'], '- {string}');
     const code = passageOf(1, ['Guide', 'Example'], '```\nrun();\n```');

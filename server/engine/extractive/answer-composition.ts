@@ -273,12 +273,19 @@ function antecedents(passage: ScoredPassage, sentence: Sentence): Sentence[] {
   return before;
 }
 
+/** An option item that is only a type (`{string}`): a property's type line. */
+const BARE_TYPE_LINE = /^\{[^}]*\}$/;
+
 /**
  * The sentence that says what the section's subject does: the first prose
  * sentence of the section, with the next prose sentence of its passage
  * when it is short. A paragraph standing between two option items continues the
  * first item (a list item of several paragraphs) and describes an option,
- * not the subject, so it is passed over.
+ * not the subject, so it is passed over - unless the item is a property's
+ * bare type line (`- {string}`), which has no text for it to continue, or
+ * the paragraph ends in a colon and so introduces the items after it
+ * ("Provides the platform-specific path segment separator:" above "- `\` on
+ * Windows").
  */
 function describeSection(section: readonly ScoredPassage[]): { passage: ScoredPassage; sentences: Sentence[] } | undefined {
   const blocks: { passage: ScoredPassage; sentences: Sentence[] }[] = [];
@@ -294,10 +301,10 @@ function describeSection(section: readonly ScoredPassage[]): { passage: ScoredPa
   for (const [index, block] of blocks.entries()) {
     const kind = kindOf(index);
     if (kind !== 'prose') {
-      insideOptions = kind === 'option';
+      insideOptions = kind === 'option' && !BARE_TYPE_LINE.test(block.sentences[0]!.text);
       continue;
     }
-    if (insideOptions && kindOf(index + 1) === 'option') continue;
+    if (insideOptions && kindOf(index + 1) === 'option' && !block.sentences.at(-1)!.text.endsWith(':')) continue;
     insideOptions = false;
     const first = block.sentences[0]!;
     const following = blocks[index + 1];
