@@ -339,8 +339,20 @@ describe('sectionSnippet', () => {
     const format = passageOf(1, ['Util', '`util.format(format[, ...args])`'], '- `format` {string} A format string.\n\nThe `util.format()` method returns a formatted string. Supported specifiers are:\n\n- `%s`: `String` will be used.');
     const eol = passageOf(2, ['OS', '`os.EOL`'], '- {string}\n\nThe operating system-specific end-of-line marker.\n\n- `\\n` on POSIX\n\n- `\\r\\n` on Windows');
 
-    expect(sectionSnippet([format], format)).toBe('The `util.format()` method returns a formatted string. Supported specifiers are:');
+    expect(sectionSnippet([format], format)).toBe('The `util.format()` method returns a formatted string. Supported specifiers are: `%s`: `String` will be used');
     expect(sectionSnippet([eol], eol)).toBe('The operating system-specific end-of-line marker.');
+  });
+
+  test('a describing sentence ending in a colon: the items it introduces follow it, up to the next paragraph', () => {
+    const sep = passageOf(1, ['Path', '`path.sep`'], '- {string}\n\nProvides the platform-specific path segment separator:\n\n- `\\` on Windows\n\n- `/` on POSIX\n\nFor example, on POSIX:\n\n- `a`');
+
+    expect(sectionSnippet([sep], sep)).toBe('Provides the platform-specific path segment separator: `\\` on Windows; `/` on POSIX');
+  });
+
+  test('items that end in a period: each its first sentence, read as one run, separated by semicolons, their periods dropped', () => {
+    const job = passageOf(1, ['Jobs', 'Parallel execution'], 'There are two kinds of Job:\n\n- Non-parallel Jobs start one Pod. It restarts on failure.\n\n- Parallel Jobs start several.');
+
+    expect(sectionSnippet([job], job)).toBe('There are two kinds of Job: Non-parallel Jobs start one Pod; Parallel Jobs start several');
   });
 
   test('a section of option items or code only: none', () => {

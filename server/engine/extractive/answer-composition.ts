@@ -321,8 +321,10 @@ export const SNIPPET_CHARACTERS = 160;
  * What a section says it is about, to show beside a link to it (an
  * abstention's related sections, engine/abstention.ts): the sentence that
  * describes the section, as an answer led by its heading quotes it
- * ({@link describeSection}), as markdown, cut at a word with an ellipsis
- * past {@link SNIPPET_CHARACTERS}.
+ * ({@link describeSection}), followed by the list it introduces when it
+ * ends in a colon ("Provides the platform-specific path segment separator:
+ * `\` on Windows; `/` on POSIX"), as markdown, cut at a word with an
+ * ellipsis past {@link SNIPPET_CHARACTERS}.
  *
  * @param section the section's passages as the store gave them (any order)
  * @param passage the passage of the section that was retrieved, counted in when the section misses it
@@ -331,9 +333,34 @@ export const SNIPPET_CHARACTERS = 160;
 export function sectionSnippet(section: readonly ScoredPassage[], passage: ScoredPassage): string | undefined {
   const description = describeSection(sectionInOrder(section, passage));
   if (!description) return undefined;
-  const text = clipAtWord(description.sentences.map((sentence) => sentence.text).join(' '), SNIPPET_CHARACTERS);
+  const described = description.sentences.map((sentence) => sentence.text).join(' ');
+  const items = introducedItems(description.passage, description.sentences.at(-1)!);
+  // The items read as one run, separated by semicolons and without their closing periods: "separator: `\` on Windows; `/` on POSIX".
+  const run = items.map((item) => item.text.replace(/[.;,]$/, '')).join('; ');
+  const text = clipAtWord(items.length > 0 ? `${described} ${run}` : described, SNIPPET_CHARACTERS);
   // A cut after a comma or colon drops it before the ellipsis.
   return quote(text.replace(/[\s,;:]+…$/, '…'));
+}
+
+/**
+ * The list a sentence ending in a colon introduces: the first sentence of
+ * each list item (or option item) right after it in its passage, up to the
+ * next paragraph or code - "`\` on Windows", "`/` on POSIX" after
+ * "Provides the platform-specific path segment separator:". None for a
+ * sentence that does not end in a colon.
+ */
+function introducedItems(passage: ScoredPassage, sentence: Sentence): Sentence[] {
+  if (!sentence.text.endsWith(':')) return [];
+  const items: Sentence[] = [];
+  let block = sentence.block;
+  for (const { sentence: next } of analyzePassage(passage).sentences.slice(sentence.position + 1)) {
+    // An item's further sentences are left out: each item shows as its first.
+    if (items.length > 0 && next.block === block) continue;
+    if ((next.kind !== 'list-item' && next.kind !== 'option') || next.block !== block + 1) break;
+    items.push(next);
+    block = next.block;
+  }
+  return items;
 }
 
 /**
